@@ -1,0 +1,37 @@
+// swift-tools-version:6.0
+// isbnscan — reads book barcodes (EAN-13 / EAN-8, ISBN-13) on Linux with zbar.
+import PackageDescription
+
+let package = Package(
+    name: "isbnscan",
+    products: [
+        .executable(name: "isbnscan", targets: ["isbnscan"]),
+        .library(name: "ISBN", targets: ["ISBN"]),
+        .library(name: "ISBNScanKit", targets: ["ISBN", "Imaging", "Scanning"]),
+    ],
+    targets: [
+        // C libraries from Debian, found with pkg-config.
+        .systemLibrary(name: "CZBar", pkgConfig: "zbar", providers: [.apt(["libzbar-dev"])]),
+        .systemLibrary(name: "CPNG", pkgConfig: "libpng16", providers: [.apt(["libpng-dev"])]),
+        .systemLibrary(name: "CJPEG", pkgConfig: "libjpeg", providers: [.apt(["libjpeg62-turbo-dev"])]),
+        .systemLibrary(name: "CExif", pkgConfig: "libexif", providers: [.apt(["libexif-dev"])]),
+        // C shim: libpng/libjpeg decoding with setjmp kept inside C, EXIF orientation.
+        .target(name: "CCodecs", dependencies: ["CPNG", "CJPEG", "CExif"]),
+
+        // Pure Swift: ISBN-13 / ISBN-10 rules. Depends on nothing.
+        .target(name: "ISBN"),
+        // 8-bit luminance images, format sniffing, PNG/JPEG/PNM decoding, EXIF orientation.
+        .target(name: "Imaging", dependencies: ["CCodecs"]),
+        // zbar wrapper, region of interest, symbols.
+        .target(name: "Scanning", dependencies: ["CZBar", "Imaging", "ISBN"]),
+        // Argument parsing, commands, output, exit statuses.
+        .target(name: "ISBNScanCLI", dependencies: ["ISBN", "Imaging", "Scanning"]),
+        .executableTarget(name: "isbnscan", dependencies: ["ISBNScanCLI"]),
+
+        .testTarget(name: "ISBNTests", dependencies: ["ISBN"]),
+        .testTarget(name: "ImagingTests", dependencies: ["Imaging"]),
+        .testTarget(name: "ScanningTests", dependencies: ["Scanning", "Imaging", "ISBN"]),
+        .testTarget(name: "ISBNScanCLITests", dependencies: ["ISBNScanCLI", "isbnscan"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,78 @@
+/*
+ * CCodecs — the only place in isbnscan where libpng and libjpeg run.
+ *
+ * Both libraries report fatal errors by longjmp. Every setjmp lives in this C file, and no
+ * longjmp ever crosses a Swift frame: each function returns a status and writes a one-line
+ * message into the caller's buffer.
+ *
+ * Output of every decoder: 8-bit luminance (Y800), `width`×`height` pixels, row-major,
+ * stride exactly `width`, origin top-left, in the file's stored pixel order (EXIF orientation
+ * is reported, not applied). Luminance is Rec. 601 (Y = 0.299 R + 0.587 G + 0.114 B); alpha is
+ * composited over white; 16-bit samples keep their high byte.
+ */
+#ifndef ISBNSCAN_CCODECS_H
+#define ISBNSCAN_CCODECS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum {
+    ISC_OK = 0,
+    /** The library rejected the data (bad CRC, bad Huffman code, bad header…). */
+    ISC_ERR_CORRUPT = 1,
+    /** The data ended before the image did. */
+    ISC_ERR_TRUNCATED = 2,
+    /** width × height exceeds the caller's pixel limit; nothing was allocated for pixels. */
+    ISC_ERR_TOO_LARGE = 3,
+    /** malloc failed. */
+    ISC_ERR_NO_MEMORY = 4,
+    /** A valid file in a variant we do not decode (e.g. an unusual JPEG colour space). */
+    ISC_ERR_UNSUPPORTED = 5,
+} isc_status;
+
+typedef struct {
+    /** malloc'd `width * height` bytes; the caller owns it and releases it with free(). */
+    uint8_t *pixels;
+    uint32_t width;
+    uint32_t height;
+    /** The image's declared size before any decode-time scaling. */
+    uint32_t source_width;
+    uint32_t source_height;
+    /** EXIF orientation 1…8 (EXIF 2.3, tag 0x0112), or 0 when absent or invalid. */
+    int orientation;
+} isc_luma_image;
+
+/**
+ * Decodes a PNG held in memory to luminance (libpng 1.6, png_read_row).
+ * Handles gray, gray+alpha, RGB, RGBA, palette (with tRNS), 1/2/4/8/16-bit, Adam7 interlace,
+ * and reads the eXIf chunk for orientation.
+ * On failure `out->pixels` is NULL and `message` holds a NUL-terminated reason.
+ */
+isc_status isc_png_decode_luma(const uint8_t *data, size_t size, uint64_t max_pixels,
+                               isc_luma_image *out, char *message, size_t message_size);
+
+/**
+ * Decodes a JPEG held in memory to luminance (libjpeg-turbo, jpeg_read_scanlines).
+ * Gray and YCbCr/RGB decode straight to JCS_GRAYSCALE (libjpeg keeps the Y component);
+ * CMYK and YCCK, including Adobe-inverted CMYK, are converted through RGB.
+ * `scale_denom` (1, 2, 4 or 8) asks libjpeg to decode at 1/scale_denom size (DCT scaling).
+ * Reads the APP1 Exif segment for orientation.
+ */
+isc_status isc_jpeg_decode_luma(const uint8_t *data, size_t size, uint64_t max_pixels,
+                                unsigned scale_denom,
+                                isc_luma_image *out, char *message, size_t message_size);
+
+/**
+ * EXIF orientation (1…8) from an EXIF block that starts with "Exif\0\0" or directly with a
+ * TIFF header ("II*\0" / "MM\0*"), via libexif. Returns 0 when absent or invalid.
+ */
+int isc_exif_orientation(const uint8_t *data, size_t size);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,161 @@
+/* JPEG → luminance with libjpeg-turbo. All setjmp/longjmp stays in this file. */
+#include "ccodecs.h"
+#include "luma.h"
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <jpeglib.h>
+#include <jerror.h>
+
+typedef struct {
+    struct jpeg_error_mgr pub;  /* must be first: libjpeg casts cinfo->err to this */
+    jmp_buf jump;
+    isc_status status;
+    int pixels_done;            /* every scanline is in: later faults (missing EOI) are ignored */
+    char message[JMSG_LENGTH_MAX + 32];
+} error_manager;
+
+static void on_error_exit(j_common_ptr cinfo) {
+    error_manager *err = (error_manager *)cinfo->err;
+    char text[JMSG_LENGTH_MAX];
+    (*cinfo->err->format_message)(cinfo, text);
+    if (err->message[0] == 0) snprintf(err->message, sizeof err->message, "%s", text);
+    longjmp(err->jump, 1);
+}
+
+/* Warnings are not printed. Premature end of data is fatal (truncated file); other
+ * warnings (e.g. extraneous bytes before a marker) are common in camera files and harmless. */
+static void on_emit_message(j_common_ptr cinfo, int level) {
+    if (level >= 0) return;
+    error_manager *err = (error_manager *)cinfo->err;
+    if (err->pub.msg_code == JWRN_JPEG_EOF && !err->pixels_done) {
+        err->status = ISC_ERR_TRUNCATED;
+        snprintf(err->message, sizeof err->message, "file ends before the image does");
+        longjmp(err->jump, 1);
+    }
+    err->pub.num_warnings++;
+}
+
+static int exif_orientation_from_markers(j_decompress_ptr cinfo) {
+    for (jpeg_saved_marker_ptr m = cinfo->marker_list; m != NULL; m = m->next) {
+        if (m->marker == JPEG_APP0 + 1 && m->data_length > 6
+            && memcmp(m->data, "Exif\0\0", 6) == 0)
+            return isc_exif_orientation(m->data, m->data_length);
+    }
+    return 0;
+}
+
+isc_status isc_jpeg_decode_luma(const uint8_t *data, size_t size, uint64_t max_pixels,
+                                unsigned scale_denom,
+                                isc_luma_image *out, char *message, size_t message_size) {
+    memset(out, 0, sizeof *out);
+    struct jpeg_decompress_struct cinfo;
+    error_manager err;
+    memset(&err, 0, sizeof err);
+    /* Written after setjmp and read after longjmp: volatile, per C11 7.13.2.1. */
+    uint8_t *volatile pixels = NULL;
+    uint8_t *volatile row = NULL;
+
+    cinfo.err = jpeg_std_error(&err.pub);
+    err.pub.error_exit = on_error_exit;
+    err.pub.emit_message = on_emit_message;
+    err.status = ISC_ERR_CORRUPT;
+
+    if (setjmp(err.jump)) {
+        if (err.pixels_done) goto finished;
+        isc_set_message(message, message_size, "%s", err.message);
+        free(row);
+        free(pixels);
+        jpeg_destroy_decompress(&cinfo);
+        return err.status;
+    }
+    jpeg_create_decompress(&cinfo);
+    jpeg_mem_src(&cinfo, data, (unsigned long)size);
+    jpeg_save_markers(&cinfo, JPEG_APP0 + 1, 0xffff);
+    jpeg_read_header(&cinfo, TRUE);
+
+    out->source_width = cinfo.image_width;
+    out->source_height = cinfo.image_height;
+    out->orientation = exif_orientation_from_markers(&cinfo);
+    if ((uint64_t)cinfo.image_width * cinfo.image_height > max_pixels) {
+        err.status = ISC_ERR_TOO_LARGE;
+        snprintf(err.message, sizeof err.message,
+                 "image is %ux%u pixels, over the limit of %llu pixels",
+                 (unsigned)cinfo.image_width, (unsigned)cinfo.image_height,
+                 (unsigned long long)max_pixels);
+        longjmp(err.jump, 1);
+    }
+
+    int cmyk = 0;
+    switch (cinfo.jpeg_color_space) {
+    case JCS_GRAYSCALE:
+    case JCS_YCbCr:
+    case JCS_RGB:
+        cinfo.out_color_space = JCS_GRAYSCALE;   /* Y only: no chroma decoding at all */
+        break;
+    case JCS_CMYK:
+    case JCS_YCCK:
+        cinfo.out_color_space = JCS_CMYK;        /* libjpeg turns YCCK into CMYK */
+        cmyk = 1;
+        break;
+    default:
+        err.status = ISC_ERR_UNSUPPORTED;
+        snprintf(err.message, sizeof err.message, "unsupported JPEG colour space %d",
+                 (int)cinfo.jpeg_color_space);
+        longjmp(err.jump, 1);
+    }
+    if (scale_denom == 2 || scale_denom == 4 || scale_denom == 8) {
+        cinfo.scale_num = 1;
+        cinfo.scale_denom = scale_denom;
+    }
+    jpeg_start_decompress(&cinfo);
+
+    const JDIMENSION width = cinfo.output_width, height = cinfo.output_height;
+    out->width = width;
+    out->height = height;
+    pixels = malloc((size_t)width * height);
+    if (pixels == NULL) {
+        err.status = ISC_ERR_NO_MEMORY;
+        snprintf(err.message, sizeof err.message, "out of memory for %ux%u pixels",
+                 (unsigned)width, (unsigned)height);
+        longjmp(err.jump, 1);
+    }
+    if (!cmyk) {
+        while (cinfo.output_scanline < height) {
+            JSAMPROW rows[4];
+            for (int i = 0; i < 4; i++) {
+                JDIMENSION y = cinfo.output_scanline + i;
+                rows[i] = pixels + (size_t)width * (y < height ? y : height - 1);
+            }
+            jpeg_read_scanlines(&cinfo, rows, 4);
+        }
+    } else {
+        /* Adobe writes CMYK inverted (stored = 255 - ink); Photoshop, ImageMagick and
+         * cameras follow it. Without an Adobe marker, samples are plain ink amounts. */
+        const int inverted = cinfo.saw_Adobe_marker;
+        row = malloc((size_t)width * 4);
+        if (row == NULL) {
+            err.status = ISC_ERR_NO_MEMORY;
+            snprintf(err.message, sizeof err.message, "out of memory");
+            longjmp(err.jump, 1);
+        }
+        while (cinfo.output_scanline < height) {
+            uint8_t *dst = pixels + (size_t)width * cinfo.output_scanline;
+            JSAMPROW rows[1] = {row};
+            jpeg_read_scanlines(&cinfo, rows, 1);
+            for (JDIMENSION x = 0; x < width; x++) {
+                unsigned c = row[4 * x], m = row[4 * x + 1], y = row[4 * x + 2], k = row[4 * x + 3];
+                if (!inverted) { c = 255 - c; m = 255 - m; y = 255 - y; k = 255 - k; }
+                /* now each value is 255 - ink: R = (1-C)(1-K) etc. */
+                dst[x] = isc_luma(c * k / 255, m * k / 255, y * k / 255);
+            }
+        }
+    }
+    err.pixels_done = 1;
+    jpeg_finish_decompress(&cinfo);
+finished:
+    free(row);
+    jpeg_destroy_decompress(&cinfo);
+    out->pixels = pixels;
+    return ISC_OK;
+}

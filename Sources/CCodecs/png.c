@@ -1,0 +1,163 @@
+/* PNG → luminance with libpng. All setjmp/longjmp stays in this file. */
+#include "ccodecs.h"
+#include "luma.h"
+#include <png.h>
+#include <setjmp.h>
+#include <stdlib.h>
+
+typedef struct {
+    const uint8_t *data;
+    size_t size;
+    size_t offset;
+    int truncated;          /* the reader ran past the end of the data */
+    char message[200];
+} png_source;
+
+static void read_from_memory(png_structp png, png_bytep out, size_t length) {
+    png_source *src = (png_source *)png_get_io_ptr(png);
+    if (length > src->size - src->offset) {
+        src->truncated = 1;
+        png_error(png, "file ends before the image does");
+    }
+    memcpy(out, src->data + src->offset, length);
+    src->offset += length;
+}
+
+static void on_error(png_structp png, png_const_charp msg) {
+    png_source *src = (png_source *)png_get_error_ptr(png);
+    if (src->message[0] == 0) isc_set_message(src->message, sizeof src->message, "%s", msg);
+    png_longjmp(png, 1);
+}
+
+static void on_warning(png_structp png, png_const_charp msg) {
+    (void)png; (void)msg; /* warnings (e.g. bad ancillary chunk CRC) are not fatal */
+}
+
+/* Converts one expanded 8-bit row with `channels` samples per pixel to luminance. */
+static void row_to_luma(const uint8_t *src, int channels, uint8_t *dst, uint32_t width) {
+    switch (channels) {
+    case 1: memcpy(dst, src, width); break;
+    case 2:
+        for (uint32_t x = 0; x < width; x++) dst[x] = isc_over_white(src[2 * x], src[2 * x + 1]);
+        break;
+    case 3:
+        for (uint32_t x = 0; x < width; x++)
+            dst[x] = isc_luma(src[3 * x], src[3 * x + 1], src[3 * x + 2]);
+        break;
+    default:
+        for (uint32_t x = 0; x < width; x++) {
+            const uint8_t *p = src + 4 * x;
+            dst[x] = isc_over_white(isc_luma(p[0], p[1], p[2]), p[3]);
+        }
+        break;
+    }
+}
+
+isc_status isc_png_decode_luma(const uint8_t *data, size_t size, uint64_t max_pixels,
+                               isc_luma_image *out, char *message, size_t message_size) {
+    memset(out, 0, sizeof *out);
+    png_source src = {.data = data, .size = size};
+    /* Written after setjmp and read after longjmp: volatile, per C11 7.13.2.1. */
+    uint8_t *volatile pixels = NULL;
+    uint8_t *volatile work = NULL;
+    volatile int finished_pixels = 0;
+    volatile isc_status status = ISC_ERR_CORRUPT;
+
+    png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &src, on_error, on_warning);
+    if (png == NULL) {
+        isc_set_message(message, message_size, "out of memory");
+        return ISC_ERR_NO_MEMORY;
+    }
+    png_infop info = png_create_info_struct(png);
+    if (info == NULL) {
+        png_destroy_read_struct(&png, NULL, NULL);
+        isc_set_message(message, message_size, "out of memory");
+        return ISC_ERR_NO_MEMORY;
+    }
+
+    if (setjmp(png_jmpbuf(png))) {
+        if (finished_pixels) goto done;  /* a fault after the last row (e.g. missing IEND) */
+        if (status == ISC_ERR_CORRUPT && src.truncated) status = ISC_ERR_TRUNCATED;
+        isc_set_message(message, message_size, "%s",
+                        src.truncated ? "file ends before the image does" : src.message);
+        free(work);
+        free(pixels);
+        png_destroy_read_struct(&png, &info, NULL);
+        return status;
+    }
+
+    png_set_read_fn(png, &src, read_from_memory);
+    png_set_user_limits(png, 0x7fffffff, 0x7fffffff);  /* our pixel limit is what counts */
+    png_read_info(png, info);
+
+    png_uint_32 width = png_get_image_width(png, info);
+    png_uint_32 height = png_get_image_height(png, info);
+    out->source_width = width;
+    out->source_height = height;
+    if ((uint64_t)width * (uint64_t)height > max_pixels) {
+        status = ISC_ERR_TOO_LARGE;
+        isc_set_message(src.message, sizeof src.message,
+                        "image is %ux%u pixels, over the limit of %llu pixels",
+                        (unsigned)width, (unsigned)height, (unsigned long long)max_pixels);
+        png_longjmp(png, 1);
+    }
+
+    png_set_expand(png);     /* palette → RGB, gray 1/2/4 → 8, tRNS → alpha */
+    png_set_strip_16(png);   /* 16-bit samples keep their high byte */
+    int passes = png_set_interlace_handling(png);
+    png_read_update_info(png, info);
+    int channels = png_get_channels(png, info);
+    size_t rowbytes = png_get_rowbytes(png, info);
+    if (png_get_bit_depth(png, info) != 8 || channels < 1 || channels > 4) {
+        status = ISC_ERR_UNSUPPORTED;
+        isc_set_message(src.message, sizeof src.message, "unsupported PNG sample layout");
+        png_longjmp(png, 1);
+    }
+
+    pixels = malloc((size_t)width * height);
+    if (pixels == NULL) {
+        status = ISC_ERR_NO_MEMORY;
+        isc_set_message(src.message, sizeof src.message, "out of memory for %ux%u pixels",
+                        (unsigned)width, (unsigned)height);
+        png_longjmp(png, 1);
+    }
+
+    if (passes > 1 && channels > 1) {
+        /* Adam7 with colour: libpng needs the whole expanded image to combine passes. */
+        work = malloc(rowbytes * height);
+        if (work == NULL) { status = ISC_ERR_NO_MEMORY; png_error(png, "out of memory"); }
+        for (int pass = 0; pass < passes; pass++)
+            for (png_uint_32 y = 0; y < height; y++)
+                png_read_row(png, work + rowbytes * y, NULL);
+        for (png_uint_32 y = 0; y < height; y++)
+            row_to_luma(work + rowbytes * y, channels, pixels + (size_t)width * y, width);
+    } else if (channels == 1) {
+        /* Gray: libpng writes straight into the output, each pass combining in place. */
+        for (int pass = 0; pass < passes; pass++)
+            for (png_uint_32 y = 0; y < height; y++)
+                png_read_row(png, pixels + (size_t)width * y, NULL);
+    } else {
+        work = malloc(rowbytes);
+        if (work == NULL) { status = ISC_ERR_NO_MEMORY; png_error(png, "out of memory"); }
+        for (png_uint_32 y = 0; y < height; y++) {
+            png_read_row(png, work, NULL);
+            row_to_luma(work, channels, pixels + (size_t)width * y, width);
+        }
+    }
+    finished_pixels = 1;
+    png_read_end(png, info);   /* picks up an eXIf chunk stored after IDAT */
+
+done:;
+#ifdef PNG_eXIf_SUPPORTED
+    png_uint_32 exif_size = 0;
+    png_bytep exif = NULL;
+    if (png_get_eXIf_1(png, info, &exif_size, &exif) != 0 && exif != NULL)
+        out->orientation = isc_exif_orientation(exif, exif_size);
+#endif
+    free(work);
+    png_destroy_read_struct(&png, &info, NULL);
+    out->pixels = pixels;
+    out->width = out->source_width;
+    out->height = out->source_height;
+    return ISC_OK;
+}
