@@ -1,0 +1,102 @@
+/// A validated ISBN-13 in the 978 ("Bookland") prefix, with its ISBN-10 form.
+///
+/// Rules: ISO 2108 and the ISBN Users' Manual (International ISBN Agency, 7th ed.): an
+/// ISBN-13 is an EAN-13 whose GS1 prefix is 978 or 979, with the EAN-13 modulo-10 check digit
+/// (weights 1, 3). Only 978 numbers have an ISBN-10 form: the 9 digits after 978 followed by a
+/// modulo-11 check digit (weights 10…2), written `X` when it is 10.
+///
+/// isbnscan accepts 978 only, as the iOS reader it replaces does (`code.count == 13 &&
+/// code.hasPrefix("978")`); 979 numbers are refused with reason ``RejectionReason/prefix``.
+public struct ISBN: Hashable, Sendable, CustomStringConvertible {
+    /// The 13 digits, no hyphens, e.g. `"9780306406157"`.
+    public let isbn13: String
+
+    /// Judges a 13-digit EAN as read from a barcode.
+    ///
+    /// Checks in this order and reports the first failure: ``RejectionReason/nonDigit``,
+    /// ``RejectionReason/length`` (13 digits), ``RejectionReason/prefix`` (978),
+    /// ``RejectionReason/checkDigit``.
+    public static func judge(ean data: String) -> Verdict {
+        guard let digits = EAN.digitValues(data), !digits.isEmpty else {
+            return .rejected(Rejection(.nonDigit, "'\(data)' has characters other than the digits 0-9"))
+        }
+        guard digits.count == 13 else {
+            return .rejected(Rejection(.length, "\(digits.count) digits, an ISBN-13 has 13"))
+        }
+        guard data.hasPrefix("978") else {
+            return .rejected(Rejection(.prefix, prefixExplanation(data)))
+        }
+        guard EAN.hasValidCheckDigit(digits) else {
+            let expected = EAN.checkDigit(for: Array(digits.dropLast()))
+            return .rejected(Rejection(.checkDigit, "check digit is \(digits[12]), expected \(expected)"))
+        }
+        return .accepted(ISBN(isbn13: data))
+    }
+
+    /// Judges a code typed by a person: ISBN-13 or ISBN-10, with optional hyphens or spaces
+    /// and an optional leading `ISBN`, `ISBN-13:` or `ISBN-10:` label.
+    ///
+    /// An ISBN-10 (9 digits and a check digit 0-9 or X) must pass its modulo-11 check, then is
+    /// converted to its 978 ISBN-13 and judged like a scanned code.
+    public static func judge(typed input: String) -> Verdict {
+        var text = Substring(input.trimmingWhitespace())
+        for label in ["ISBN-13:", "ISBN-10:", "ISBN-13", "ISBN-10", "ISBN:", "ISBN"] {
+            if text.uppercased().hasPrefix(label) { text = text.dropFirst(label.count); break }
+        }
+        let compact = String(text.filter { $0 != "-" && $0 != " " })
+        if compact.count == 10, let isbn10Digits = EAN.digitValues(compact.prefix(9)),
+           let last = compact.last, last.isNumber || last == "X" || last == "x" {
+            let given: UInt8 = (last == "X" || last == "x") ? 10 : UInt8(String(last)) ?? 255
+            let expected = isbn10CheckDigit(isbn10Digits)
+            guard given == expected else {
+                return .rejected(Rejection(.checkDigit,
+                    "ISBN-10 check digit is \(last), expected \(expected == 10 ? "X" : String(expected))"))
+            }
+            let payload = [9, 7, 8] + isbn10Digits
+            let isbn13 = (payload + [EAN.checkDigit(for: payload)]).map(String.init).joined()
+            return judge(ean: isbn13)
+        }
+        return judge(ean: compact)
+    }
+
+    /// The ISBN-10 form: the 9 digits after 978 and a modulo-11 check digit (`X` for 10).
+    public var isbn10: String {
+        let core = EAN.digitValues(isbn13.dropFirst(3).prefix(9))!
+        let check = ISBN.isbn10CheckDigit(core)
+        return core.map(String.init).joined() + (check == 10 ? "X" : String(check))
+    }
+
+    public var description: String { isbn13 }
+
+    private init(isbn13: String) { self.isbn13 = isbn13 }
+
+    /// ISBN-10 check value 0…10 for 9 digits: weights 10, 9, …, 2; sum + check ≡ 0 (mod 11).
+    static func isbn10CheckDigit(_ nine: [UInt8]) -> UInt8 {
+        var sum = 0
+        for (index, digit) in nine.enumerated() { sum += Int(digit) * (10 - index) }
+        return UInt8((11 - sum % 11) % 11)
+    }
+
+    /// Names the GS1 prefix of a 13-digit code that is not 978 (GS1 General Specifications
+    /// 1.4, GS1 prefixes), so a refusal says what the code probably is.
+    static func prefixExplanation(_ data: String) -> String {
+        let kind: String
+        if data.hasPrefix("9790") { kind = "ISMN (printed music)" }
+        else if data.hasPrefix("979") { kind = "ISBN-13 in the 979 range" }
+        else if data.hasPrefix("977") { kind = "ISSN (serial publication)" }
+        else if data.hasPrefix("45") || data.hasPrefix("49") { kind = "Japanese JAN product code" }
+        else if data.hasPrefix("0") { kind = "UPC-A product code (US/Canada)" }
+        else if data.hasPrefix("2") { kind = "restricted-circulation number (in-store code)" }
+        else { kind = "product code" }
+        return "prefix \(data.prefix(3)) is not 978: \(kind)"
+    }
+}
+
+extension String {
+    func trimmingWhitespace() -> Substring {
+        var s = Substring(self)
+        while let first = s.first, first.isWhitespace { s = s.dropFirst() }
+        while let last = s.last, last.isWhitespace { s = s.dropLast() }
+        return s
+    }
+}

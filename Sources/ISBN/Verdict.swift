@@ -1,0 +1,47 @@
+/// Why a code is not accepted as an ISBN. The raw values are the names used on the command
+/// line and in JSON output.
+public enum RejectionReason: String, Sendable, CaseIterable, Hashable {
+    /// The code holds characters other than the digits 0-9.
+    case nonDigit = "non-digit"
+    /// Not 13 digits (an EAN-8, a truncated read).
+    case length
+    /// 13 digits, but the GS1 prefix is not 978 (979 ISBNs, ISMN, ISSN 977, JAN 45/49, UPC-A…).
+    case prefix
+    /// The last digit is not the check digit of the others.
+    case checkDigit = "check-digit"
+    /// The same place in one image gave two different valid EAN-13 numbers (a 1↔7 or 2↔8
+    /// confusion on a poor print): neither is trusted.
+    case ambiguous
+}
+
+/// A refusal: the reason, and a sentence for people saying what exactly failed.
+public struct Rejection: Hashable, Sendable, CustomStringConvertible {
+    public let reason: RejectionReason
+    /// E.g. `"check digit is 3, expected 7"` or `"prefix 490 is not 978: Japanese JAN product code"`.
+    public let detail: String
+
+    public init(_ reason: RejectionReason, _ detail: String) {
+        self.reason = reason
+        self.detail = detail
+    }
+
+    public var description: String { "\(reason.rawValue): \(detail)" }
+}
+
+/// The outcome of judging one code.
+public enum Verdict: Hashable, Sendable {
+    case accepted(ISBN)
+    case rejected(Rejection)
+
+    /// The ISBN when accepted, else `nil`.
+    public var isbn: ISBN? {
+        if case .accepted(let isbn) = self { return isbn }
+        return nil
+    }
+
+    /// The refusal when rejected, else `nil`.
+    public var rejection: Rejection? {
+        if case .rejected(let rejection) = self { return rejection }
+        return nil
+    }
+}
