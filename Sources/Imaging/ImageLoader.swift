@@ -1,0 +1,148 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+internal import CCodecs
+
+/// How image files are decoded.
+public struct DecodeOptions: Sendable, Equatable {
+    /// Images whose declared width × height is larger are refused with
+    /// ``ImageError/tooLarge(path:width:height:limit:)`` before any pixel is allocated.
+    /// Default 120 megapixels (a 12000×10000 scan).
+    public var maxPixels: Int = 120_000_000
+    /// Apply the EXIF orientation so the result is the upright picture. Default `true`.
+    public var appliesOrientation: Bool = true
+    /// JPEG only: decode at 1/n size with libjpeg's DCT scaling (1, 2, 4 or 8). Default 1.
+    public var jpegScale: Int = 1
+
+    public init(maxPixels: Int = 120_000_000, appliesOrientation: Bool = true, jpegScale: Int = 1) {
+        self.maxPixels = maxPixels
+        self.appliesOrientation = appliesOrientation
+        self.jpegScale = jpegScale
+    }
+}
+
+/// A decoded image file.
+public struct DecodedImage {
+    /// The upright luminance image (EXIF orientation applied unless switched off).
+    public let image: LuminanceImage
+    /// The container format, from the magic bytes.
+    public let format: ImageFormat
+    /// The EXIF orientation found in the file (``Orientation/up`` when there is none).
+    public let orientation: Orientation
+}
+
+/// Reads image files into ``LuminanceImage``s: PNG (libpng), JPEG (libjpeg-turbo), PGM/PPM.
+public enum ImageLoader {
+    /// Reads and decodes the file at `path`.
+    ///
+    /// - Throws: ``ImageError``: `.notFound`, `.permissionDenied`, `.isDirectory`, `.empty`,
+    ///   `.readFailed` from reading; `.unsupportedFormat`, `.truncated`, `.corrupt`,
+    ///   `.tooLarge`, `.outOfMemory` from decoding. Never traps on bad data.
+    public static func load(path: String, options: DecodeOptions = DecodeOptions()) throws(ImageError) -> DecodedImage {
+        let bytes = try readFile(path: path)
+        let result = bytes.withUnsafeBytes { raw in
+            Result { () throws(ImageError) -> DecodedImage in try decode(raw, path: path, options: options) }
+        }
+        return try result.get()
+    }
+
+    /// Decodes an image held in memory. `path` only names the source in errors.
+    ///
+    /// - Throws: ``ImageError`` as for ``load(path:options:)``, minus the file-system cases.
+    public static func decode(_ data: UnsafeRawBufferPointer, path: String,
+                              options: DecodeOptions = DecodeOptions()) throws(ImageError) -> DecodedImage {
+        guard data.count > 0 else { throw .empty(path: path) }
+        guard let format = ImageFormat.sniff(data) else {
+            if let name = ImageFormat.nameOfUnsupported(data) {
+                throw .unsupportedFormat(path: path, detail: "\(name) (isbnscan reads PNG, JPEG, PGM and PPM)")
+            }
+            throw .unsupportedFormat(path: path, detail: "not an image (no PNG, JPEG, PGM or PPM signature)")
+        }
+        var stored: LuminanceImage
+        var orientation = Orientation.up
+        switch format {
+        case .png, .jpeg:
+            var out = isc_luma_image()
+            var message = [CChar](repeating: 0, count: 256)
+            let base = data.baseAddress!.assumingMemoryBound(to: UInt8.self)
+            let status = message.withUnsafeMutableBufferPointer { text in
+                format == .png
+                    ? isc_png_decode_luma(base, data.count, UInt64(options.maxPixels), &out, text.baseAddress, text.count)
+                    : isc_jpeg_decode_luma(base, data.count, UInt64(options.maxPixels), UInt32(options.jpegScale),
+                                           &out, text.baseAddress, text.count)
+            }
+            guard status == ISC_OK, let pixels = out.pixels else {
+                let detail = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+                switch status {
+                case ISC_ERR_TRUNCATED: throw .truncated(path: path, detail: detail)
+                case ISC_ERR_TOO_LARGE:
+                    throw .tooLarge(path: path, width: Int(out.source_width), height: Int(out.source_height), limit: options.maxPixels)
+                case ISC_ERR_NO_MEMORY: throw .outOfMemory(path: path)
+                case ISC_ERR_UNSUPPORTED: throw .unsupportedFormat(path: path, detail: detail)
+                default: throw .corrupt(path: path, format: format, detail: detail.isEmpty ? "decoder failed" : detail)
+                }
+            }
+            let count = Int(out.width) * Int(out.height)
+            stored = LuminanceImage(width: Int(out.width), height: Int(out.height),
+                                    buffer: PixelBuffer(adopting: pixels, count: count))
+            orientation = Orientation(rawValue: Int(out.orientation)) ?? .up
+        case .pgm, .ppm:
+            do {
+                stored = try PNMDecoder.decode(data, maxPixels: options.maxPixels)
+            } catch {
+                switch error {
+                case .corrupt(let detail): throw .corrupt(path: path, format: format, detail: detail)
+                case .truncated(let detail): throw .truncated(path: path, detail: detail)
+                case .tooLarge(let w, let h): throw .tooLarge(path: path, width: w, height: h, limit: options.maxPixels)
+                }
+            }
+        }
+        let upright = options.appliesOrientation ? stored.applying(orientation) : stored
+        return DecodedImage(image: upright, format: format, orientation: orientation)
+    }
+
+    /// The whole file at `path`, read with POSIX `open`/`fstat`/`read`.
+    static func readFile(path: String) throws(ImageError) -> [UInt8] {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw fileError(path: path, errno: errno, operation: "open") }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw fileError(path: path, errno: errno, operation: "fstat") }
+        if (info.st_mode & S_IFMT) == S_IFDIR { throw .isDirectory(path: path) }
+        let expected = Int(info.st_size)
+        if (info.st_mode & S_IFMT) == S_IFREG && expected == 0 { throw .empty(path: path) }
+        let maxFileBytes = 1 << 31
+        guard expected <= maxFileBytes else {
+            throw .unsupportedFormat(path: path, detail: "file is \(expected) bytes, over the 2 GiB file limit")
+        }
+        var bytes = [UInt8](repeating: 0, count: max(expected, 65536))
+        var total = 0
+        while true {
+            if total == bytes.count {
+                guard bytes.count < maxFileBytes else { break }
+                bytes.append(contentsOf: repeatElement(0, count: bytes.count))
+            }
+            let got = bytes.withUnsafeMutableBytes { buffer in
+                read(fd, buffer.baseAddress! + total, buffer.count - total)
+            }
+            if got < 0 {
+                if errno == EINTR { continue }
+                throw fileError(path: path, errno: errno, operation: "read")
+            }
+            if got == 0 { break }
+            total += got
+        }
+        if total == 0 { throw .empty(path: path) }
+        bytes.removeSubrange(total...)
+        return bytes
+    }
+
+    static func fileError(path: String, errno code: Int32, operation: String) -> ImageError {
+        switch code {
+        case ENOENT, ENOTDIR: return .notFound(path: path)
+        case EACCES, EPERM: return .permissionDenied(path: path)
+        case EISDIR: return .isDirectory(path: path)
+        default: return .readFailed(path: path, errno: code, detail: "\(operation): \(String(cString: strerror(code)))")
+        }
+    }
+}
