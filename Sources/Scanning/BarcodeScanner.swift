@@ -1,0 +1,122 @@
+internal import CZBar
+import Imaging
+
+/// What the scanner looks for.
+public struct ScannerOptions: Sendable, Equatable {
+    /// Also decode EAN-2 and EAN-5 add-ons and attach them to their EAN-13. Default `false`.
+    public var addOns: Bool
+    /// zbar scan density (`ZBAR_CFG_X_DENSITY` / `ZBAR_CFG_Y_DENSITY`): scan every n-th
+    /// column / row. 1 (default) scans every line; larger is faster and misses small codes.
+    public var density: Int
+
+    public init(addOns: Bool = false, density: Int = 1) {
+        self.addOns = addOns
+        self.density = density
+    }
+}
+
+/// zbar's image scanner set up for book barcodes: EAN-13 and EAN-8 only (plus EAN-2/EAN-5
+/// add-ons on request), every other symbology off.
+///
+/// Set-up follows the traps of zbar 0.23: all symbologies are disabled first (with everything
+/// on, zbar glues an add-on to its EAN-13 as one 18-digit `COMPOSITE`); ISBN-10/ISBN-13 stay
+/// disabled (ISBN-10 would replace the 13 digits by 10); UPC-A and UPC-E stay disabled, so a
+/// UPC-A arrives as EAN-13 with a leading 0. zbar's verbosity is 0, and no zbar processor is
+/// created, so nothing (no D-Bus) is printed.
+///
+/// Not thread-safe and not `Sendable`: one scanner per worker. Owns one
+/// `zbar_image_scanner_t`, destroyed in `deinit`.
+public final class BarcodeScanner {
+    private let scanner: OpaquePointer
+    public let options: ScannerOptions
+
+    /// Creates and configures a `zbar_image_scanner_t` (`zbar_image_scanner_create`).
+    public init(options: ScannerOptions = ScannerOptions()) {
+        zbar_set_verbosity(0)
+        guard let scanner = zbar_image_scanner_create() else {
+            fatalError("zbar_image_scanner_create: out of memory")
+        }
+        self.scanner = scanner
+        self.options = options
+        let enable = ZBAR_CFG_ENABLE
+        zbar_image_scanner_set_config(scanner, ZBAR_NONE, enable, 0)
+        zbar_image_scanner_set_config(scanner, ZBAR_EAN13, enable, 1)
+        zbar_image_scanner_set_config(scanner, ZBAR_EAN8, enable, 1)
+        if options.addOns {
+            zbar_image_scanner_set_config(scanner, ZBAR_EAN5, enable, 1)
+            zbar_image_scanner_set_config(scanner, ZBAR_EAN2, enable, 1)
+        }
+        let density = Int32(max(1, options.density))
+        zbar_image_scanner_set_config(scanner, ZBAR_NONE, ZBAR_CFG_X_DENSITY, density)
+        zbar_image_scanner_set_config(scanner, ZBAR_NONE, ZBAR_CFG_Y_DENSITY, density)
+        zbar_image_scanner_enable_cache(scanner, 0)
+    }
+
+    deinit { zbar_image_scanner_destroy(scanner) }
+
+    /// Scans the pixels of `image` inside `region` and returns every EAN symbol zbar reports,
+    /// add-ons as separate symbols (see ``ScanReport`` for pairing and ISBN judgement).
+    ///
+    /// The region is applied with `zbar_image_set_crop` after `zbar_image_set_size` (which
+    /// resets the crop). Polygons are in pixel coordinates of `image`, whatever the region.
+    /// Wraps `zbar_scan_image`. "Nothing found" is an empty array.
+    public func scan(_ image: LuminanceImage, region: RegionOfInterest = .full, pass: String = "full") -> [Symbol] {
+        scan(image, pixels: region.pixelRect(imageWidth: image.width, imageHeight: image.height), pass: pass)
+    }
+
+    /// Scans the pixel rectangle `rect` of `image` (clamped to the image).
+    public func scan(_ image: LuminanceImage, pixels rect: PixelRect, pass: String = "full") -> [Symbol] {
+        guard let zimage = zbar_image_create() else { fatalError("zbar_image_create: out of memory") }
+        defer { zbar_image_destroy(zimage) }
+        zbar_image_set_format(zimage, isbnscan_fourcc_y800())
+        zbar_image_set_size(zimage, UInt32(image.width), UInt32(image.height))
+        // After set_size, which resets it. A 0×0 crop would silently scan nothing.
+        let x0 = min(max(rect.x, 0), image.width - 1), y0 = min(max(rect.y, 0), image.height - 1)
+        let w = max(1, min(rect.width, image.width - x0)), h = max(1, min(rect.height, image.height - y0))
+        zbar_image_set_crop(zimage, UInt32(x0), UInt32(y0), UInt32(w), UInt32(h))
+
+        return withExtendedLifetime(image.buffer) { () -> [Symbol] in
+            // No cleanup handler: zbar borrows the pixels; zimage is destroyed before return.
+            zbar_image_set_data(zimage, image.buffer.pointer, UInt(image.width * image.height), nil)
+            let count = zbar_scan_image(scanner, zimage)
+            guard count > 0 else { return [] }
+            var symbols: [Symbol] = []
+            var current = zbar_image_first_symbol(zimage)
+            while let symbol = current {
+                if let copy = Self.copy(symbol, pass: pass) { symbols.append(copy) }
+                current = zbar_symbol_next(symbol)
+            }
+            return symbols
+        }
+    }
+
+    /// Copies a borrowed `zbar_symbol_t` into a Swift value; `nil` for other symbologies.
+    private static func copy(_ symbol: OpaquePointer, pass: String) -> Symbol? {
+        let symbology: Symbology
+        switch zbar_symbol_get_type(symbol) {
+        case ZBAR_EAN13, ZBAR_ISBN13: symbology = .ean13
+        case ZBAR_EAN8: symbology = .ean8
+        case ZBAR_EAN5: symbology = .ean5
+        case ZBAR_EAN2: symbology = .ean2
+        default: return nil
+        }
+        guard let cData = zbar_symbol_get_data(symbol) else { return nil }
+        let data = String(cString: cData)
+        var xs: [Int] = [], ys: [Int] = []
+        let points = zbar_symbol_get_loc_size(symbol)
+        for i in 0..<points {
+            xs.append(Int(zbar_symbol_get_loc_x(symbol, i)))
+            ys.append(Int(zbar_symbol_get_loc_y(symbol, i)))
+        }
+        let polygon: [Point]
+        if let minX = xs.min(), let maxX = xs.max(), let minY = ys.min(), let maxY = ys.max() {
+            polygon = [Point(x: minX, y: minY), Point(x: maxX, y: minY), Point(x: maxX, y: maxY), Point(x: minX, y: maxY)]
+        } else {
+            polygon = []
+        }
+        let orient = zbar_symbol_get_orientation(symbol)
+        let degrees: Int? = orient == ZBAR_ORIENT_UNKNOWN ? nil : Int(orient.rawValue) * 90
+        return Symbol(symbology: symbology, data: data, quality: Int(zbar_symbol_get_quality(symbol)),
+                      orientation: degrees, polygon: polygon, pass: pass)
+    }
+}

@@ -1,0 +1,47 @@
+import Imaging
+import ISBN
+
+/// What one image file gave: its report, or the reason it could not be read.
+public struct FileScanResult: Sendable {
+    /// The path as the caller gave it.
+    public var path: String
+    /// Codes read, when the file could be decoded.
+    public var report: ScanReport?
+    /// Why the file could not be read, else `nil`.
+    public var error: ImageError?
+    /// Upright image size in pixels, when decoded.
+    public var imageSize: (width: Int, height: Int)?
+}
+
+/// Reads image files and scans them: the per-file job of `isbnscan scan`.
+///
+/// Owns one ``BarcodeScanner``, so it is not thread-safe: one per worker.
+public final class FileScanner {
+    public let decodeOptions: DecodeOptions
+    public let region: RegionOfInterest
+    public let scanner: BarcodeScanner
+
+    public init(decodeOptions: DecodeOptions = DecodeOptions(), scannerOptions: ScannerOptions = ScannerOptions(),
+                region: RegionOfInterest = .full) {
+        self.decodeOptions = decodeOptions
+        self.region = region
+        self.scanner = BarcodeScanner(options: scannerOptions)
+    }
+
+    /// Decodes the file at `path` (upright, EXIF orientation applied), scans ``region`` of it
+    /// and judges every code. Never throws: a bad file comes back with ``FileScanResult/error``.
+    public func scanFile(path: String) -> FileScanResult {
+        do {
+            let decoded = try ImageLoader.load(path: path, options: decodeOptions)
+            return FileScanResult(path: path, report: scan(decoded.image), error: nil,
+                                  imageSize: (decoded.image.width, decoded.image.height))
+        } catch {
+            return FileScanResult(path: path, report: nil, error: error, imageSize: nil)
+        }
+    }
+
+    /// Scans ``region`` of an upright image and judges every code.
+    public func scan(_ image: LuminanceImage) -> ScanReport {
+        ScanReport(symbols: scanner.scan(image, region: region))
+    }
+}

@@ -1,0 +1,60 @@
+/// A point in pixel coordinates of the upright image: origin top-left, x right, y down.
+public struct Point: Hashable, Sendable, CustomStringConvertible {
+    public var x: Int
+    public var y: Int
+    public init(x: Int, y: Int) { self.x = x; self.y = y }
+    public var description: String { "(\(x),\(y))" }
+}
+
+/// The barcode symbologies isbnscan reads (GS1 General Specifications §5.2: EAN/UPC).
+public enum Symbology: String, Sendable, Hashable, CaseIterable {
+    /// EAN-13 (UPC-A arrives here as 13 digits with a leading 0, as zbar reports it).
+    case ean13 = "EAN-13"
+    /// EAN-8.
+    case ean8 = "EAN-8"
+    /// 5-digit add-on (on books: the price, e.g. 51299 = US$ 12.99).
+    case ean5 = "EAN-5"
+    /// 2-digit add-on (periodicals: issue number).
+    case ean2 = "EAN-2"
+
+    /// Whether this is an add-on, which belongs to the EAN-13 beside it.
+    public var isAddOn: Bool { self == .ean5 || self == .ean2 }
+}
+
+/// One decoded barcode.
+public struct Symbol: Hashable, Sendable {
+    /// EAN-13 or EAN-8 (add-ons are attached to their EAN-13 through ``addOn``).
+    public var symbology: Symbology
+    /// The digits, check digit included (13 for EAN-13, 8 for EAN-8).
+    public var data: String
+    /// The EAN-2/EAN-5 add-on digits read beside this EAN-13, or `nil`.
+    public var addOn: String?
+    /// zbar's quality score (`zbar_symbol_get_quality`): how many scan lines agreed; higher is
+    /// more reliable, unitless.
+    public var quality: Int
+    /// The direction the bars are read in, degrees clockwise from left-to-right: 0, 90, 180
+    /// or 270 (`zbar_symbol_get_orientation`); `nil` when zbar cannot tell.
+    public var orientation: Int?
+    /// Bounding quadrilateral in pixel coordinates of the upright image, 4 points clockwise
+    /// from top-left (top-left, top-right, bottom-right, bottom-left of the scanned frame).
+    public var polygon: [Point]
+    /// Which decoding pass found it (`"full"` for the first pass).
+    public var pass: String
+
+    public init(symbology: Symbology, data: String, addOn: String? = nil, quality: Int,
+                orientation: Int?, polygon: [Point], pass: String = "full") {
+        self.symbology = symbology
+        self.data = data
+        self.addOn = addOn
+        self.quality = quality
+        self.orientation = orientation
+        self.polygon = polygon
+        self.pass = pass
+    }
+
+    /// The axis-aligned box around ``polygon``: (minX, minY, maxX, maxY), inclusive pixels.
+    public var bounds: (minX: Int, minY: Int, maxX: Int, maxY: Int) {
+        let xs = polygon.map(\.x), ys = polygon.map(\.y)
+        return (xs.min() ?? 0, ys.min() ?? 0, xs.max() ?? 0, ys.max() ?? 0)
+    }
+}
