@@ -1,0 +1,70 @@
+import Foundation
+import Testing
+@testable import ISBNScanCLI
+
+@Suite struct CommandLineTests {
+    @Test(arguments: [
+        (["scan", "--roi", "0.5,0.2,0.6,0.4", "x.png"], "Error: --roi: x+width is 1.1, past the image edge at 1"),
+        (["scan", "--roi", "1,2,3", "x.png"], "Error: --roi: expected four numbers x,y,width,height, got '1,2,3'"),
+        (["scan", "--roi-avfoundation", "0.4,0.05,0.15,0", "x.png"], "Error: --roi-avfoundation: rectOfInterest.height must be greater than 0"),
+        (["scan", "--roi", "0,0,1,1", "--roi-avfoundation", "0,0,1,1", "x.png"], "Error: give either --roi or --roi-avfoundation, not both"),
+        (["scan", "--frobnicate", "x.png"], "Error: unknown option '--frobnicate'"),
+        (["scan", "--al", "x.png"], "Error: unknown option '--al' (did you mean '--all'?)"),
+        (["scan", "--roi"], "Error: missing value for '--roi x,y,w,h'"),
+        (["scan", "--json=yes", "x.png"], "Error: option '--json' takes no value"),
+        (["scan", "--max-pixels", "many", "x.png"], "Error: --max-pixels 'many' is not a whole number"),
+        (["scan"], "Error: no image file given"),
+        (["validate"], "Error: no code given"),
+        (["frobnicate"], "Error: unknown subcommand 'frobnicate'"),
+        ([], "OVERVIEW: Read book barcodes"),
+    ])
+    func usageErrorsExitTwoOnStderr(arguments: [String], firstLine: String) throws {
+        let run = try isbnscan(arguments)
+        #expect(run.status == 2)
+        #expect(run.stdout == "")
+        #expect(run.stderr.hasPrefix(firstLine))
+    }
+
+    @Test func usageErrorShowsUsageAndHelpPointer() throws {
+        let run = try isbnscan(["scan", "--frobnicate"])
+        #expect(run.stderr == """
+            Error: unknown option '--frobnicate'
+            Usage: \(ScanCommand.spec.usage)
+              See 'isbnscan scan --help'.
+
+            """)
+    }
+
+    @Test(arguments: [["--help"], ["-h"], ["help"], ["help", "scan"], ["scan", "--help"], ["validate", "-h"], ["--version"]])
+    func helpAndVersionGoToStdoutWithStatusZero(arguments: [String]) throws {
+        let run = try isbnscan(arguments)
+        #expect(run.status == 0)
+        #expect(run.stderr == "")
+        #expect(!run.stdout.isEmpty)
+    }
+
+    @Test func scanHelpDocumentsExitStatusesAndOptions() throws {
+        let help = try isbnscan(["scan", "--help"]).stdout
+        for text in ["USAGE: isbnscan scan", "--roi <x,y,w,h>", "--roi-avfoundation", "--all", "--addons", "--json",
+                     "--max-pixels <n>", "-q, --quiet", "EXIT STATUS:", "4  every input was read"] {
+            #expect(help.contains(text), "help lacks \(text)")
+        }
+    }
+
+    @Test func versionIsPrinted() throws {
+        #expect(try isbnscan(["--version"]).stdout == "isbnscan \(ISBNScanCommand.version)\n")
+    }
+
+    @Test func parserHandlesBundlesEqualsAndDoubleDash() throws {
+        let spec = CommandSpec(name: "t", abstract: "", usage: "", arguments: [], options: [
+            OptionSpec("quiet", short: "q", help: ""), OptionSpec("all", short: "a", help: ""),
+            OptionSpec("jobs", short: "j", value: "n", help: ""), OptionSpec("roi", value: "r", help: ""),
+        ], discussion: "")
+        let parsed = try ArgumentParser.parse(["-qa", "-j4", "--roi=-0.1,0,1,1", "file", "--", "--all", "-"], spec: spec)
+        #expect(parsed.flags == ["quiet", "all"])
+        #expect(parsed.value("jobs") == "4")
+        #expect(parsed.value("roi") == "-0.1,0,1,1")
+        #expect(parsed.positionals == ["file", "--all", "-"])
+        #expect(try ArgumentParser.parse(["-j", "2"], spec: spec).value("jobs") == "2")
+    }
+}

@@ -1,0 +1,122 @@
+import Foundation
+import Testing
+
+@Suite struct ScanCommandTests {
+    let images = testImages
+
+    @Test func singleFilePrintsTheISBNAlone() throws {
+        let run = try isbnscan(["scan", "\(images)/isbn/photo-like.jpg"])
+        #expect(run.status == 0)
+        #expect(run.stdout == "9780140449136\n")
+        #expect(run.stderr == "")
+    }
+
+    @Test func severalFilesArePrefixedAndBadOnesDoNotStopTheRest() throws {
+        let run = try isbnscan(["scan", "\(images)/isbn/png-gray8.png", "\(images)/corrupt/truncated.png",
+                                "\(images)/isbn/jpeg-cmyk.jpg", "\(images)/nope.png"])
+        #expect(run.status == 1)  // an unreadable input wins over "found"
+        #expect(run.stdout == "\(images)/isbn/png-gray8.png: 9780306406157\n\(images)/isbn/jpeg-cmyk.jpg: 9780735619678\n")
+        #expect(run.stderr.contains("Error: \(images)/corrupt/truncated.png: truncated: file ends before the image does\n"))
+        #expect(run.stderr.contains("Error: \(images)/nope.png: no such file\n"))
+        #expect(run.stderr.hasSuffix("scanned 4 files: 2 with an ISBN, 0 without any barcode, 0 codes refused, 2 unreadable\n"))
+    }
+
+    @Test func nothingFoundIsExitFour() throws {
+        let run = try isbnscan(["scan", "\(images)/negative/noise.png", "\(images)/rejected/jan.png"])
+        #expect(run.status == 4)
+        #expect(run.stdout == "")
+        #expect(run.stderr.contains("Warning: \(images)/rejected/jan.png: EAN-13 4901234567894 refused, prefix: prefix 490 is not 978: Japanese JAN product code\n"))
+        #expect(run.stderr.contains("\(images)/negative/noise.png: no barcode found\n"))
+    }
+
+    @Test func allListsEveryCodeWithItsVerdict() throws {
+        let run = try isbnscan(["scan", "--all", "\(images)/rejected/ean8.png"])
+        #expect(run.status == 0)  // --all: any symbol counts
+        #expect(run.stdout == "EAN-8 96385074 rejected length: 8 digits, an ISBN-13 has 13\n")
+        let accepted = try isbnscan(["scan", "--all", "--addons", "\(images)/isbn/addon-ean5.png"])
+        #expect(accepted.stdout == "EAN-13 9780553293357 accepted ISBN-10 0553293354 add-on 51299\n")
+    }
+
+    @Test func addonsFollowTheISBN() throws {
+        let run = try isbnscan(["scan", "--addons", "\(images)/isbn/addon-ean2.png"])
+        #expect(run.stdout == "9780439708180 12\n")
+    }
+
+    @Test func roiBandSkipsTheBookAboveIt() throws {
+        let band = try isbnscan(["scan", "--roi", "0.05,0.4,0.9,0.15", "\(images)/roi/band-two-books.png"])
+        #expect(band.stdout == "9780743273565\n")
+        let avFoundation = try isbnscan(["scan", "--roi-avfoundation=0.4,0.05,0.15,0.9", "\(images)/roi/band-two-books.png"])
+        #expect(avFoundation.stdout == "9780743273565\n")
+        let whole = try isbnscan(["scan", "\(images)/roi/band-two-books.png"])
+        #expect(whole.stdout == "9780451524935\n9780743273565\n")
+        let outside = try isbnscan(["scan", "--roi", "0.05,0.4,0.9,0.15", "\(images)/roi/band-outside.png"])
+        #expect(outside.status == 4)
+        #expect(outside.stdout == "")
+    }
+
+    @Test func jsonLinesCarryEverything() throws {
+        let run = try isbnscan(["scan", "--json", "--addons", "\(images)/isbn/addon-ean5.png", "\(images)/rejected/jan.png",
+                                "\(images)/corrupt/empty.png"])
+        #expect(run.status == 1)
+        let lines = run.stdout.split(separator: "\n").map { try! JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any] }
+        #expect(lines.count == 3)
+
+        #expect(lines[0]["file"] as? String == "\(images)/isbn/addon-ean5.png")
+        #expect(lines[0]["error"] is NSNull)
+        let symbol = (lines[0]["symbols"] as! [[String: Any]])[0]
+        #expect(symbol["type"] as? String == "EAN-13")
+        #expect(symbol["data"] as? String == "9780553293357")
+        #expect(symbol["addon"] as? String == "51299")
+        #expect(symbol["verdict"] as? String == "accepted")
+        #expect((symbol["quality"] as? Int ?? 0) > 0)
+        #expect((symbol["polygon"] as? [[Int]])?.count == 4)
+        let isbn = (lines[0]["isbns"] as! [[String: Any]])[0]
+        #expect(isbn["isbn13"] as? String == "9780553293357")
+        #expect(isbn["isbn10"] as? String == "0553293354")
+
+        let rejected = (lines[1]["rejected"] as! [[String: Any]])[0]
+        #expect(rejected["data"] as? String == "4901234567894")
+        #expect(rejected["reason"] as? String == "prefix")
+        #expect((lines[1]["symbols"] as! [[String: Any]]).count == 1)  // listed even without --all
+        #expect((lines[1]["isbns"] as! [Any]).isEmpty)
+
+        #expect(lines[2]["error"] as? String == "empty file (0 bytes)")
+        #expect(run.stderr.contains("Error: \(images)/corrupt/empty.png: empty file (0 bytes)\n"))
+    }
+
+    @Test func jsonEscapesFileNames() throws {
+        let directory = NSTemporaryDirectory() + "isbnscan-json-\(getpid())"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = directory + "/quote\"back\\slash\ttab.png"
+        try FileManager.default.copyItem(atPath: "\(images)/isbn/png-gray8.png", toPath: path)
+        let run = try isbnscan(["scan", "--json", path])
+        let object = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as! [String: Any]
+        #expect(object["file"] as? String == path)
+    }
+
+    @Test func permissionDeniedIsNamed() throws {
+        let directory = NSTemporaryDirectory() + "isbnscan-perm-\(getpid())"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        chmod(directory, 0o755)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = directory + "/secret.png"
+        try FileManager.default.copyItem(atPath: "\(images)/isbn/png-gray8.png", toPath: path)
+        chmod(path, 0o000)
+        // As root everything is readable, so drop to 'nobody' for this run.
+        let run = try isbnscan(["scan", path], as: getuid() == 0 ? "65534" : nil)
+        #expect(run.status == 1)
+        #expect(run.stderr == "Error: \(path): permission denied\n")
+    }
+
+    @Test func maxPixelsRefusesBigImages() throws {
+        let run = try isbnscan(["scan", "--max-pixels", "1000", "\(images)/isbn/png-gray8.png"])
+        #expect(run.status == 1)
+        #expect(run.stderr == "Error: \(images)/isbn/png-gray8.png: image is 501x312 = 156312 pixels, over the limit of 1000 (see --max-pixels)\n")
+    }
+
+    @Test func quietKeepsErrorsOnly() throws {
+        let run = try isbnscan(["scan", "-q", "\(images)/rejected/jan.png", "\(images)/corrupt/empty.png"])
+        #expect(run.stderr == "Error: \(images)/corrupt/empty.png: empty file (0 bytes)\n")
+    }
+}

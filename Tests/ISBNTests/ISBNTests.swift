@@ -1,0 +1,82 @@
+import Testing
+@testable import ISBN
+
+@Suite struct ISBNTests {
+    @Test(arguments: [
+        ("9780306406157", "0306406152"),
+        ("9780131103627", "0131103628"),
+        ("9780804429573", "080442957X"),  // ISBN-10 check value 10 is written X
+        ("9781491949863", "1491949864"),
+    ])
+    func acceptsValid978(ean: String, isbn10: String) throws {
+        let isbn = try #require(ISBN.judge(ean: ean).isbn)
+        #expect(isbn.isbn13 == ean)
+        #expect(isbn.isbn10 == isbn10)
+    }
+
+    @Test(arguments: [
+        ("96385074", RejectionReason.length),          // EAN-8
+        ("978030640615", .length),                     // 12 digits
+        ("97803064061577", .length),                   // 14 digits
+        ("9791032305690", .prefix),                    // valid 979 ISBN: refused, 978 only
+        ("9790230671187", .prefix),                    // ISMN
+        ("4901234567894", .prefix),                    // JAN
+        ("0036000291452", .prefix),                    // UPC-A as EAN-13
+        ("9780306406158", .checkDigit),
+        ("97803064O6157", .nonDigit),                  // letter O
+        ("", .nonDigit),
+    ])
+    func rejectsWithReason(ean: String, reason: RejectionReason) {
+        #expect(ISBN.judge(ean: ean).rejection?.reason == reason)
+    }
+
+    @Test func rejectionDetailsSayWhatFailed() {
+        #expect(ISBN.judge(ean: "9780306406158").rejection?.detail == "check digit is 8, expected 7")
+        #expect(ISBN.judge(ean: "4901234567894").rejection?.detail == "prefix 490 is not 978: Japanese JAN product code")
+        #expect(ISBN.judge(ean: "96385074").rejection?.detail == "8 digits, an ISBN-13 has 13")
+        #expect(ISBN.judge(ean: "9790230671187").rejection?.detail == "prefix 979 is not 978: ISMN (printed music)")
+    }
+
+    @Test(arguments: [
+        ("978-0-306-40615-7", "9780306406157"),
+        ("978 0 306 40615 7", "9780306406157"),
+        ("0-306-40615-2", "9780306406157"),       // ISBN-10 converted
+        ("080442957X", "9780804429573"),
+        ("080442957x", "9780804429573"),
+        ("ISBN 0-306-40615-2", "9780306406157"),
+        ("ISBN-13: 978-0-306-40615-7", "9780306406157"),
+        ("  9780306406157\n", "9780306406157"),
+    ])
+    func typedCodes(input: String, isbn13: String) {
+        #expect(ISBN.judge(typed: input).isbn?.isbn13 == isbn13)
+    }
+
+    @Test func typedISBN10WithBadCheckDigit() {
+        let rejection = ISBN.judge(typed: "0-306-40615-3").rejection
+        #expect(rejection?.reason == .checkDigit)
+        #expect(rejection?.detail == "ISBN-10 check digit is 3, expected 2")
+    }
+
+    @Test func typedCodeWithLetters() {
+        #expect(ISBN.judge(typed: "978-0-306-4O615-7").rejection?.reason == .nonDigit)
+    }
+
+    @Test func eanCheckDigitForEAN8AndEAN13() {
+        #expect(EAN.checkDigit(for: [9, 6, 3, 8, 5, 0, 7]) == 4)
+        #expect(EAN.checkDigit(for: [9, 7, 8, 0, 3, 0, 6, 4, 0, 6, 1, 5]) == 7)
+        #expect(EAN.hasValidCheckDigit([9, 6, 3, 8, 5, 0, 7, 4]))
+        #expect(!EAN.hasValidCheckDigit([9, 6, 3, 8, 5, 0, 7, 5]))
+    }
+
+    @Test func everySingleDigitErrorIsCaught() {
+        // The EAN modulo-10 check detects every single-digit substitution.
+        let valid = Array("9780306406157")
+        for position in 0..<13 {
+            for digit in "0123456789" where digit != valid[position] {
+                var code = valid
+                code[position] = digit
+                #expect(ISBN.judge(ean: String(code)).isbn == nil, "\(String(code)) accepted")
+            }
+        }
+    }
+}

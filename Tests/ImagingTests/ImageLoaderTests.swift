@@ -1,0 +1,109 @@
+import Foundation
+import Testing
+@testable import Imaging
+
+@Suite struct ImageLoaderTests {
+    @Test(arguments: [
+        ("isbn/png-gray8.png", ImageFormat.png, 501, 312),
+        ("isbn/png-interlaced.png", .png, 501, 312),
+        ("isbn/jpeg-progressive.jpg", .jpeg, 501, 312),
+        ("isbn/jpeg-cmyk.jpg", .jpeg, 250, 156),
+        ("isbn/fake-extension.jpg", .png, 501, 312),
+        ("isbn/pgm-p5.pgm", .pgm, 250, 156),
+        ("isbn/ppm-p6.ppm", .ppm, 250, 156),
+    ])
+    func formatComesFromMagicBytes(file: String, format: ImageFormat, width: Int, height: Int) throws {
+        let decoded = try ImageLoader.load(path: "\(testImages)/\(file)")
+        #expect(decoded.format == format)
+        #expect(decoded.image.width == width)
+        #expect(decoded.image.height == height)
+    }
+
+    /// Every variant's quiet zone (top-left corner) must come out near white and the first
+    /// bar dark: catches alpha not composited, 16-bit low byte kept, CMYK not inverted.
+    @Test(arguments: ["png-gray8.png", "png-gray1.png", "png-gray2.png", "png-gray4.png", "png-gray16.png",
+                      "png-gray-alpha.png", "png-rgb8.png", "png-rgb16.png", "png-rgba-transparent.png",
+                      "png-palette.png", "png-palette-trns.png", "png-interlaced.png", "jpeg-gray.jpg",
+                      "jpeg-rgb.jpg", "jpeg-progressive.jpg", "jpeg-cmyk.jpg", "jpeg-ycck.jpg",
+                      "pgm-p5.pgm", "pgm-p5-16bit.pgm", "ppm-p6.ppm"])
+    func backgroundIsLightAndBarsAreDark(file: String) throws {
+        let image = try ImageLoader.load(path: "\(testImages)/isbn/\(file)").image
+        #expect(image[12, 12] > 180, "quiet zone of \(file) is \(image[12, 12])")
+        let middleRow = (0..<image.width).map { image[$0, image.height / 3] }
+        #expect(middleRow.min()! < 90, "no dark bar in \(file)")
+    }
+
+    @Test func transparentPixelsBecomeWhite() throws {
+        let image = try ImageLoader.load(path: "\(testImages)/isbn/png-rgba-transparent.png").image
+        #expect(image[0, 0] == 255)
+        let trns = try ImageLoader.load(path: "\(testImages)/isbn/png-palette-trns.png").image
+        #expect(trns[0, 0] == 255)
+    }
+
+    @Test func sixteenBitSamplesKeepTheHighByte() throws {
+        // Background 0xEE00 → 0xEE; the low byte (0x00) would give black.
+        let image = try ImageLoader.load(path: "\(testImages)/isbn/png-gray16.png").image
+        #expect(image[0, 0] == 0xEE)
+    }
+
+    @Test(arguments: 1...8)
+    func exifOrientationGivesTheUprightPicture(orientation: Int) throws {
+        let decoded = try ImageLoader.load(path: "\(testImages)/exif/orientation-\(orientation).jpg")
+        #expect(decoded.orientation.rawValue == orientation)
+        let image = decoded.image
+        #expect(image.width == 480 && image.height == 640)
+        #expect(image[30, 30] < 60, "black square is not top-left")
+        #expect(image[450, 30] > 200 && image[30, 610] > 200 && image[450, 610] > 200)
+    }
+
+    @Test func orientationCanBeIgnored() throws {
+        let stored = try ImageLoader.load(path: "\(testImages)/exif/orientation-6.jpg",
+                                          options: DecodeOptions(appliesOrientation: false)).image
+        #expect(stored.width == 640 && stored.height == 480)
+    }
+
+    @Test(arguments: [
+        ("corrupt/empty.png", "empty file (0 bytes)"),
+        ("corrupt/not-an-image.png", "unsupported format: not an image (no PNG, JPEG, PGM or PPM signature)"),
+        ("corrupt/unsupported.gif", "unsupported format: GIF (isbnscan reads PNG, JPEG, PGM and PPM)"),
+        ("corrupt/truncated.png", "truncated: file ends before the image does"),
+        ("corrupt/truncated.jpg", "truncated: file ends before the image does"),
+        ("corrupt/corrupt-crc.png", "corrupt PNG: IDAT: incorrect data check"),
+        ("corrupt/corrupt.jpg", "corrupt JPEG: Unsupported marker type 0x8e"),
+        ("corrupt/bomb.png", "image is 50000x50000 = 2500000000 pixels, over the limit of 120000000 (see --max-pixels)"),
+        ("corrupt/bad-pnm.pgm", "corrupt PGM: width and height must be at least 1, got 0x300"),
+        ("corrupt/bad-pnm-garbage.pgm", "corrupt PGM: header field width is not a number"),
+        ("does-not-exist.png", "no such file"),
+        ("isbn", "is a directory"),
+    ])
+    func badFilesGiveTheNamedError(file: String, cause: String) {
+        let path = "\(testImages)/\(file)"
+        #expect {
+            _ = try ImageLoader.load(path: path)
+        } throws: { error in
+            let error = error as! ImageError
+            return error.cause == cause && error.path == path
+        }
+    }
+
+    @Test func pixelLimitIsCheckedBeforeDecoding() {
+        #expect(throws: ImageError.tooLarge(path: "p", width: 501, height: 312, limit: 1000)) {
+            try Data(contentsOf: URL(fileURLWithPath: "\(testImages)/isbn/png-gray8.png")).withUnsafeBytes { raw in
+                _ = try ImageLoader.decode(raw, path: "p", options: DecodeOptions(maxPixels: 1000))
+            }
+        }
+    }
+
+    @Test func errnoMapsToNamedErrors() {
+        #expect(ImageLoader.fileError(path: "p", errno: EACCES, operation: "open") == .permissionDenied(path: "p"))
+        #expect(ImageLoader.fileError(path: "p", errno: EPERM, operation: "open") == .permissionDenied(path: "p"))
+        #expect(ImageLoader.fileError(path: "p", errno: ENOENT, operation: "open") == .notFound(path: "p"))
+        #expect(ImageLoader.fileError(path: "p", errno: EIO, operation: "read")
+                == .readFailed(path: "p", errno: EIO, detail: "read: Input/output error"))
+    }
+
+    @Test func jpegScaledDecodeHalvesTheSize() throws {
+        let decoded = try ImageLoader.load(path: "\(testImages)/isbn/photo-like.jpg", options: DecodeOptions(jpegScale: 2))
+        #expect(decoded.image.width == 500 && decoded.image.height == 375)
+    }
+}

@@ -1,0 +1,71 @@
+import Foundation
+import Testing
+import ISBN
+import Imaging
+@testable import Scanning
+
+@Suite struct FileScannerTests {
+    @Test(arguments: fixtures("isbn"))
+    func everyImageVariantDecodesToItsISBN(file: String, expected: String) throws {
+        let scanner = FileScanner(scannerOptions: ScannerOptions(addOns: true))
+        let result = scanner.scanFile(path: "\(testImages)/\(file)")
+        #expect(result.error == nil)
+        let report = try #require(result.report)
+        #expect(report.isbns.map(\.isbn13) == [String(expected.prefix(13))])
+        let addOn = expected.count > 13 ? String(expected.dropFirst(13)) : nil
+        #expect(report.codes.first?.symbol.addOn == addOn)
+    }
+
+    @Test func addOnsAreOffByDefault() throws {
+        let report = try #require(FileScanner().scanFile(path: "\(testImages)/isbn/addon-ean5.png").report)
+        #expect(report.codes.map(\.symbol.data) == ["9780553293357"])
+        #expect(report.codes[0].symbol.addOn == nil)
+    }
+
+    @Test(arguments: [
+        ("rejected/jan.png", "4901234567894", RejectionReason.prefix, Symbology.ean13),
+        ("rejected/isbn979.png", "9791032305690", .prefix, .ean13),
+        ("rejected/ean8.png", "96385074", .length, .ean8),
+        ("rejected/upca.png", "0036000291452", .prefix, .ean13),
+    ])
+    func nonISBNCodesAreRefusedWithAReason(file: String, data: String, reason: RejectionReason, symbology: Symbology) throws {
+        let report = try #require(FileScanner().scanFile(path: "\(testImages)/\(file)").report)
+        #expect(report.isbns.isEmpty)
+        #expect(report.codes.count == 1)
+        #expect(report.codes.first?.symbol.data == data)
+        #expect(report.codes.first?.symbol.symbology == symbology)
+        #expect(report.codes.first?.verdict.rejection?.reason == reason)
+    }
+
+    @Test(arguments: ["blank.png", "noise.png", "text.png", "stripes.png"])
+    func negativesDecodeNothing(file: String) throws {
+        let report = try #require(FileScanner().scanFile(path: "\(testImages)/negative/\(file)").report)
+        #expect(report.codes.isEmpty)
+    }
+
+    @Test func badFileComesBackAsAnErrorValue() {
+        let result = FileScanner().scanFile(path: "\(testImages)/corrupt/truncated.jpg")
+        #expect(result.report == nil)
+        #expect(result.error == .truncated(path: "\(testImages)/corrupt/truncated.jpg", detail: "file ends before the image does"))
+    }
+
+    @Test func polygonIsInUprightPixelCoordinates() throws {
+        // Upright barcode spans x 50..430, rows 269..339 in every orientation's upright picture.
+        for orientation in 1...8 {
+            let report = try #require(FileScanner(region: .band)
+                .scanFile(path: "\(testImages)/exif/orientation-\(orientation).jpg").report)
+            #expect(report.isbns.map(\.isbn13) == ["9780262033848"], "orientation \(orientation)")
+            let box = try #require(report.codes.first?.symbol.bounds)
+            #expect(box.minX >= 40 && box.maxX <= 440 && box.minY >= 256 && box.maxY <= 352,
+                    "orientation \(orientation): box \(box)")
+        }
+    }
+
+    @Test func ignoringExifPutsTheBandOnTheWrongPixels() throws {
+        // Stored sideways (orientation 6), the barcode crosses the band instead of lying in it:
+        // applying the orientation first is what makes the ROI point at the right pixels.
+        let scanner = FileScanner(decodeOptions: DecodeOptions(appliesOrientation: false), region: .band)
+        let report = try #require(scanner.scanFile(path: "\(testImages)/exif/orientation-6.jpg").report)
+        #expect(report.isbns.isEmpty)
+    }
+}

@@ -1,0 +1,21 @@
+import Foundation
+
+/// `TestImages/` of this checkout, found from this file's path.
+let testImages = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("TestImages").path
+
+/// `../shared/corpus/` beside the checkout, if present.
+let sharedCorpus = URL(fileURLWithPath: testImages).deletingLastPathComponent()
+    .deletingLastPathComponent().appendingPathComponent("shared/corpus").path
+
+/// Image files in `folder` (relative to TestImages) that have a sibling `.txt`, with its text.
+func fixtures(_ folder: String, root: String = testImages) -> [(file: String, expected: String)] {
+    let directory = "\(root)/\(folder)"
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+    return names.sorted().compactMap { name in
+        guard !name.hasSuffix(".txt"), !name.hasSuffix(".md") else { return nil }
+        let stem = (name as NSString).deletingPathExtension
+        guard let text = try? String(contentsOfFile: "\(directory)/\(stem).txt", encoding: .utf8) else { return nil }
+        return ("\(folder)/\(name)", text.trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+}

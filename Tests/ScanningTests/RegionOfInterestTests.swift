@@ -1,0 +1,70 @@
+import Testing
+import Imaging
+@testable import Scanning
+
+@Suite struct RegionOfInterestTests {
+    @Test(arguments: [(1280, 720), (1920, 1080), (720, 1280), (480, 640), (800, 600), (1000, 1000), (3000, 4000), (4032, 3024), (101, 37)])
+    func avFoundationFormSelectsTheSamePixels(width: Int, height: Int) throws {
+        // The iOS reader: upright (0.05, 0.4, 0.9, 0.15) passed as CGRect(x: y, y: 1-x-w, width: h, height: w).
+        let x = 0.05, y = 0.4, w = 0.9, h = 0.15
+        let avFoundation = try RegionOfInterest(avFoundationX: y, y: 1 - x - w, width: h, height: w)
+        #expect(avFoundation.pixelRect(imageWidth: width, imageHeight: height)
+                == RegionOfInterest.band.pixelRect(imageWidth: width, imageHeight: height))
+    }
+
+    @Test func bandPixelsAt1280x720() {
+        #expect(RegionOfInterest.band.pixelRect(imageWidth: 1280, imageHeight: 720)
+                == PixelRect(x: 64, y: 288, width: 1152, height: 108))
+    }
+
+    @Test func parsesText() throws {
+        #expect(try RegionOfInterest(parsing: "0.05, 0.4,0.9,0.15") == .band)
+        #expect(try RegionOfInterest(parsingAVFoundation: "0.4,0.05,0.15,0.9").pixelRect(imageWidth: 800, imageHeight: 600)
+                == RegionOfInterest.band.pixelRect(imageWidth: 800, imageHeight: 600))
+    }
+
+    @Test(arguments: [
+        ("0.1,0.2,0.3", RegionError.notFourNumbers("0.1,0.2,0.3")),
+        ("0.1,abc,0.3,0.4", .notANumber(name: "y", text: "abc")),
+        ("-0.1,0.2,0.3,0.4", .outOfRange(name: "x", value: -0.1)),
+        ("0.1,0.2,1.5,0.4", .outOfRange(name: "width", value: 1.5)),
+        ("0.1,0.2,0,0.4", .zeroSize(name: "width")),
+        ("0.1,0.2,0.3,0", .zeroSize(name: "height")),
+        ("0.5,0.2,0.6,0.4", .pastEdge(sum: "x+width", value: 1.1)),
+        ("0.1,nan,0.3,0.4", .notANumber(name: "y", text: "nan")),
+    ])
+    func invalidRegionsNameTheValue(text: String, error: RegionError) {
+        #expect(throws: error) { try RegionOfInterest(parsing: text) }
+    }
+
+    @Test func avFoundationErrorsUseItsNames() {
+        #expect(throws: RegionError.outOfRange(name: "rectOfInterest.height", value: 2)) {
+            try RegionOfInterest(parsingAVFoundation: "0.4,0.05,0.15,2")
+        }
+    }
+
+    @Test func bandFindsOnlyTheBarcodeInsideIt() throws {
+        let inside = try #require(FileScanner(region: .band).scanFile(path: "\(testImages)/roi/band-inside.png").report)
+        #expect(inside.isbns.map(\.isbn13) == ["9780345391803"])
+        let outside = try #require(FileScanner(region: .band).scanFile(path: "\(testImages)/roi/band-outside.png").report)
+        #expect(outside.codes.isEmpty)
+        let whole = try #require(FileScanner().scanFile(path: "\(testImages)/roi/band-outside.png").report)
+        #expect(whole.isbns.map(\.isbn13) == ["9780060850524"])
+    }
+
+    @Test func twoBooksBandKeepsTheOneInside() throws {
+        let band = try #require(FileScanner(region: .band).scanFile(path: "\(testImages)/roi/band-two-books.png").report)
+        #expect(band.isbns.map(\.isbn13) == ["9780743273565"])
+        // Polygons stay in full-image pixels: the band is rows 240..330 of 600.
+        let box = try #require(band.codes.first?.symbol.bounds)
+        #expect(box.minY >= 240 && box.maxY <= 330 && box.minX >= 420 && box.maxX <= 610)
+        let all = try #require(FileScanner().scanFile(path: "\(testImages)/roi/band-two-books.png").report)
+        #expect(all.isbns.map(\.isbn13) == ["9780451524935", "9780743273565"])  // reading order: top first
+    }
+
+    @Test func onePixelRegionStillScans() {
+        // A region that rounds to zero pixels is widened to one, never a silent 0x0 crop.
+        let rect = try! RegionOfInterest(x: 0.5, y: 0.5, width: 0.0001, height: 0.0001).pixelRect(imageWidth: 100, imageHeight: 100)
+        #expect(rect.width == 1 && rect.height == 1)
+    }
+}
