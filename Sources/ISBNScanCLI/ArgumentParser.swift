@@ -1,0 +1,157 @@
+/// One option of a command: `--long`, optionally `-s`, a flag or taking a value.
+struct OptionSpec: Sendable {
+    /// Long name without dashes, kebab-case (`max-pixels`).
+    let long: String
+    /// Single-letter short form, or `nil`.
+    let short: Character?
+    /// The value's placeholder (`N`, `x,y,w,h`) when the option takes one; `nil` for a flag.
+    let valueName: String?
+    /// One line of help; defaults are stated inline.
+    let help: String
+
+    init(_ long: String, short: Character? = nil, value: String? = nil, help: String) {
+        self.long = long
+        self.short = short
+        self.valueName = value
+        self.help = help
+    }
+
+    var takesValue: Bool { valueName != nil }
+}
+
+/// A subcommand's interface: what `--help` prints and what the parser accepts.
+struct CommandSpec: Sendable {
+    let name: String
+    let abstract: String
+    let usage: String
+    let arguments: [(name: String, help: String)]
+    let options: [OptionSpec]
+    let discussion: String
+}
+
+/// The parsed command line of one subcommand.
+struct ParsedArguments: Equatable {
+    var flags: Set<String> = []
+    /// Every value given per option, in order (the last one wins for single-valued options).
+    var values: [String: [String]] = [:]
+    var positionals: [String] = []
+
+    func flag(_ long: String) -> Bool { flags.contains(long) }
+    func value(_ long: String) -> String? { values[long]?.last }
+}
+
+/// A command line that cannot be run; the message names the argument at fault.
+struct UsageError: Error, Equatable, CustomStringConvertible {
+    let message: String
+    init(_ message: String) { self.message = message }
+    var description: String { message }
+}
+
+/// Table-driven parsing in the spirit of swift-argument-parser: `--opt value`, `--opt=value`,
+/// bundled short flags (`-qr`), `-j4` or `-j 4`, `--` ends options, `-` alone is an argument.
+/// Long options are matched exactly, never by abbreviation.
+enum ArgumentParser {
+    static func parse(_ arguments: [String], spec: CommandSpec) throws(UsageError) -> ParsedArguments {
+        var result = ParsedArguments()
+        var index = 0
+        var optionsEnded = false
+
+        func record(_ option: OptionSpec, value: String?) {
+            if let value { result.values[option.long, default: []].append(value) } else { result.flags.insert(option.long) }
+        }
+        func nextValue(for option: OptionSpec, shown: String) throws(UsageError) -> String {
+            index += 1
+            guard index < arguments.count else { throw UsageError("missing value for '\(shown) \(option.valueName!)'") }
+            return arguments[index]
+        }
+
+        while index < arguments.count {
+            let argument = arguments[index]
+            if optionsEnded || argument == "-" || !argument.hasPrefix("-") {
+                result.positionals.append(argument)
+            } else if argument == "--" {
+                optionsEnded = true
+            } else if argument.hasPrefix("--") {
+                let body = argument.dropFirst(2)
+                let name = String(body.prefix { $0 != "=" })
+                let inline: String? = body.contains("=") ? String(body.drop { $0 != "=" }.dropFirst()) : nil
+                guard let option = spec.options.first(where: { $0.long == name }) else {
+                    throw UsageError("unknown option '--\(name)'" + suggestion(for: name, in: spec))
+                }
+                if option.takesValue {
+                    let value: String
+                    if let inline { value = inline } else { value = try nextValue(for: option, shown: "--\(name)") }
+                    record(option, value: value)
+                } else {
+                    guard inline == nil else { throw UsageError("option '--\(name)' takes no value") }
+                    record(option, value: nil)
+                }
+            } else {
+                // Short options, possibly bundled: -qr, -j4, -j 4.
+                var letters = Substring(argument.dropFirst())
+                while let letter = letters.first {
+                    letters = letters.dropFirst()
+                    guard let option = spec.options.first(where: { $0.short == letter }) else {
+                        if letter.isNumber, argument.dropFirst().allSatisfy({ $0.isNumber || $0 == "." || $0 == "," }) {
+                            throw UsageError("unexpected negative number '\(argument)'; put '--' before it to pass it as an argument")
+                        }
+                        throw UsageError("unknown option '-\(letter)'")
+                    }
+                    if option.takesValue {
+                        let value = letters.isEmpty ? try nextValue(for: option, shown: "-\(letter)") : String(letters)
+                        record(option, value: value)
+                        break
+                    }
+                    record(option, value: nil)
+                }
+            }
+            index += 1
+        }
+        return result
+    }
+
+    private static func suggestion(for name: String, in spec: CommandSpec) -> String {
+        let candidates = spec.options.map(\.long).filter { $0.hasPrefix(name) || name.hasPrefix($0) }
+        return candidates.count == 1 ? " (did you mean '--\(candidates[0])'?)" : ""
+    }
+
+    /// Parses a whole number in `range` for an option, or says which option and why.
+    static func integer(_ text: String, option: String, in range: ClosedRange<Int>) throws(UsageError) -> Int {
+        guard let value = Int(text.replacingUnderscores()) else { throw UsageError("\(option) '\(text)' is not a whole number") }
+        guard range.contains(value) else { throw UsageError("\(option) \(value) is outside \(range.lowerBound)...\(range.upperBound)") }
+        return value
+    }
+
+    /// The `--help` text: OVERVIEW, USAGE, ARGUMENTS, OPTIONS, then the discussion.
+    static func help(for spec: CommandSpec) -> String {
+        var out = "OVERVIEW: \(spec.abstract)\n\nUSAGE: \(spec.usage)\n"
+        if !spec.arguments.isEmpty {
+            out += "\nARGUMENTS:\n"
+            for argument in spec.arguments { out += row(argument.name, argument.help) }
+        }
+        out += "\nOPTIONS:\n"
+        for option in spec.options {
+            var left = option.short.map { "-\($0), " } ?? ""
+            left += "--\(option.long)"
+            if let value = option.valueName { left += " <\(value)>" }
+            out += row(left, option.help)
+        }
+        if !spec.discussion.isEmpty { out += "\n" + spec.discussion + "\n" }
+        return out
+    }
+
+    static func row(_ left: String, _ right: String) -> String {
+        let indent = String(repeating: " ", count: 28)
+        var lines = right.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let first = lines.removeFirst()
+        var out = "  " + left
+        if left.count + 2 >= 26 { out += "\n" + indent } else { out += String(repeating: " ", count: 26 - left.count) }
+        out += first + "\n"
+        for line in lines { out += indent + line + "\n" }
+        return out
+    }
+}
+
+extension String {
+    func replacingUnderscores() -> String { filter { $0 != "_" } }
+}

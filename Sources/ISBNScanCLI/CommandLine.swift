@@ -1,0 +1,97 @@
+/// The `isbnscan` command line: dispatches to a subcommand and returns the exit status.
+///
+/// Results go to `stdout`, diagnostics (`Error:`, `Warning:`, summaries) to `stderr`.
+public enum ISBNScanCommand {
+    public static let version = "0.1.0"
+
+    static let overview = """
+    OVERVIEW: Read book barcodes (EAN-13 ISBNs) from photos and scans.
+
+    isbnscan finds EAN-13 and EAN-8 barcodes with zbar and keeps only valid ISBN-13s:
+    13 digits, prefix 978, correct check digit. It says why any other code was refused.
+
+    USAGE: isbnscan <subcommand> [options]
+
+    SUBCOMMANDS:
+      scan                    Read the barcodes in image files (PNG, JPEG, PGM, PPM).
+      validate                Check ISBNs typed by hand (ISBN-13 or ISBN-10).
+      help [<subcommand>]     Show help for isbnscan or one subcommand.
+
+    OPTIONS:
+      -h, --help              Show this help.
+      --version               Show the version.
+
+    EXAMPLES:
+      isbnscan scan photo.jpg                 print the ISBN in a photo
+      isbnscan scan --roi 0.05,0.4,0.9,0.15 photo.jpg
+                                              scan only a band across the middle
+      isbnscan validate 0-306-40615-2         check a typed ISBN-10
+
+    See 'isbnscan help <subcommand>' for details.
+
+    """
+
+    /// Runs `isbnscan` with `arguments` (without the program name).
+    public static func run(_ arguments: [String], stdout: TextSink, stderr: TextSink) -> ExitStatus {
+        guard let first = arguments.first else {
+            stderr.write(overview)
+            return .usage
+        }
+        let rest = Array(arguments.dropFirst())
+        switch first {
+        case "-h", "--help":
+            stdout.write(overview)
+            return .found
+        case "--version":
+            stdout.write("isbnscan \(version)\n")
+            return .found
+        case "help":
+            guard let name = rest.first else { stdout.write(overview); return .found }
+            guard let spec = specs[name] else {
+                return usageError("unknown subcommand '\(name)'", command: nil, stderr: stderr)
+            }
+            stdout.write(ArgumentParser.help(for: spec))
+            return .found
+        case "scan":
+            return runSubcommand(ScanCommand.spec, rest, stdout: stdout, stderr: stderr) { (parsed) throws(UsageError) -> ExitStatus in
+                try ScanCommand.run(parsed, stdout: stdout, stderr: stderr)
+            }
+        case "validate":
+            return runSubcommand(ValidateCommand.spec, rest, stdout: stdout, stderr: stderr) { (parsed) throws(UsageError) -> ExitStatus in
+                try ValidateCommand.run(parsed, stdout: stdout, stderr: stderr)
+            }
+        default:
+            let hint = first.hasPrefix("-") ? "unknown option '\(first)'" : "unknown subcommand '\(first)'"
+            return usageError(hint, command: nil, stderr: stderr)
+        }
+    }
+
+    static let specs: [String: CommandSpec] = ["scan": ScanCommand.spec, "validate": ValidateCommand.spec]
+
+    private static func runSubcommand(_ spec: CommandSpec, _ arguments: [String], stdout: TextSink, stderr: TextSink,
+                                      body: (ParsedArguments) throws(UsageError) -> ExitStatus) -> ExitStatus {
+        let withHelp = CommandSpec(name: spec.name, abstract: spec.abstract, usage: spec.usage, arguments: spec.arguments,
+                                   options: spec.options + [OptionSpec("help", short: "h", help: "Show this help.")],
+                                   discussion: spec.discussion)
+        do {
+            let parsed = try ArgumentParser.parse(arguments, spec: withHelp)
+            if parsed.flag("help") {
+                stdout.write(ArgumentParser.help(for: withHelp))
+                return .found
+            }
+            return try body(parsed)
+        } catch {
+            return usageError(error.message, command: spec, stderr: stderr)
+        }
+    }
+
+    static func usageError(_ message: String, command: CommandSpec?, stderr: TextSink) -> ExitStatus {
+        stderr.write("Error: \(message)\n")
+        if let command {
+            stderr.write("Usage: \(command.usage)\n  See 'isbnscan \(command.name) --help'.\n")
+        } else {
+            stderr.write("Usage: isbnscan <subcommand> [options]\n  See 'isbnscan --help'.\n")
+        }
+        return .usage
+    }
+}

@@ -1,0 +1,13 @@
+/// The exit statuses of `isbnscan`, documented in `--help` and README.
+public enum ExitStatus: Int32, Sendable, CaseIterable {
+    /// An ISBN was found (`scan --all`: any EAN symbol); `validate`: every code is valid.
+    case found = 0
+    /// An input could not be read (takes precedence over 0 and 4); `validate`: a code is invalid.
+    case inputError = 1
+    /// The command line is wrong (unknown option, bad value, missing argument).
+    case usage = 2
+    /// Every input was read, and no ISBN was found in any of them.
+    case nothingFound = 4
+    /// Interrupted by SIGINT/SIGTERM.
+    case interrupted = 130
+}

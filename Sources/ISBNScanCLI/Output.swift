@@ -1,0 +1,66 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Where text goes: standard output (results) or standard error (diagnostics).
+public protocol TextSink: AnyObject {
+    func write(_ text: String)
+}
+
+/// Writes straight to a file descriptor with `write(2)`, so every line is out as soon as it
+/// is written (no stdio buffering; `camera` relies on it to stream).
+public final class FileDescriptorSink: TextSink {
+    let fd: Int32
+    public init(fd: Int32) { self.fd = fd }
+    public func write(_ text: String) {
+        var text = text
+        text.withUTF8 { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let n = Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
+                if n < 0 { if errno == EINTR { continue }; return }
+                offset += n
+            }
+        }
+    }
+}
+
+/// Collects text in memory (for tests).
+public final class StringSink: TextSink {
+    public private(set) var text = ""
+    public init() {}
+    public func write(_ text: String) { self.text += text }
+}
+
+/// Minimal JSON writing: strings escaped per RFC 8259 §7, keys in the order given.
+enum JSON {
+    static func string(_ s: String) -> String {
+        var out = "\""
+        for scalar in s.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            default:
+                if scalar.value < 0x20 {
+                    let hex = String(scalar.value, radix: 16)
+                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return out + "\""
+    }
+
+    static func optional(_ s: String?) -> String { s.map(string) ?? "null" }
+
+    /// `{"k": v, …}` from already-encoded values.
+    static func object(_ pairs: KeyValuePairs<String, String>) -> String {
+        "{" + pairs.map { "\(string($0.key)): \($0.value)" }.joined(separator: ", ") + "}"
+    }
+
+    static func array(_ items: [String]) -> String { "[" + items.joined(separator: ", ") + "]" }
+}
