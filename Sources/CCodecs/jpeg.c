@@ -23,14 +23,20 @@ static void on_error_exit(j_common_ptr cinfo) {
     longjmp(err->jump, 1);
 }
 
-/* Warnings are not printed. Premature end of data is fatal (truncated file); other
- * warnings (e.g. extraneous bytes before a marker) are common in camera files and harmless. */
+/* Warnings are not printed. Premature end of the file (truncated) or of a data segment
+ * (corrupt) is fatal; other warnings (e.g. extraneous bytes before a marker) are common in
+ * camera files and harmless. */
 static void on_emit_message(j_common_ptr cinfo, int level) {
     if (level >= 0) return;
     error_manager *err = (error_manager *)cinfo->err;
     if (err->pub.msg_code == JWRN_JPEG_EOF && !err->pixels_done) {
         err->status = ISC_ERR_TRUNCATED;
         snprintf(err->message, sizeof err->message, "file ends before the image does");
+        longjmp(err->jump, 1);
+    }
+    if (err->pub.msg_code == JWRN_HIT_MARKER && !err->pixels_done) {
+        /* Entropy-coded data stops short: the rest of the picture would be invented grey. */
+        (*cinfo->err->format_message)(cinfo, err->message);
         longjmp(err->jump, 1);
     }
     err->pub.num_warnings++;

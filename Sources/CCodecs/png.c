@@ -94,7 +94,7 @@ isc_status isc_png_decode_luma(const uint8_t *data, size_t size, uint64_t max_pi
     png_uint_32 height = png_get_image_height(png, info);
     out->source_width = width;
     out->source_height = height;
-    if ((uint64_t)width * (uint64_t)height > max_pixels) {
+    if ((uint64_t)width * (uint64_t)height > max_pixels || width > ISC_MAX_SIDE || height > ISC_MAX_SIDE) {
         status = ISC_ERR_TOO_LARGE;
         isc_set_message(src.message, sizeof src.message,
                         "image is %ux%u pixels, over the limit of %llu pixels",

@@ -17,7 +17,8 @@ public struct ISBN: Hashable, Sendable, CustomStringConvertible {
     /// ``RejectionReason/length`` (13 digits), ``RejectionReason/prefix`` (978),
     /// ``RejectionReason/checkDigit``.
     public static func judge(ean data: String) -> Verdict {
-        guard let digits = EAN.digitValues(data), !digits.isEmpty else {
+        guard !data.isEmpty else { return .rejected(Rejection(.nonDigit, "empty code")) }
+        guard let digits = EAN.digitValues(data) else {
             return .rejected(Rejection(.nonDigit, "'\(data)' has characters other than the digits 0-9"))
         }
         guard digits.count == 13 else {
@@ -43,9 +44,13 @@ public struct ISBN: Hashable, Sendable, CustomStringConvertible {
         for label in ["ISBN-13:", "ISBN-10:", "ISBN-13", "ISBN-10", "ISBN:", "ISBN"] {
             if text.uppercased().hasPrefix(label) { text = text.dropFirst(label.count); break }
         }
+        guard !text.isEmpty else { return .rejected(Rejection(.nonDigit, "empty code")) }
+        if text.first == "-" || text.last == "-" {
+            return .rejected(Rejection(.nonDigit, "'\(text)' starts or ends with a hyphen"))
+        }
         let compact = String(text.filter { $0 != "-" && $0 != " " })
         if compact.count == 10, let isbn10Digits = EAN.digitValues(compact.prefix(9)),
-           let last = compact.last, last.isNumber || last == "X" || last == "x" {
+           let last = compact.last, (last.isASCII && last.isNumber) || last == "X" || last == "x" {
             let given: UInt8 = (last == "X" || last == "x") ? 10 : UInt8(String(last)) ?? 255
             let expected = isbn10CheckDigit(isbn10Digits)
             guard given == expected else {

@@ -44,6 +44,9 @@ public enum ImageError: Error, Equatable, Sendable, CustomStringConvertible {
         case .corrupt(_, let format, let detail): return "corrupt \(format.rawValue): \(detail)"
         case .unsupportedFormat(_, let detail): return "unsupported format: \(detail)"
         case .tooLarge(_, let w, let h, let limit):
+            if w > ImageError.maxSide || h > ImageError.maxSide {
+                return "image is \(w)x\(h), a side over the \(ImageError.maxSide)-pixel maximum"
+            }
             return "image is \(w)x\(h) = \(w * h) pixels, over the limit of \(limit) (see --max-pixels)"
         case .readFailed(_, let code, let detail): return "read failed (errno \(code)): \(detail)"
         case .outOfMemory: return "out of memory while decoding"
@@ -51,4 +54,8 @@ public enum ImageError: Error, Equatable, Sendable, CustomStringConvertible {
     }
 
     public var description: String { "\(path): \(cause)" }
+
+    /// Longest side accepted, in pixels, whatever the pixel limit (JPEG's own maximum is 65500;
+    /// a PNG 120 000 000 × 1 would need gigabytes of row buffers in libpng).
+    public static let maxSide = 65535
 }

@@ -33,7 +33,7 @@ public struct DecodedImage {
 
 /// Reads image files into ``LuminanceImage``s: PNG (libpng), JPEG (libjpeg-turbo), PGM/PPM.
 public enum ImageLoader {
-    /// Reads and decodes the file at `path`.
+    /// Reads and decodes the file at `path` (`-`: standard input).
     ///
     /// - Throws: ``ImageError``: `.notFound`, `.permissionDenied`, `.isDirectory`, `.empty`,
     ///   `.readFailed` from reading; `.unsupportedFormat`, `.truncated`, `.corrupt`,
@@ -53,6 +53,11 @@ public enum ImageLoader {
                               options: DecodeOptions = DecodeOptions()) throws(ImageError) -> DecodedImage {
         guard data.count > 0 else { throw .empty(path: path) }
         guard let format = ImageFormat.sniff(data) else {
+            let pngSignature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+            if data.count < 8, pngSignature.starts(with: data) || [0xFF, 0xD8].starts(with: data)
+                || (data.count <= 2 && (Array("P5".utf8).starts(with: data) || Array("P6".utf8).starts(with: data))) {
+                throw .truncated(path: path, detail: "file ends inside the format signature")
+            }
             if let name = ImageFormat.nameOfUnsupported(data) {
                 throw .unsupportedFormat(path: path, detail: "\(name) (isbnscan reads PNG, JPEG, PGM and PPM)")
             }
@@ -102,15 +107,19 @@ public enum ImageLoader {
     }
 
     /// The whole file at `path`, read with POSIX `open`/`fstat`/`read`.
+    /// `-` reads standard input.
     static func readFile(path: String) throws(ImageError) -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        // O_NONBLOCK: opening a FIFO with no writer must not hang; it is refused below.
+        let fd = path == "-" ? dup(0) : open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else { throw fileError(path: path, errno: errno, operation: "open") }
         defer { close(fd) }
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw fileError(path: path, errno: errno, operation: "fstat") }
         if (info.st_mode & S_IFMT) == S_IFDIR { throw .isDirectory(path: path) }
+        if path != "-" && (info.st_mode & S_IFMT) != S_IFREG {
+            throw .unsupportedFormat(path: path, detail: "not a regular file (a device, FIFO or socket)")
+        }
         let expected = Int(info.st_size)
-        if (info.st_mode & S_IFMT) == S_IFREG && expected == 0 { throw .empty(path: path) }
         let maxFileBytes = 1 << 31
         guard expected <= maxFileBytes else {
             throw .unsupportedFormat(path: path, detail: "file is \(expected) bytes, over the 2 GiB file limit")

@@ -63,7 +63,8 @@ enum PNMDecoder {
         let raster = data.baseAddress!.advanced(by: offset).assumingMemoryBound(to: UInt8.self)
         @inline(__always) func sample(_ index: Int) -> Int {
             let v = bytesPerSample == 1 ? Int(raster[index]) : (Int(raster[2 * index]) << 8 | Int(raster[2 * index + 1]))
-            return maxval == 255 ? v : (v * 255 + maxval / 2) / maxval
+            // Samples over maxval break the format; they are clamped rather than trusted.
+            return maxval == 255 ? v : (min(v, maxval) * 255 + maxval / 2) / maxval
         }
         for i in 0..<(width * height) {
             if channels == 1 {

@@ -57,8 +57,16 @@ import Testing
         #expect(rejection?.detail == "ISBN-10 check digit is 3, expected 2")
     }
 
+    @Test func typedEmptyOrDanglingHyphen() {
+        #expect(ISBN.judge(typed: "") == .rejected(Rejection(.nonDigit, "empty code")))
+        #expect(ISBN.judge(typed: "-9780306406157").rejection?.reason == .nonDigit)
+        #expect(ISBN.judge(typed: "9780306406157-").rejection?.reason == .nonDigit)
+    }
+
     @Test func typedCodeWithLetters() {
         #expect(ISBN.judge(typed: "978-0-306-4O615-7").rejection?.reason == .nonDigit)
+        #expect(ISBN.judge(typed: "030640615²").rejection?.reason == .nonDigit)   // superscript two
+        #expect(ISBN.judge(typed: "030640615٢").rejection?.reason == .nonDigit)   // Arabic-Indic two
     }
 
     @Test func eanCheckDigitForEAN8AndEAN13() {

@@ -21,6 +21,11 @@ import Testing
         #expect(image.pixels == [255, 128])
     }
 
+    @Test func samplesOverMaxvalAreClamped() throws {
+        let image = try decode(Array("P5 3 1 1\n".utf8) + [0, 1, 255])
+        #expect(image.pixels == [0, 255, 255])
+    }
+
     @Test func shortRasterIsTruncated() {
         #expect(throws: ImageError.truncated(path: "mem", detail: "raster has 2 bytes, needs 4")) {
             _ = try decode(Array("P5 2 2 255\n".utf8) + [1, 2])

@@ -34,6 +34,9 @@ typedef enum {
     ISC_ERR_UNSUPPORTED = 5,
 } isc_status;
 
+/** Longest side accepted (pixels): bounds libpng's row buffers whatever the pixel limit. */
+#define ISC_MAX_SIDE 65535u
+
 typedef struct {
     /** malloc'd `width * height` bytes; the caller owns it and releases it with free(). */
     uint8_t *pixels;
