@@ -117,7 +117,12 @@ enum ArgumentParser {
 
     /// Parses a whole number in `range` for an option, or says which option and why.
     static func integer(_ text: String, option: String, in range: ClosedRange<Int>) throws(UsageError) -> Int {
-        guard let value = Int(text.replacingUnderscores()) else { throw UsageError("\(option) '\(text)' is not a whole number") }
+        guard let value = Int(text) else {
+            if !text.isEmpty, text.allSatisfy(\.isASCII), text.drop(while: { $0 == "-" || $0 == "+" }).allSatisfy(\.isNumber) {
+                throw UsageError("\(option) \(text) is outside \(range.lowerBound)...\(range.upperBound)")
+            }
+            throw UsageError("\(option) '\(text)' is not a whole number")
+        }
         guard range.contains(value) else { throw UsageError("\(option) \(value) is outside \(range.lowerBound)...\(range.upperBound)") }
         return value
     }
@@ -152,6 +157,3 @@ enum ArgumentParser {
     }
 }
 
-extension String {
-    func replacingUnderscores() -> String { filter { $0 != "_" } }
-}

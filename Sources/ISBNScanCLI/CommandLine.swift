@@ -47,6 +47,7 @@ public enum ISBNScanCommand {
             return .found
         case "help":
             guard let name = rest.first else { stdout.write(overview); return .found }
+            if name == "help" { stdout.write(overview); return .found }
             guard let spec = specs[name] else {
                 return usageError("unknown subcommand '\(name)'", command: nil, stderr: stderr)
             }

@@ -7,8 +7,8 @@ enum ScanCommand {
     static let spec = CommandSpec(
         name: "scan",
         abstract: "Read the book barcodes (EAN-13 ISBNs) in image files.",
-        usage: "isbnscan scan [--roi x,y,w,h | --roi-avfoundation x,y,w,h] [--all] [--addons] [--json] <file> ...",
-        arguments: [("<file>", "PNG, JPEG, PGM or PPM image; the format is read from the file's\nfirst bytes, not its name. EXIF orientation is applied.")],
+        usage: "isbnscan scan [--roi x,y,w,h | --roi-avfoundation x,y,w,h] [--effort level] [--all] [--addons] [--json] [--max-pixels n] [-q] <file> ...",
+        arguments: [("<file>", "PNG, JPEG, PGM or PPM image; the format is read from the file's\nfirst bytes, not its name. EXIF orientation is applied.\n'-' reads one image from standard input.")],
         options: [
             OptionSpec("roi", value: "x,y,w,h", help: """
                 Scan only this region of the upright image: fractions 0...1 of
@@ -23,6 +23,12 @@ enum ScanCommand {
             OptionSpec("all", help: "Print every EAN-13/EAN-8 read, each with its verdict,\nnot only accepted ISBNs."),
             OptionSpec("addons", help: "Also read EAN-5/EAN-2 add-ons (the price code beside an\nISBN) and print them after the ISBN."),
             OptionSpec("json", help: "One JSON object per file (JSON Lines), with every symbol,\nits position and the verdicts."),
+            OptionSpec("effort", value: "level", help: """
+                How hard to try when a first scan finds nothing: fast (one
+                zbar scan), normal (tone curves, thresholding, inversion,
+                scaling, rotations; the default) or thorough (more angles,
+                upscaling for tiny barcodes).
+                """),
             OptionSpec("max-pixels", value: "n", help: "Refuse images larger than n pixels before decoding\n(default: 120000000)."),
             OptionSpec("quiet", short: "q", help: "No warnings or summary on stderr (errors still appear)."),
         ],
@@ -31,8 +37,8 @@ enum ScanCommand {
           One accepted ISBN-13 per line; '<file>: <isbn13>' when several files
           are given. With --addons: '<isbn13> <add-on>'. With --all, one line per
           code: '<type> <digits> accepted ISBN-10 <isbn10>' or
-          '<type> <digits> rejected <reason>: <detail>'. Refused codes are
-          also reported on stderr as warnings.
+          '<type> <digits> rejected <reason>: <detail>'. Without --all,
+          refused codes are reported on stderr as warnings instead.
           A code is accepted only if it has 13 digits, starts with 978 and has
           the right check digit. Reasons for refusal: length, prefix,
           check-digit, non-digit, ambiguous (one barcode read two ways).
@@ -40,7 +46,9 @@ enum ScanCommand {
         JSON (--json), one line per file:
           {"file", "width", "height", "symbols": [{"type", "data", "addon",
            "quality", "orientation", "polygon": [[x,y] x4, clockwise from
-           top-left, pixels of the upright image], "pass", "verdict", "reason"}],
+           top-left, pixels of the upright image], "pass" (which decoding
+           pass read it: full, smooth, invert, rotate+30...), "verdict",
+           "reason"}],
            "isbns": [{"isbn13", "isbn10", "addon"}],
            "rejected": [{"type", "data", "reason", "detail"}], "error"}
 
@@ -63,6 +71,7 @@ enum ScanCommand {
         var json = false
         var quiet = false
         var decode = DecodeOptions()
+        var effort = Effort.normal
     }
 
     static func settings(from parsed: ParsedArguments) throws(UsageError) -> Settings {
@@ -79,6 +88,12 @@ enum ScanCommand {
         if let text = parsed.value("max-pixels") {
             settings.decode.maxPixels = try ArgumentParser.integer(text, option: "--max-pixels", in: 1...(1 << 40))
         }
+        if let text = parsed.value("effort") {
+            guard let effort = Effort(rawValue: text) else {
+                throw UsageError("--effort '\(text)' is not one of fast, normal, thorough")
+            }
+            settings.effort = effort
+        }
         settings.all = parsed.flag("all")
         settings.addOns = parsed.flag("addons")
         settings.json = parsed.flag("json")
@@ -91,7 +106,7 @@ enum ScanCommand {
         let files = parsed.positionals
         guard !files.isEmpty else { throw UsageError("no image file given") }
         let scanner = FileScanner(decodeOptions: settings.decode, scannerOptions: ScannerOptions(addOns: settings.addOns),
-                                  region: settings.region)
+                                  region: settings.region, effort: settings.effort)
         var tally = Tally()
         let showNames = files.count > 1
         for path in files {
@@ -134,13 +149,13 @@ struct Tally {
 enum ResultPrinter {
     static func print(_ result: FileScanResult, settings: ScanCommand.Settings, showName: Bool,
                       stdout: TextSink, stderr: TextSink) {
-        if let error = result.error { stderr.write("Error: \(error)\n") }
+        if let error = result.error { stderr.write("Error: \(escaped(error.path)): \(error.cause)\n") }
         if settings.json {
             stdout.write(json(result) + "\n")
             return
         }
         guard let report = result.report else { return }
-        let prefix = showName ? "\(result.path): " : ""
+        let prefix = showName ? "\(escaped(result.path)): " : ""
         if settings.all {
             for code in report.codes { stdout.write(prefix + describe(code) + "\n") }
         } else {
@@ -153,11 +168,35 @@ enum ResultPrinter {
         if !settings.quiet {
             if !settings.all {
                 for code in report.rejected {
-                    stderr.write("Warning: \(result.path): \(code.symbol.symbology.rawValue) \(code.symbol.data) refused, \(code.verdict.rejection!)\n")
+                    stderr.write("Warning: \(escaped(result.path)): \(code.symbol.symbology.rawValue) \(code.symbol.data) refused, \(code.verdict.rejection!)\n")
                 }
             }
-            if report.codes.isEmpty { stderr.write("\(result.path): no barcode found\n") }
+            if report.codes.isEmpty {
+                let place = settings.region.isFull ? "" : " in the region of interest"
+                stderr.write("Warning: \(escaped(result.path)): no barcode found\(place)\n")
+            }
         }
+    }
+
+    /// A path for one-line text output: control characters (a newline in a file name) are
+    /// written as escapes, so every result and error stays on its own line.
+    static func escaped(_ path: String) -> String {
+        guard path.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else { return path }
+        var out = ""
+        for scalar in path.unicodeScalars {
+            switch scalar {
+            case "\n": out += "\\n"
+            case "\t": out += "\\t"
+            case "\r": out += "\\r"
+            default:
+                if scalar.value < 0x20 || scalar.value == 0x7F {
+                    out += "\\x" + (scalar.value < 0x10 ? "0" : "") + String(scalar.value, radix: 16)
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return out
     }
 
     static func describe(_ code: ReadCode) -> String {

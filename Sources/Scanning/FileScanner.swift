@@ -15,17 +15,17 @@ public struct FileScanResult: Sendable {
 
 /// Reads image files and scans them: the per-file job of `isbnscan scan`.
 ///
-/// Owns one ``BarcodeScanner``, so it is not thread-safe: one per worker.
+/// Owns one ``MultiPassDecoder`` (and so one ``BarcodeScanner``), so it is not thread-safe: one per worker.
 public final class FileScanner {
     public let decodeOptions: DecodeOptions
     public let region: RegionOfInterest
-    public let scanner: BarcodeScanner
+    public let decoder: MultiPassDecoder
 
     public init(decodeOptions: DecodeOptions = DecodeOptions(), scannerOptions: ScannerOptions = ScannerOptions(),
-                region: RegionOfInterest = .full) {
+                region: RegionOfInterest = .full, effort: Effort = .normal) {
         self.decodeOptions = decodeOptions
         self.region = region
-        self.scanner = BarcodeScanner(options: scannerOptions)
+        self.decoder = MultiPassDecoder(scanner: BarcodeScanner(options: scannerOptions), effort: effort)
     }
 
     /// Decodes the file at `path` (upright, EXIF orientation applied), scans ``region`` of it
@@ -40,8 +40,8 @@ public final class FileScanner {
         }
     }
 
-    /// Scans ``region`` of an upright image and judges every code.
+    /// Scans ``region`` of an upright image with the multi-pass decoder and judges every code.
     public func scan(_ image: LuminanceImage) -> ScanReport {
-        ScanReport(symbols: scanner.scan(image, region: region))
+        decoder.decode(image, region: region)
     }
 }

@@ -13,6 +13,9 @@ import Testing
         (["scan", "--roi"], "Error: missing value for '--roi x,y,w,h'"),
         (["scan", "--json=yes", "x.png"], "Error: option '--json' takes no value"),
         (["scan", "--max-pixels", "many", "x.png"], "Error: --max-pixels 'many' is not a whole number"),
+        (["scan", "--max-pixels", "99999999999999999999", "x.png"], "Error: --max-pixels 99999999999999999999 is outside 1...1099511627776"),
+        (["scan", "--max-pixels", "0", "x.png"], "Error: --max-pixels 0 is outside 1...1099511627776"),
+        (["scan", "--effort", "max", "x.png"], "Error: --effort 'max' is not one of fast, normal, thorough"),
         (["scan"], "Error: no image file given"),
         (["validate"], "Error: no code given"),
         (["frobnicate"], "Error: unknown subcommand 'frobnicate'"),
@@ -35,7 +38,7 @@ import Testing
             """)
     }
 
-    @Test(arguments: [["--help"], ["-h"], ["help"], ["help", "scan"], ["scan", "--help"], ["validate", "-h"], ["--version"]])
+    @Test(arguments: [["--help"], ["-h"], ["help"], ["help", "help"], ["help", "scan"], ["scan", "--help"], ["validate", "-h"], ["--version"]])
     func helpAndVersionGoToStdoutWithStatusZero(arguments: [String]) throws {
         let run = try isbnscan(arguments)
         #expect(run.status == 0)

@@ -24,7 +24,7 @@ let isbnscanBinary: String = {
 }()
 
 /// Runs `isbnscan` with `arguments`, stdout and stderr kept apart.
-func isbnscan(_ arguments: [String], as user: String? = nil,
+func isbnscan(_ arguments: [String], as user: String? = nil, stdinFile: String? = nil,
               environment: [String: String]? = nil, in directory: String? = nil) throws -> Run {
     let process = Process()
     if let user {
@@ -48,7 +48,7 @@ func isbnscan(_ arguments: [String], as user: String? = nil,
     let err = try FileHandle(forWritingTo: URL(fileURLWithPath: base + ".err"))
     process.standardOutput = out
     process.standardError = err
-    process.standardInput = FileHandle.nullDevice
+    process.standardInput = try stdinFile.map { try FileHandle(forReadingFrom: URL(fileURLWithPath: $0)) } ?? FileHandle.nullDevice
     try process.run()
     process.waitUntilExit()
     try out.close()

@@ -115,6 +115,58 @@ import Testing
         #expect(run.stderr == "Error: \(images)/isbn/png-gray8.png: image is 501x312 = 156312 pixels, over the limit of 1000 (see --max-pixels)\n")
     }
 
+    @Test func dashReadsStandardInput() throws {
+        let run = try isbnscan(["scan", "-"], stdinFile: "\(images)/isbn/jpeg-gray.jpg")
+        #expect(run.status == 0)
+        #expect(run.stdout == "9780321125217\n")
+    }
+
+    @Test func effortFastSkipsRecoveryPasses() throws {
+        // A negative (light bars on dark) needs the inversion pass.
+        let directory = NSTemporaryDirectory() + "isbnscan-effort-\(getpid())"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let source = try Data(contentsOf: URL(fileURLWithPath: "\(images)/isbn/pgm-p5.pgm"))
+        let headerEnd = source.indices.filter { source[$0] == 0x0A }[2] + 1  // "P5\nW H\n255\n"
+        let negative = source.prefix(headerEnd) + Data(source.dropFirst(headerEnd).map { 255 - $0 })
+        try negative.write(to: URL(fileURLWithPath: "\(directory)/negative.pgm"))
+        let fast = try isbnscan(["scan", "--effort", "fast", "\(directory)/negative.pgm"])
+        #expect(fast.status == 4)
+        let normal = try isbnscan(["scan", "--json", "\(directory)/negative.pgm"])
+        #expect(normal.status == 0)
+        let object = try JSONSerialization.jsonObject(with: Data(normal.stdout.utf8)) as! [String: Any]
+        let symbol = (object["symbols"] as! [[String: Any]])[0]
+        #expect(symbol["data"] as? String == "9780321573513")
+        #expect((symbol["pass"] as? String)?.hasPrefix("invert") == true)
+    }
+
+    @Test func regionWarningSaysTheRegion() throws {
+        let run = try isbnscan(["scan", "--roi", "0.05,0.4,0.9,0.15", "\(images)/roi/band-outside.png"])
+        #expect(run.stderr == "Warning: \(images)/roi/band-outside.png: no barcode found in the region of interest\n")
+    }
+
+    @Test func specialFilesAreRefusedWithoutHanging() throws {
+        let directory = NSTemporaryDirectory() + "isbnscan-special-\(getpid())"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        #expect(mkfifo("\(directory)/fifo", 0o644) == 0)
+        let run = try isbnscan(["scan", "\(directory)/fifo", "/dev/zero", "\(images)/isbn/png-gray8.png"])
+        #expect(run.status == 1)
+        #expect(run.stdout == "\(images)/isbn/png-gray8.png: 9780306406157\n")
+        #expect(run.stderr.contains("Error: \(directory)/fifo: unsupported format: not a regular file (a device, FIFO or socket)\n"))
+        #expect(run.stderr.contains("Error: /dev/zero: unsupported format: not a regular file (a device, FIFO or socket)\n"))
+    }
+
+    @Test func controlCharactersInNamesAreEscapedInText() throws {
+        let directory = NSTemporaryDirectory() + "isbnscan-names-\(getpid())"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try FileManager.default.copyItem(atPath: "\(images)/isbn/png-gray8.png", toPath: "\(directory)/a\nb.png")
+        let run = try isbnscan(["scan", "\(directory)/a\nb.png", "\(directory)/c\td.png"])
+        #expect(run.stdout == "\(directory)/a\\nb.png: 9780306406157\n")
+        #expect(run.stderr.hasPrefix("Error: \(directory)/c\\td.png: no such file\n"))
+    }
+
     @Test func quietKeepsErrorsOnly() throws {
         let run = try isbnscan(["scan", "-q", "\(images)/rejected/jan.png", "\(images)/corrupt/empty.png"])
         #expect(run.stderr == "Error: \(images)/corrupt/empty.png: empty file (0 bytes)\n")

@@ -1,0 +1,179 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Pixel operations used by the multi-pass decoder. Each returns a new image; `self` is
+/// never modified. Coordinates are pixels, origin top-left, x right, y down.
+extension LuminanceImage {
+    /// The pixels of `rect` (clamped to the image) as a new image.
+    public func cropped(x: Int, y: Int, width w: Int, height h: Int) -> LuminanceImage {
+        let x0 = min(max(x, 0), width - 1), y0 = min(max(y, 0), height - 1)
+        let cw = max(1, min(w, width - x0)), ch = max(1, min(h, height - y0))
+        if x0 == 0 && y0 == 0 && cw == width && ch == height { return self }
+        let out = LuminanceImage(width: cw, height: ch, filledWith: 0)
+        for row in 0..<ch {
+            (out.buffer.pointer + row * cw).update(from: buffer.pointer + (y0 + row) * width + x0, count: cw)
+        }
+        return out
+    }
+
+    /// Each pixel replaced through a 256-entry lookup table.
+    public func mapped(through table: [UInt8]) -> LuminanceImage {
+        precondition(table.count == 256, "lookup table needs 256 entries")
+        let out = LuminanceImage(width: width, height: height, filledWith: 0)
+        let src = buffer.pointer, dst = out.buffer.pointer
+        table.withUnsafeBufferPointer { lut in
+            for i in 0..<(width * height) { dst[i] = lut[Int(src[i])] }
+        }
+        return out
+    }
+
+    /// Gamma curve: out = 255 · (in/255)^gamma. gamma < 1 lightens, > 1 darkens.
+    public func gammaAdjusted(_ gamma: Double) -> LuminanceImage {
+        mapped(through: (0..<256).map { UInt8(min(255, (pow(Double($0) / 255, gamma) * 255).rounded())) })
+    }
+
+    /// Negative image (light bars on a dark cover become dark on light).
+    public func inverted() -> LuminanceImage {
+        mapped(through: (0..<256).map { UInt8(255 - $0) })
+    }
+
+    /// Linear contrast stretch so that the `clip` fraction darkest pixels become 0 and the
+    /// `clip` fraction lightest 255 (low contrast, faded print).
+    public func contrastStretched(clip: Double = 0.01) -> LuminanceImage {
+        var histogram = [Int](repeating: 0, count: 256)
+        let src = buffer.pointer, count = width * height
+        for i in 0..<count { histogram[Int(src[i])] += 1 }
+        let cut = Int(Double(count) * clip)
+        var low = 0, seen = 0
+        while low < 255, seen + histogram[low] <= cut { seen += histogram[low]; low += 1 }
+        var high = 255; seen = 0
+        while high > low, seen + histogram[high] <= cut { seen += histogram[high]; high -= 1 }
+        guard high > low else { return self }
+        return mapped(through: (0..<256).map { UInt8(min(255, max(0, ($0 - low) * 255 / (high - low)))) })
+    }
+
+    /// Averages `factor`×`factor` blocks (box filter): a large or noisy photo gets smaller
+    /// and smoother. Size is `width/factor`×`height/factor` (at least 1×1).
+    public func downscaled(by factor: Int) -> LuminanceImage {
+        precondition(factor >= 1, "factor must be at least 1")
+        if factor == 1 { return self }
+        let ow = max(1, width / factor), oh = max(1, height / factor)
+        let out = LuminanceImage(width: ow, height: oh, filledWith: 0)
+        let src = buffer.pointer, dst = out.buffer.pointer
+        let area = factor * factor
+        var sums = [Int](repeating: 0, count: ow)
+        for oy in 0..<oh {
+            for i in 0..<ow { sums[i] = 0 }
+            for dy in 0..<factor {
+                let y = min(oy * factor + dy, height - 1)
+                let row = src + y * width
+                for ox in 0..<ow {
+                    var s = 0
+                    let base = ox * factor
+                    for dx in 0..<factor { s += Int(row[min(base + dx, width - 1)]) }
+                    sums[ox] += s
+                }
+            }
+            for ox in 0..<ow { dst[oy * ow + ox] = UInt8((sums[ox] + area / 2) / area) }
+        }
+        return out
+    }
+
+    /// Bilinear upscaling by `factor` (> 1): helps when modules are under 2 pixels wide.
+    public func upscaled(by factor: Double) -> LuminanceImage {
+        let ow = max(1, Int(Double(width) * factor)), oh = max(1, Int(Double(height) * factor))
+        return resampled(width: ow, height: oh) { x, y in (x / factor, y / factor) }
+    }
+
+    /// 3×3 box blur (noise, JPEG artefacts, moiré).
+    public func boxBlurred() -> LuminanceImage {
+        let out = LuminanceImage(width: width, height: height, filledWith: 0)
+        let src = buffer.pointer, dst = out.buffer.pointer
+        for y in 0..<height {
+            let y0 = max(y - 1, 0), y2 = min(y + 1, height - 1)
+            for x in 0..<width {
+                let x0 = max(x - 1, 0), x2 = min(x + 1, width - 1)
+                var s = 0
+                for yy in [y0, y, y2] {
+                    let row = src + yy * width
+                    s += Int(row[x0]) + Int(row[x]) + Int(row[x2])
+                }
+                dst[y * width + x] = UInt8((s + 4) / 9)
+            }
+        }
+        return out
+    }
+
+    /// Binarizes against the local mean of a `window`×`window` neighbourhood minus `offset`
+    /// (uneven light, shadows across the barcode). Uses an integral image; output is 0 or 255.
+    public func locallyThresholded(window: Int = 25, offset: Int = 8) -> LuminanceImage {
+        let w = width, h = height
+        var integral = [Int](repeating: 0, count: (w + 1) * (h + 1))
+        let src = buffer.pointer
+        for y in 0..<h {
+            var rowSum = 0
+            for x in 0..<w {
+                rowSum += Int(src[y * w + x])
+                integral[(y + 1) * (w + 1) + x + 1] = integral[y * (w + 1) + x + 1] + rowSum
+            }
+        }
+        let out = LuminanceImage(width: w, height: h, filledWith: 0)
+        let dst = out.buffer.pointer
+        let r = window / 2
+        for y in 0..<h {
+            let y0 = max(y - r, 0), y1 = min(y + r + 1, h)
+            for x in 0..<w {
+                let x0 = max(x - r, 0), x1 = min(x + r + 1, w)
+                let sum = integral[y1 * (w + 1) + x1] - integral[y0 * (w + 1) + x1]
+                    - integral[y1 * (w + 1) + x0] + integral[y0 * (w + 1) + x0]
+                let mean = sum / ((y1 - y0) * (x1 - x0))
+                dst[y * w + x] = Int(src[y * w + x]) < mean - offset ? 0 : 255
+            }
+        }
+        return out
+    }
+
+    /// The image rotated by `degrees` clockwise about its centre, on a canvas large enough
+    /// to hold all of it (new corners filled white), bilinear sampling.
+    ///
+    /// Returns the image and a function mapping a point of the rotated image back to `self`.
+    public func rotated(degrees: Double) -> (image: LuminanceImage, toSource: @Sendable (Double, Double) -> (Double, Double)) {
+        let radians = degrees * .pi / 180
+        let c = cos(radians), s = sin(radians)
+        let ow = Int((abs(Double(width) * c) + abs(Double(height) * s)).rounded(.up))
+        let oh = Int((abs(Double(width) * s) + abs(Double(height) * c)).rounded(.up))
+        let cx = Double(width) / 2, cy = Double(height) / 2
+        let ocx = Double(ow) / 2, ocy = Double(oh) / 2
+        // Inverse rotation: a rotated-image point back to the source.
+        let toSource: @Sendable (Double, Double) -> (Double, Double) = { u, v in
+            let dx = u - ocx, dy = v - ocy
+            return (c * dx + s * dy + cx, -s * dx + c * dy + cy)
+        }
+        return (resampled(width: ow, height: oh, toSource), toSource)
+    }
+
+    /// Builds a `outWidth`×`outHeight` image whose pixel (x, y) samples `self` bilinearly at
+    /// `source(x + 0.5, y + 0.5) - 0.5`; outside `self` is white.
+    func resampled(width outWidth: Int, height outHeight: Int,
+                   _ source: (Double, Double) -> (Double, Double)) -> LuminanceImage {
+        let out = LuminanceImage(width: outWidth, height: outHeight, filledWith: 255)
+        let src = buffer.pointer, dst = out.buffer.pointer
+        let maxX = Double(width - 1), maxY = Double(height - 1)
+        for y in 0..<outHeight {
+            for x in 0..<outWidth {
+                var (sx, sy) = source(Double(x) + 0.5, Double(y) + 0.5)
+                sx -= 0.5; sy -= 0.5
+                guard sx >= -0.5, sy >= -0.5, sx <= maxX + 0.5, sy <= maxY + 0.5 else { continue }
+                sx = min(max(sx, 0), maxX); sy = min(max(sy, 0), maxY)
+                let x0 = Int(sx), y0 = Int(sy)
+                let x1 = min(x0 + 1, width - 1), y1 = min(y0 + 1, height - 1)
+                let fx = sx - Double(x0), fy = sy - Double(y0)
+                let top = Double(src[y0 * width + x0]) * (1 - fx) + Double(src[y0 * width + x1]) * fx
+                let bottom = Double(src[y1 * width + x0]) * (1 - fx) + Double(src[y1 * width + x1]) * fx
+                dst[y * outWidth + x] = UInt8((top * (1 - fy) + bottom * fy).rounded())
+            }
+        }
+        return out
+    }
+}

@@ -1,0 +1,178 @@
+import Imaging
+
+/// How hard to try on an image where the first scan finds nothing.
+public enum Effort: String, Sendable, CaseIterable {
+    /// One zbar scan of the image as it is.
+    case fast
+    /// When the first scan finds no EAN-13/EAN-8: smoothing, two tone curves, contrast
+    /// stretch, local thresholding, inversion (plain and smoothed), half/quarter size, and
+    /// ±30° rotations (with zbar's column scans these cover barcodes at any angle up to 90°
+    /// in most photos).
+    case normal
+    /// Everything in `normal`, plus rotations of ±15°, ±45°, ±60°, 2× upscaling (modules
+    /// under 2 pixels) and inverted rotations of ±15°, ±30°, ±45°.
+    case thorough
+}
+
+/// One extra way of looking at an image: a transform of the scanned region and the map from
+/// the transformed image's pixels back to the region's.
+struct DecodingPass {
+    let name: String
+    let apply: (LuminanceImage) -> (image: LuminanceImage, toRegion: (Double, Double) -> (Double, Double))
+
+    static func plain(_ name: String, _ transform: @escaping (LuminanceImage) -> LuminanceImage) -> DecodingPass {
+        DecodingPass(name: name) { (transform($0), { ($0, $1) }) }
+    }
+
+    static func scaled(_ name: String, by factor: Int) -> DecodingPass {
+        DecodingPass(name: name) { image in
+            (image.downscaled(by: factor), { (($0 + 0.5) * Double(factor) - 0.5, ($1 + 0.5) * Double(factor) - 0.5) })
+        }
+    }
+
+    static func upscaled(_ name: String, by factor: Double) -> DecodingPass {
+        DecodingPass(name: name) { image in
+            (image.upscaled(by: factor), { (($0 + 0.5) / factor - 0.5, ($1 + 0.5) / factor - 0.5) })
+        }
+    }
+
+    /// Rotation by `degrees` clockwise; images over 2 megapixels are halved first (a barcode
+    /// big enough to need no upscaling survives it, and rotation costs per pixel).
+    static func rotated(by degrees: Double, inverted: Bool = false) -> DecodingPass {
+        let name = (inverted ? "invert-" : "") + "rotate\(degrees < 0 ? "" : "+")\(Int(degrees))"
+        return DecodingPass(name: name) { image in
+            let factor = image.width * image.height > 2_000_000 ? 2 : 1
+            var source = image.downscaled(by: factor)
+            if inverted { source = source.inverted() }
+            let (turned, toSource) = source.rotated(degrees: degrees)
+            return (turned, { u, v in
+                let (x, y) = toSource(u, v)
+                return ((x + 0.5) * Double(factor) - 0.5, (y + 0.5) * Double(factor) - 0.5)
+            })
+        }
+    }
+}
+
+/// zbar plus recovery passes: the decoding strategy `scan`, batch and camera share.
+///
+/// 1. One zbar scan of the region of interest (the "full" pass). If it finds an EAN-13 or
+///    EAN-8 — or `effort` is ``Effort/fast`` — that is the answer.
+/// 2. Otherwise the region is cropped and each pass of the effort level scans a transformed
+///    copy (see ``Effort``). Every symbol's polygon is mapped back to full-image pixels.
+/// 3. Misreads are worse than misses: a code from these passes counts only when at least
+///    `confirmations` passes read the same digits at the same place (a code read by one pass
+///    only is looked at again through that pass on a smoothed and on a lightened copy of the
+///    region, which may confirm it), and when two passes
+///    read different digits at one place, both are kept so that ``ScanReport`` refuses them
+///    as ``ISBN/RejectionReason/ambiguous``. zbar only returns symbols whose EAN check digit
+///    is right, so every pass reports check-digit-valid codes only.
+///
+/// Owns one ``BarcodeScanner``: not thread-safe, one per worker.
+public final class MultiPassDecoder {
+    public let scanner: BarcodeScanner
+    public let effort: Effort
+    /// How many recovery passes must agree on a code (default 2).
+    public let confirmations: Int
+
+    public init(scanner: BarcodeScanner, effort: Effort = .normal, confirmations: Int = 2) {
+        self.scanner = scanner
+        self.effort = effort
+        self.confirmations = max(1, confirmations)
+    }
+
+    /// Scans `region` of the upright `image` and judges every code.
+    public func decode(_ image: LuminanceImage, region: RegionOfInterest = .full) -> ScanReport {
+        let rect = region.pixelRect(imageWidth: image.width, imageHeight: image.height)
+        let first = scanner.scan(image, pixels: rect, pass: "full")
+        if effort == .fast || first.contains(where: { !$0.symbology.isAddOn }) {
+            return ScanReport(symbols: first)
+        }
+        let crop = image.cropped(x: rect.x, y: rect.y, width: rect.width, height: rect.height)
+        let passes = Self.passes(for: effort, width: crop.width, height: crop.height)
+        func run(_ pass: DecodingPass, on source: LuminanceImage) -> [Symbol] {
+            let (transformed, toRegion) = pass.apply(source)
+            return scanner.scan(transformed, pass: pass.name).map { symbol in
+                var symbol = symbol
+                symbol.polygon = Self.boundingQuad(symbol.polygon.map { point in
+                    let (x, y) = toRegion(Double(point.x), Double(point.y))
+                    return (x + Double(rect.x), y + Double(rect.y))
+                })
+                return symbol
+            }
+        }
+        var found = passes.flatMap { run($0, on: crop) }
+        // A code only one pass read gets a second look: the same pass on a smoothed and on a
+        // lightened copy. Agreement there confirms it; a different reading makes it ambiguous.
+        for single in unconfirmed(found) {
+            guard let pass = passes.first(where: { $0.name == single.pass }) else { continue }
+            for (suffix, variant) in [("smooth", crop.boxBlurred()), ("gamma-0.8", crop.gammaAdjusted(0.8))] {
+                found += run(pass, on: variant).map { var s = $0; s.pass = "\(pass.name)+\(suffix)"; return s }
+            }
+        }
+        return ScanReport(symbols: first + confirmed(found))
+    }
+
+    /// The recovery passes for an effort level and a region size, cheapest first.
+    static func passes(for effort: Effort, width: Int, height: Int) -> [DecodingPass] {
+        guard effort != .fast else { return [] }
+        let shorter = min(width, height)
+        var passes: [DecodingPass] = [
+            .plain("smooth") { $0.boxBlurred() },
+            .plain("gamma-0.6") { $0.gammaAdjusted(0.6) },
+            .plain("gamma-1.6") { $0.gammaAdjusted(1.6) },
+            .plain("stretch") { $0.contrastStretched() },
+            .plain("threshold") { $0.locallyThresholded() },
+            .plain("invert") { $0.inverted() },
+            .plain("invert-smooth") { $0.inverted().boxBlurred() },
+        ]
+        if shorter >= 300 { passes.append(.scaled("half", by: 2)) }
+        if shorter >= 1200 { passes.append(.scaled("quarter", by: 4)) }
+        passes += [.rotated(by: 30), .rotated(by: -30)]
+        if effort == .thorough {
+            if width * height <= 4_000_000 { passes.append(.upscaled("upscale-2", by: 2)) }
+            for degrees in [15.0, -15, 45, -45, 60, -60] { passes.append(.rotated(by: degrees)) }
+            for degrees in [15.0, -15, 30, -30, 45, -45] { passes.append(.rotated(by: degrees, inverted: true)) }
+        }
+        return passes
+    }
+
+    /// Main symbols that no other pass read at the same place.
+    func unconfirmed(_ symbols: [Symbol]) -> [Symbol] {
+        symbols.filter { symbol in
+            !symbol.symbology.isAddOn && !symbols.contains { $0.pass != symbol.pass && $0.overlaps(symbol) }
+        }
+    }
+
+    /// Keeps recovery-pass codes read at least ``confirmations`` times at one place, and both
+    /// sides of any disagreement (so the report refuses them as ambiguous).
+    func confirmed(_ symbols: [Symbol]) -> [Symbol] {
+        var groups: [[Symbol]] = []
+        for symbol in symbols where !symbol.symbology.isAddOn {
+            if let index = groups.firstIndex(where: { $0.contains { $0.overlaps(symbol) } }) {
+                groups[index].append(symbol)
+            } else {
+                groups.append([symbol])
+            }
+        }
+        var kept: [Symbol] = []
+        for group in groups {
+            let readings = Dictionary(grouping: group, by: \.data)
+            if readings.count > 1 {
+                kept += readings.values.map { $0.max { $0.quality < $1.quality }! }
+            } else if group.count >= confirmations {
+                var best = group.max { $0.quality < $1.quality }!
+                best.pass = group[0].pass
+                kept.append(best)
+            }
+        }
+        return kept + symbols.filter { $0.symbology.isAddOn }
+    }
+
+    /// Axis-aligned quadrilateral (clockwise from top-left) around mapped points.
+    static func boundingQuad(_ points: [(Double, Double)]) -> [Point] {
+        guard !points.isEmpty else { return [] }
+        let minX = Int(points.map(\.0).min()!.rounded()), maxX = Int(points.map(\.0).max()!.rounded())
+        let minY = Int(points.map(\.1).min()!.rounded()), maxY = Int(points.map(\.1).max()!.rounded())
+        return [Point(x: minX, y: minY), Point(x: maxX, y: minY), Point(x: maxX, y: maxY), Point(x: minX, y: maxY)]
+    }
+}

@@ -1,0 +1,117 @@
+import Foundation
+import Testing
+import ISBN
+import Imaging
+@testable import Scanning
+
+@Suite struct MultiPassDecoderTests {
+    let upright = try! ImageLoader.load(path: "\(testImages)/isbn/png-gray8.png").image
+
+    func decode(_ image: LuminanceImage, _ effort: Effort, region: RegionOfInterest = .full) -> ScanReport {
+        MultiPassDecoder(scanner: BarcodeScanner(), effort: effort).decode(image, region: region)
+    }
+
+    @Test func invertedBarcodeNeedsARecoveryPass() throws {
+        let negative = upright.inverted()
+        #expect(decode(negative, .fast).codes.isEmpty)
+        let report = decode(negative, .normal)
+        #expect(report.isbns.map(\.isbn13) == ["9780306406157"])
+        #expect(report.codes[0].symbol.pass.hasPrefix("invert"))
+    }
+
+    @Test(arguments: [30.0, 45, -45, 60])  // angles zbar alone misses on this image
+    func rotatedBarcodeIsReadAndPlacedInTheOriginalImage(degrees: Double) throws {
+        let turned = upright.rotated(degrees: degrees).image
+        #expect(decode(turned, .fast).codes.isEmpty, "zbar alone read it at \(degrees)°: test needs a harder angle")
+        let report = decode(turned, .normal)
+        #expect(report.isbns.map(\.isbn13) == ["9780306406157"])
+        let symbol = try #require(report.codes.first?.symbol)
+        #expect(symbol.pass != "full")
+        // The box lies inside the rotated canvas, near its centre where the barcode is.
+        let box = symbol.bounds
+        #expect(box.minX >= -2 && box.maxX <= turned.width + 2 && box.minY >= -2 && box.maxY <= turned.height + 2)
+        let centre = (x: (box.minX + box.maxX) / 2, y: (box.minY + box.maxY) / 2)
+        #expect(abs(centre.x - turned.width / 2) < turned.width / 4 && abs(centre.y - turned.height / 2) < turned.height / 4,
+                "box \(box) in \(turned.width)x\(turned.height)")
+    }
+
+    @Test(arguments: Array(stride(from: -60.0, through: 60, by: 5)))
+    func thoroughReadsEveryAngleUpTo60(degrees: Double) {
+        let turned = upright.rotated(degrees: degrees).image
+        #expect(decode(turned, .thorough).isbns.map(\.isbn13) == ["9780306406157"])
+    }
+
+    @Test func recoveryPassesRespectTheRegion() {
+        // Inverted barcode, but the region is the top 10 % where there is no barcode.
+        let top = try! RegionOfInterest(x: 0, y: 0, width: 1, height: 0.1)
+        #expect(decode(upright.inverted(), .thorough, region: top).codes.isEmpty)
+    }
+
+    @Test func singleRecoveryReadIsNotTrusted() {
+        let decoder = MultiPassDecoder(scanner: BarcodeScanner())
+        let once = Symbol(symbology: .ean13, data: "9780306406157", quality: 50, orientation: 0,
+                          polygon: [Point(x: 0, y: 0), Point(x: 100, y: 0), Point(x: 100, y: 20), Point(x: 0, y: 20)], pass: "gamma-0.6")
+        #expect(decoder.confirmed([once]).isEmpty)
+        var again = once
+        again.pass = "smooth"
+        #expect(decoder.confirmed([once, again]).map(\.data) == ["9780306406157"])
+        var rival = once
+        rival.data = "9780306406751"
+        let report = ScanReport(symbols: decoder.confirmed([once, again, rival]))
+        #expect(report.isbns.isEmpty)
+        #expect(Set(report.codes.map(\.verdict.rejection?.reason)) == [.ambiguous])
+    }
+
+    /// Misreads are worse than misses: 200 noise and stripe textures must give nothing.
+    @Test func noFalsePositivesOnTextures() {
+        var rng = SplitMix64(seed: 2026)
+        let decoder = MultiPassDecoder(scanner: BarcodeScanner(options: ScannerOptions(addOns: true)), effort: .normal)
+        var found: [String] = []
+        for index in 0..<200 {
+            let width = 160, height = 100
+            var pixels = [UInt8](repeating: 255, count: width * height)
+            switch index % 4 {
+            case 0:  // white noise
+                for i in pixels.indices { pixels[i] = UInt8(truncatingIfNeeded: rng.next()) }
+            case 1:  // random vertical bars of 1-4 px: the texture most like a barcode
+                var x = 0
+                while x < width {
+                    let run = Int(rng.next() % 4) + 1, value: UInt8 = rng.next() % 2 == 0 ? 20 : 235
+                    for xx in x..<min(x + run, width) { for y in 0..<height { pixels[y * width + xx] = value } }
+                    x += run
+                }
+            case 2:  // bars plus noise
+                var x = 0
+                while x < width {
+                    let run = Int(rng.next() % 6) + 1, value = rng.next() % 2 == 0 ? 40 : 215
+                    for xx in x..<min(x + run, width) {
+                        for y in 0..<height { pixels[y * width + xx] = UInt8(clamping: Int(value) + Int(rng.next() % 41) - 20) }
+                    }
+                    x += run
+                }
+            default:  // smooth blobs
+                let cx = Double(rng.next() % 160), cy = Double(rng.next() % 100)
+                for y in 0..<height { for x in 0..<width {
+                    let d = ((Double(x) - cx) * (Double(x) - cx) + (Double(y) - cy) * (Double(y) - cy)).squareRoot()
+                    pixels[y * width + x] = UInt8(128 + 120 * sin(d / 3))
+                } }
+            }
+            let report = decoder.decode(LuminanceImage(width: width, height: height, pixels: pixels))
+            found += report.codes.map { "texture \(index): \($0.symbol.data) (\($0.symbol.pass))" }
+        }
+        #expect(found.isEmpty, "\(found)")
+    }
+}
+
+/// Deterministic generator (SplitMix64) so texture tests see the same images every run.
+struct SplitMix64 {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
