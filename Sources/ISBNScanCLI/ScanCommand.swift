@@ -178,26 +178,8 @@ enum ResultPrinter {
         }
     }
 
-    /// A path for one-line text output: control characters (a newline in a file name) are
-    /// written as escapes, so every result and error stays on its own line.
-    static func escaped(_ path: String) -> String {
-        guard path.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else { return path }
-        var out = ""
-        for scalar in path.unicodeScalars {
-            switch scalar {
-            case "\n": out += "\\n"
-            case "\t": out += "\\t"
-            case "\r": out += "\\r"
-            default:
-                if scalar.value < 0x20 || scalar.value == 0x7F {
-                    out += "\\x" + (scalar.value < 0x10 ? "0" : "") + String(scalar.value, radix: 16)
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out
-    }
+    /// A path for one-line text output (control characters escaped).
+    static func escaped(_ path: String) -> String { ISBNScanCLI.escaped(path, json: false) }
 
     static func describe(_ code: ReadCode) -> String {
         let symbol = code.symbol
