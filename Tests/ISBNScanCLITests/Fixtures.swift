@@ -29,7 +29,13 @@ func isbnscan(_ arguments: [String], as user: String? = nil, stdinFile: String? 
     let process = Process()
     if let user {
         process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-        process.arguments = ["--reuid=\(user)", "--regid=\(user)", "--clear-groups", isbnscanBinary] + arguments
+        // The checkout may sit below a folder the other user cannot enter: run a copy from /tmp.
+        let copy = NSTemporaryDirectory() + "isbnscan-as-\(user)-\(getpid())"
+        if !FileManager.default.fileExists(atPath: copy) {
+            try FileManager.default.copyItem(atPath: isbnscanBinary, toPath: copy)
+            chmod(copy, 0o755)
+        }
+        process.arguments = ["--reuid=\(user)", "--regid=\(user)", "--clear-groups", copy] + arguments
     } else {
         process.executableURL = URL(fileURLWithPath: isbnscanBinary)
         process.arguments = arguments
