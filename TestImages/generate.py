@@ -482,20 +482,16 @@ def gen_isbn():
     write_bytes(csrc, YCCK_C.encode())
     run(["gcc", "-O1", "-o", exe, csrc, "-ljpeg"])
 
-    g = std("jpeg-cmyk", 1)
-    c = Img(g.w, g.h, 3)
-    c.paste_gray(g, 0, 0, dark=(10, 40, 60), light=(255, 250, 235))
-    src = os.path.join(TMP, "cmyk_src.ppm")
-    write_bytes(src, pnm_bytes(c))
-    run([exe, src, p("jpeg-cmyk.jpg"), "cmyk"])
-    write_txt(p("jpeg-cmyk"), ISBN["jpeg-cmyk"])
-    g = std("jpeg-ycck", 1)
-    c = Img(g.w, g.h, 3)
-    c.paste_gray(g, 0, 0, dark=(40, 10, 60), light=(250, 250, 240))
-    src = os.path.join(TMP, "ycck_src.ppm")
-    write_bytes(src, pnm_bytes(c))
-    run([exe, src, p("jpeg-ycck.jpg"), "ycck"])
-    write_txt(p("jpeg-ycck"), ISBN["jpeg-ycck"])
+    for kind, dark, light in [("cmyk", (10, 40, 60), (255, 250, 235)),
+                              ("ycck", (40, 10, 60), (250, 250, 240))]:
+        name = "jpeg-" + kind
+        g = std(name, 1)
+        c = Img(g.w, g.h, 3)
+        c.paste_gray(g, 0, 0, dark=dark, light=light)
+        src = os.path.join(TMP, kind + "_src.ppm")
+        write_bytes(src, pnm_bytes(c))
+        run([exe, src, p(name + ".jpg"), kind])
+        write_txt(p(name), ISBN[name])
 
     # --- PNM
     g = std("pgm-p5", 1)

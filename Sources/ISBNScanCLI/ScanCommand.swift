@@ -131,10 +131,11 @@ struct Tally {
     mutating func add(_ result: FileScanResult, all: Bool) {
         files += 1
         guard let report = result.report else { errors += 1; return }
-        if !report.isbns.isEmpty { withISBN += 1 }
+        let hasISBN = report.codes.contains { $0.verdict.isbn != nil }
+        if hasISBN { withISBN += 1 }
         if report.codes.isEmpty { withoutCode += 1 }
         rejectedCodes += report.rejected.count
-        if !report.isbns.isEmpty || (all && !report.codes.isEmpty) { found = true }
+        if hasISBN || (all && !report.codes.isEmpty) { found = true }
     }
 
     var exitStatus: ExitStatus { errors > 0 ? .inputError : (found ? .found : .nothingFound) }
@@ -207,9 +208,8 @@ enum ResultPrinter {
                                 "verdict": JSON.string(code.verdict.isbn == nil ? "rejected" : "accepted"),
                                 "reason": JSON.optional(code.verdict.rejection?.reason.rawValue)])
         }
-        var seen = Set<String>()
-        let isbns = report.codes.compactMap { code -> String? in
-            guard let isbn = code.verdict.isbn, seen.insert(isbn.isbn13).inserted else { return nil }
+        let isbns = report.accepted.map { code -> String in
+            let isbn = code.verdict.isbn!
             return JSON.object(["isbn13": JSON.string(isbn.isbn13), "isbn10": JSON.string(isbn.isbn10),
                                 "addon": JSON.optional(code.symbol.addOn)])
         }

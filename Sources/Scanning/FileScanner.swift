@@ -33,15 +33,10 @@ public final class FileScanner {
     public func scanFile(path: String) -> FileScanResult {
         do {
             let decoded = try ImageLoader.load(path: path, options: decodeOptions)
-            return FileScanResult(path: path, report: scan(decoded.image), error: nil,
+            return FileScanResult(path: path, report: decoder.decode(decoded.image, region: region), error: nil,
                                   imageSize: (decoded.image.width, decoded.image.height))
         } catch {
             return FileScanResult(path: path, report: nil, error: error, imageSize: nil)
         }
-    }
-
-    /// Scans ``region`` of an upright image with the multi-pass decoder and judges every code.
-    public func scan(_ image: LuminanceImage) -> ScanReport {
-        decoder.decode(image, region: region)
     }
 }

@@ -103,10 +103,14 @@ public final class MultiPassDecoder {
         var found = passes.flatMap { run($0, on: crop) }
         // A code only one pass read gets a second look: the same pass on a smoothed and on a
         // lightened copy. Agreement there confirms it; a different reading makes it ambiguous.
-        for single in unconfirmed(found) {
-            guard let pass = passes.first(where: { $0.name == single.pass }) else { continue }
-            for (suffix, variant) in [("smooth", crop.boxBlurred()), ("gamma-0.8", crop.gammaAdjusted(0.8))] {
-                found += run(pass, on: variant).map { var s = $0; s.pass = "\(pass.name)+\(suffix)"; return s }
+        // Each pass is looked at again once, and the two copies are made once.
+        let secondLook = Set(unconfirmed(found).map(\.pass))
+        if !secondLook.isEmpty {
+            let variants = [("smooth", crop.boxBlurred()), ("gamma-0.8", crop.gammaAdjusted(0.8))]
+            for pass in passes where secondLook.contains(pass.name) {
+                for (suffix, variant) in variants {
+                    found += run(pass, on: variant).map { var s = $0; s.pass = "\(pass.name)+\(suffix)"; return s }
+                }
             }
         }
         return ScanReport(symbols: first + confirmed(found))

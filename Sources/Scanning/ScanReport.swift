@@ -52,11 +52,15 @@ public struct ScanReport: Sendable {
         }
     }
 
-    /// Accepted ISBNs, each once, in reading order.
-    public var isbns: [ISBN] {
+    /// The first accepted code of each ISBN, in reading order (so each ISBN once, with the
+    /// symbol it was read from).
+    public var accepted: [ReadCode] {
         var seen = Set<ISBN>()
-        return codes.compactMap(\.verdict.isbn).filter { seen.insert($0).inserted }
+        return codes.filter { code in code.verdict.isbn.map { seen.insert($0).inserted } ?? false }
     }
+
+    /// Accepted ISBNs, each once, in reading order.
+    public var isbns: [ISBN] { accepted.compactMap(\.verdict.isbn) }
 
     /// Codes refused by the ISBN layer, with their reasons.
     public var rejected: [ReadCode] { codes.filter { $0.verdict.rejection != nil } }
