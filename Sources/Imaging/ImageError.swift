@@ -14,21 +14,26 @@ public enum ImageError: Error, Equatable, Sendable, CustomStringConvertible {
     case truncated(path: String, detail: String)
     /// The decoder rejected the data (bad CRC, bad header, bad Huffman code…).
     case corrupt(path: String, format: ImageFormat, detail: String)
-    /// Not PNG, JPEG, PGM or PPM. `detail` names the format when it is a known one.
+    /// A known image format isbnscan does not decode (GIF, HEIF…), or not a regular file.
     case unsupportedFormat(path: String, detail: String)
+    /// The first bytes are no image signature isbnscan knows: a text file, an archive…
+    /// (a folder walk skips such files unless their name ends like an image's).
+    case notAnImage(path: String)
     /// The declared size is over the pixel limit (`--max-pixels`); no pixels were allocated.
     case tooLarge(path: String, width: Int, height: Int, limit: Int)
     /// Reading failed for another reason; `errno` is the C error number.
     case readFailed(path: String, errno: Int32, detail: String)
     /// Memory ran out while decoding.
     case outOfMemory(path: String)
+    /// A symbolic link whose target does not exist.
+    case brokenSymlink(path: String)
 
     /// The path this error is about.
     public var path: String {
         switch self {
         case .notFound(let p), .permissionDenied(let p), .isDirectory(let p), .empty(let p),
-             .truncated(let p, _), .corrupt(let p, _, _), .unsupportedFormat(let p, _),
-             .tooLarge(let p, _, _, _), .readFailed(let p, _, _), .outOfMemory(let p):
+             .truncated(let p, _), .corrupt(let p, _, _), .unsupportedFormat(let p, _), .notAnImage(let p),
+             .tooLarge(let p, _, _, _), .readFailed(let p, _, _), .outOfMemory(let p), .brokenSymlink(let p):
             return p
         }
     }
@@ -43,6 +48,7 @@ public enum ImageError: Error, Equatable, Sendable, CustomStringConvertible {
         case .truncated(_, let detail): return "truncated: \(detail)"
         case .corrupt(_, let format, let detail): return "corrupt \(format.rawValue): \(detail)"
         case .unsupportedFormat(_, let detail): return "unsupported format: \(detail)"
+        case .notAnImage: return "unsupported format: not an image (no PNG, JPEG, PGM or PPM signature)"
         case .tooLarge(_, let w, let h, let limit):
             if w > ImageError.maxSide || h > ImageError.maxSide {
                 return "image is \(w)x\(h), a side over the \(ImageError.maxSide)-pixel maximum"
@@ -50,6 +56,7 @@ public enum ImageError: Error, Equatable, Sendable, CustomStringConvertible {
             return "image is \(w)x\(h) = \(w * h) pixels, over the limit of \(limit) (see --max-pixels)"
         case .readFailed(_, let code, let detail): return "read failed (errno \(code)): \(detail)"
         case .outOfMemory: return "out of memory while decoding"
+        case .brokenSymlink: return "broken symbolic link (its target does not exist)"
         }
     }
 

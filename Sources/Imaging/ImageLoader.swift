@@ -36,12 +36,20 @@ public enum ImageLoader {
     /// Reads and decodes the file at `path` (`-`: standard input).
     ///
     /// - Throws: ``ImageError``: `.notFound`, `.permissionDenied`, `.isDirectory`, `.empty`,
-    ///   `.readFailed` from reading; `.unsupportedFormat`, `.truncated`, `.corrupt`,
+    ///   `.readFailed` from reading; `.notAnImage`, `.unsupportedFormat`, `.truncated`, `.corrupt`,
     ///   `.tooLarge`, `.outOfMemory` from decoding. Never traps on bad data.
     public static func load(path: String, options: DecodeOptions = DecodeOptions()) throws(ImageError) -> DecodedImage {
+        try load(path: RawPath(path), options: options)
+    }
+
+    /// Reads and decodes the file whose path is the bytes of `path` (which need not be UTF-8);
+    /// errors name it by `path.description`.
+    ///
+    /// - Throws: ``ImageError`` as for ``load(path:options:)-(String,_)``.
+    public static func load(path: RawPath, options: DecodeOptions = DecodeOptions()) throws(ImageError) -> DecodedImage {
         let bytes = try readFile(path: path)
         let result = bytes.withUnsafeBytes { raw in
-            Result { () throws(ImageError) -> DecodedImage in try decode(raw, path: path, options: options) }
+            Result { () throws(ImageError) -> DecodedImage in try decode(raw, path: path.description, options: options) }
         }
         return try result.get()
     }
@@ -61,7 +69,7 @@ public enum ImageLoader {
             if let name = ImageFormat.nameOfUnsupported(data) {
                 throw .unsupportedFormat(path: path, detail: "\(name) (isbnscan reads PNG, JPEG, PGM and PPM)")
             }
-            throw .unsupportedFormat(path: path, detail: "not an image (no PNG, JPEG, PGM or PPM signature)")
+            throw .notAnImage(path: path)
         }
         var stored: LuminanceImage
         var orientation = Orientation.up
@@ -106,17 +114,19 @@ public enum ImageLoader {
         return DecodedImage(image: upright, format: format, orientation: orientation)
     }
 
-    /// The whole file at `path`, read with POSIX `open`/`fstat`/`read`.
-    /// `-` reads standard input.
-    static func readFile(path: String) throws(ImageError) -> [UInt8] {
+    /// The whole file at `path`, read with POSIX `open`/`fstat`/`read`; `-` reads standard
+    /// input. A file whose first bytes are no image signature is not read further: decoding
+    /// refuses it from those bytes alone.
+    static func readFile(path raw: RawPath) throws(ImageError) -> [UInt8] {
+        let path = raw.description
         // O_NONBLOCK: opening a FIFO with no writer must not hang; it is refused below.
-        let fd = path == "-" ? dup(0) : open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        let fd = raw.isStandardInput ? dup(0) : raw.withCString { open($0, O_RDONLY | O_CLOEXEC | O_NONBLOCK) }
         guard fd >= 0 else { throw fileError(path: path, errno: errno, operation: "open") }
         defer { close(fd) }
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw fileError(path: path, errno: errno, operation: "fstat") }
         if (info.st_mode & S_IFMT) == S_IFDIR { throw .isDirectory(path: path) }
-        if path != "-" && (info.st_mode & S_IFMT) != S_IFREG {
+        if !raw.isStandardInput && (info.st_mode & S_IFMT) != S_IFREG {
             throw .unsupportedFormat(path: path, detail: "not a regular file (a device, FIFO or socket)")
         }
         let expected = Int(info.st_size)
@@ -139,7 +149,9 @@ public enum ImageLoader {
                 throw fileError(path: path, errno: errno, operation: "read")
             }
             if got == 0 { break }
+            let before = total
             total += got
+            if before < 16 && total >= 16 && ImageFormat.sniff(bytes[0..<16]) == nil { break }
         }
         if total == 0 { throw .empty(path: path) }
         bytes.removeSubrange(total...)

@@ -11,6 +11,13 @@ public struct FileScanResult: Sendable {
     public var error: ImageError?
     /// Upright image size in pixels, when decoded.
     public var imageSize: (width: Int, height: Int)?
+
+    public init(path: String, report: ScanReport? = nil, error: ImageError? = nil, imageSize: (width: Int, height: Int)? = nil) {
+        self.path = path
+        self.report = report
+        self.error = error
+        self.imageSize = imageSize
+    }
 }
 
 /// Reads image files and scans them: the per-file job of `isbnscan scan`.
@@ -30,13 +37,17 @@ public final class FileScanner {
 
     /// Decodes the file at `path` (upright, EXIF orientation applied), scans ``region`` of it
     /// and judges every code. Never throws: a bad file comes back with ``FileScanResult/error``.
-    public func scanFile(path: String) -> FileScanResult {
+    public func scanFile(path: String) -> FileScanResult { scanFile(path: RawPath(path)) }
+
+    /// As ``scanFile(path:)-(String)`` for a path given as bytes (not necessarily UTF-8);
+    /// the result's ``FileScanResult/path`` is `path.description`.
+    public func scanFile(path: RawPath) -> FileScanResult {
         do {
             let decoded = try ImageLoader.load(path: path, options: decodeOptions)
-            return FileScanResult(path: path, report: decoder.decode(decoded.image, region: region), error: nil,
-                                  imageSize: (decoded.image.width, decoded.image.height))
+            return FileScanResult(path: path.description, report: decoder.decode(decoded.image, region: region),
+                                  error: nil, imageSize: (decoded.image.width, decoded.image.height))
         } catch {
-            return FileScanResult(path: path, report: nil, error: error, imageSize: nil)
+            return FileScanResult(path: path.description, report: nil, error: error, imageSize: nil)
         }
     }
 }
