@@ -27,17 +27,20 @@ public struct ScannerOptions: Sendable, Equatable {
 /// Not thread-safe and not `Sendable`: one scanner per worker. Owns one
 /// `zbar_image_scanner_t`, destroyed in `deinit`.
 public final class BarcodeScanner {
-    private let scanner: OpaquePointer
+    private var scanner: OpaquePointer
     public let options: ScannerOptions
 
     /// Creates and configures a `zbar_image_scanner_t` (`zbar_image_scanner_create`).
     public init(options: ScannerOptions = ScannerOptions()) {
+        self.options = options
+        self.scanner = Self.makeScanner(options)
+    }
+
+    private static func makeScanner(_ options: ScannerOptions) -> OpaquePointer {
         zbar_set_verbosity(0)
         guard let scanner = zbar_image_scanner_create() else {
             fatalError("zbar_image_scanner_create: out of memory")
         }
-        self.scanner = scanner
-        self.options = options
         let enable = ZBAR_CFG_ENABLE
         zbar_image_scanner_set_config(scanner, ZBAR_NONE, enable, 0)
         zbar_image_scanner_set_config(scanner, ZBAR_EAN13, enable, 1)
@@ -50,6 +53,16 @@ public final class BarcodeScanner {
         zbar_image_scanner_set_config(scanner, ZBAR_NONE, ZBAR_CFG_X_DENSITY, density)
         zbar_image_scanner_set_config(scanner, ZBAR_NONE, ZBAR_CFG_Y_DENSITY, density)
         zbar_image_scanner_enable_cache(scanner, 0)
+        return scanner
+    }
+
+    /// Replaces the zbar scanner by a fresh one with the same settings. zbar's scanner keeps
+    /// adaptive state from one image to the next (its quality counts drift by a line or two), so
+    /// a result would depend on which images the same scanner saw before; resetting before each
+    /// image makes every result the same whatever the order or the number of workers.
+    public func reset() {
+        zbar_image_scanner_destroy(scanner)
+        scanner = Self.makeScanner(options)
     }
 
     deinit { zbar_image_scanner_destroy(scanner) }

@@ -83,6 +83,7 @@ public final class MultiPassDecoder {
     /// Scans `region` of the upright `image` and judges every code.
     public func decode(_ image: LuminanceImage, region: RegionOfInterest = .full) -> ScanReport {
         let rect = region.pixelRect(imageWidth: image.width, imageHeight: image.height)
+        scanner.reset()  // the same answer for an image whatever was scanned before it
         let first = scanner.scan(image, pixels: rect, pass: "full")
         if effort == .fast || first.contains(where: { !$0.symbology.isAddOn }) {
             return ScanReport(symbols: first)
