@@ -7,7 +7,7 @@ let package = Package(
     products: [
         .executable(name: "isbnscan", targets: ["isbnscan"]),
         .library(name: "ISBN", targets: ["ISBN"]),
-        .library(name: "ISBNScanKit", targets: ["ISBN", "Imaging", "Scanning"]),
+        .library(name: "ISBNScanKit", targets: ["ISBN", "Imaging", "Scanning", "Batch"]),
     ],
     targets: [
         // C libraries from Debian, found with pkg-config.
@@ -24,13 +24,16 @@ let package = Package(
         .target(name: "Imaging", dependencies: ["CCodecs"]),
         // zbar wrapper, region of interest, symbols.
         .target(name: "Scanning", dependencies: ["CZBar", "Imaging", "ISBN"]),
+        // Folder walking and parallel scanning with results in input order.
+        .target(name: "Batch", dependencies: ["Imaging", "Scanning"]),
         // Argument parsing, commands, output, exit statuses.
-        .target(name: "ISBNScanCLI", dependencies: ["ISBN", "Imaging", "Scanning"]),
+        .target(name: "ISBNScanCLI", dependencies: ["ISBN", "Imaging", "Scanning", "Batch"]),
         .executableTarget(name: "isbnscan", dependencies: ["ISBNScanCLI"]),
 
         .testTarget(name: "ISBNTests", dependencies: ["ISBN"]),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging"]),
         .testTarget(name: "ScanningTests", dependencies: ["Scanning", "Imaging", "ISBN"]),
+        .testTarget(name: "BatchTests", dependencies: ["Batch", "Scanning", "Imaging"]),
         .testTarget(name: "ISBNScanCLITests", dependencies: ["ISBNScanCLI", "isbnscan"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,0 +1,161 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import Imaging
+public import Scanning
+import Synchronization
+
+/// One input's outcome, delivered in input order.
+public enum BatchOutcome: Sendable {
+    /// The file was read (``FileScanResult/report`` set) or could not be
+    /// (``FileScanResult/error`` set).
+    case scanned(FileScanResult)
+    /// Found in a folder, and its bytes are no image while its name does not claim to be one
+    /// (a `.txt` beside the photos): left out, only counted.
+    case skipped(path: String)
+}
+
+/// Scans many files on several threads and hands the results back in input order.
+///
+/// Each worker thread builds its own ``FileScanner`` (zbar image scanners are not thread-safe)
+/// and reuses it for every file it takes. Workers take the next input in order, so at most
+/// about `jobs` results wait for an earlier, slower file: memory stays flat however many files
+/// there are. ``stop()`` (e.g. from a SIGINT handler's flag) makes workers take no new file;
+/// the ones in flight finish and are delivered, so what has been delivered is a contiguous
+/// prefix of the inputs.
+public final class BatchScanner: Sendable {
+    /// The default worker count: the CPUs this process may run on.
+    public static var defaultJobs: Int { max(1, ProcessInfo.processInfo.activeProcessorCount) }
+
+    /// Worker threads, ≥ 1.
+    public let jobs: Int
+    private let makeScanner: @Sendable () -> FileScanner
+    private let stopped = Atomic<Bool>(false)
+
+    /// - Parameters:
+    ///   - jobs: worker threads (`-j`); clamped to 1…the number of inputs at run time.
+    ///   - makeScanner: builds one worker's scanner; called once on each worker thread.
+    public init(jobs: Int, makeScanner: @escaping @Sendable () -> FileScanner) {
+        precondition(jobs >= 1, "BatchScanner: jobs must be at least 1")
+        self.jobs = jobs
+        self.makeScanner = makeScanner
+    }
+
+    /// Asks the workers to take no new input. Safe from any thread.
+    public func stop() { stopped.store(true, ordering: .relaxed) }
+
+    /// Whether ``stop()`` was called.
+    public var isStopped: Bool { stopped.load(ordering: .relaxed) }
+
+    /// Scans `inputs` and calls `deliver` on the calling thread with each input's index and
+    /// outcome, in index order. Between deliveries, at least every `tick` seconds, calls
+    /// `idle` (progress redraws, polling an interruption flag); it may call ``stop()``.
+    ///
+    /// - Returns: how many inputs were delivered (all of them unless stopped).
+    @discardableResult
+    public func run(_ inputs: [BatchInput], tick: Double = 0.1, idle: () -> Void = {},
+                    deliver: (Int, BatchOutcome) -> Void) -> Int {
+        guard !inputs.isEmpty else { return 0 }
+        let state = SharedState()
+        let workers = min(jobs, inputs.count)
+        let finished = DispatchGroup()
+        for _ in 0..<workers {
+            finished.enter()
+            let thread = Thread { [self] in
+                defer { finished.leave() }
+                let scanner = makeScanner()
+                while !isStopped, let index = state.claim(limit: inputs.count) {
+                    let outcome = Self.scan(inputs[index], with: scanner)
+                    state.complete(index, outcome)
+                }
+            }
+            thread.stackSize = 8 << 20
+            thread.start()
+        }
+        var next = 0
+        while next < inputs.count {
+            let ready = state.take(from: next)
+            for outcome in ready {
+                deliver(next, outcome)
+                next += 1
+            }
+            if next == inputs.count || isStopped { break }
+            if ready.isEmpty {
+                _ = state.signal.wait(timeout: .now() + tick)
+                idle()
+            }
+        }
+        // Stopped: the files in flight finish; deliver them too (a contiguous prefix, since
+        // inputs are taken in order).
+        finished.wait()
+        for outcome in state.take(from: next) {
+            deliver(next, outcome)
+            next += 1
+        }
+        return next
+    }
+
+    private static func scan(_ input: BatchInput, with scanner: FileScanner) -> BatchOutcome {
+        if let error = input.error {
+            return .scanned(FileScanResult(path: error.path, report: nil, error: error, imageSize: nil))
+        }
+        let result = scanner.scanFile(path: input.path)
+        if input.foundInFolder, let error = result.error, isQuietlySkipped(error, name: input.path.lastComponent) {
+            return .skipped(path: result.path)
+        }
+        return .scanned(result)
+    }
+
+    /// File-name endings of the formats isbnscan reads, and of common photo formats it does
+    /// not: a file so named that is empty or no image is reported, not skipped.
+    static let imageExtensions: Set<String> = ["jpg", "jpeg", "jpe", "jfif", "png", "pgm", "ppm", "pnm",
+                                                "gif", "bmp", "tif", "tiff", "webp", "heic", "heif", "avif"]
+
+    static func isQuietlySkipped(_ error: ImageError, name: ArraySlice<UInt8>) -> Bool {
+        switch error {
+        case .notAnImage, .empty: break
+        default: return false
+        }
+        guard let dot = name.lastIndex(of: UInt8(ascii: ".")) else { return true }
+        let suffix = String(decoding: name[(dot + 1)...], as: UTF8.self).lowercased()
+        return !imageExtensions.contains(suffix)
+    }
+}
+
+/// The workers' queue position and finished results, behind one lock.
+private final class SharedState: Sendable {
+    private struct Queue {
+        var claimed = 0
+        var done: [Int: BatchOutcome] = [:]
+    }
+    private let queue = Mutex(Queue())
+    /// Signalled once per completed input.
+    let signal = DispatchSemaphore(value: 0)
+
+    func claim(limit: Int) -> Int? {
+        queue.withLock { queue in
+            guard queue.claimed < limit else { return nil }
+            defer { queue.claimed += 1 }
+            return queue.claimed
+        }
+    }
+
+    func complete(_ index: Int, _ outcome: BatchOutcome) {
+        queue.withLock { $0.done[index] = outcome }
+        signal.signal()
+    }
+
+    /// The finished outcomes from `start` on that have no gap before them, removed.
+    func take(from start: Int) -> [BatchOutcome] {
+        queue.withLock { queue in
+            var out: [BatchOutcome] = []
+            var index = start
+            while let outcome = queue.done.removeValue(forKey: index) {
+                out.append(outcome)
+                index += 1
+            }
+            return out
+        }
+    }
+}

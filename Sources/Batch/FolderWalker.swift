@@ -1,0 +1,174 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+public import Imaging
+
+/// One thing to scan, in the order results are reported.
+public struct BatchInput: Sendable, Equatable {
+    /// The file, as given or as found (folder path + `/` + entry name).
+    public var path: RawPath
+    /// Found by walking a folder, rather than named on the command line. Such a file is
+    /// skipped quietly when its bytes are no image and its name does not claim to be one.
+    public var foundInFolder: Bool
+    /// Set when the walk already knows the input cannot be read (an unreadable subfolder,
+    /// a broken symbolic link); it is reported at its place in the order.
+    public var error: ImageError?
+
+    public init(path: RawPath, foundInFolder: Bool, error: ImageError? = nil) {
+        self.path = path
+        self.foundInFolder = foundInFolder
+        self.error = error
+    }
+}
+
+/// How ``FolderWalker`` descends.
+public struct WalkOptions: Sendable, Equatable {
+    /// Descend into subfolders (`-r`). Without it a folder's own files are taken, its
+    /// subfolders counted in ``FolderWalk/skippedFolders``.
+    public var recursive = false
+    /// Take entries whose name starts with `.` (`--hidden`). Paths named on the command
+    /// line are always taken.
+    public var includeHidden = false
+
+    public init(recursive: Bool = false, includeHidden: Bool = false) {
+        self.recursive = recursive
+        self.includeHidden = includeHidden
+    }
+}
+
+/// What a walk found.
+public struct FolderWalk: Sendable {
+    /// Folders named on the command line (walked or not).
+    public var foldersGiven = 0
+    /// Files to scan (and walk errors), in report order.
+    public var inputs: [BatchInput] = []
+    /// Hidden entries left out (no `--hidden`).
+    public var skippedHidden = 0
+    /// Subfolders left out (no `-r`).
+    public var skippedFolders = 0
+    /// Folders not entered again because they were already walked: a symbolic link loop, or
+    /// two links to one folder. Each is reported once as a warning.
+    public var revisitedFolders: [RawPath] = []
+    /// Entries that are neither files nor folders (FIFOs, sockets, devices): left out.
+    public var skippedSpecial = 0
+}
+
+/// Expands command-line paths into the files to scan: files as given, folders walked.
+///
+/// Order: command-line paths in the order given; inside a folder, entries sorted byte-wise by
+/// name (as `ls` in the C locale), a subfolder's files at the subfolder's place. Symbolic links
+/// are followed; a folder already walked (identified by device and inode) is not entered
+/// again, so link loops end. Uses `stat(2)`, `opendir(3)`/`readdir(3)`.
+public enum FolderWalker {
+    public static func walk(_ paths: [RawPath], options: WalkOptions = WalkOptions()) -> FolderWalk {
+        var walk = FolderWalk()
+        var visited = Set<FileIdentity>()
+        for path in paths {
+            var info = stat()
+            let found = !path.isStandardInput && path.withCString { stat($0, &info) } == 0
+            if found && (info.st_mode & S_IFMT) == S_IFDIR {
+                walk.foldersGiven += 1
+                walkFolder(path, identity: FileIdentity(info), options: options, visited: &visited, into: &walk)
+            } else {
+                // Files, `-`, and paths that do not exist: the loader reports what is wrong.
+                walk.inputs.append(BatchInput(path: path, foundInFolder: false))
+            }
+        }
+        return walk
+    }
+
+    private struct FileIdentity: Hashable {
+        let device: UInt64
+        let inode: UInt64
+        init(_ info: stat) {
+            device = UInt64(info.st_dev)
+            inode = UInt64(info.st_ino)
+        }
+    }
+
+    private static func walkFolder(_ folder: RawPath, identity: FileIdentity, options: WalkOptions,
+                                   visited: inout Set<FileIdentity>, into walk: inout FolderWalk) {
+        guard visited.insert(identity).inserted else {
+            walk.revisitedFolders.append(folder)
+            return
+        }
+        let names: [[UInt8]]
+        switch listFolder(folder) {
+        case .success(let list): names = list
+        case .failure(let error):
+            walk.inputs.append(BatchInput(path: folder, foundInFolder: true, error: error))
+            return
+        }
+        for name in names {
+            if name.first == UInt8(ascii: ".") && !options.includeHidden {
+                walk.skippedHidden += 1
+                continue
+            }
+            let path = folder.appending(name)
+            var info = stat()
+            guard path.withCString({ stat($0, &info) }) == 0 else {
+                let code = errno
+                var linkInfo = stat()
+                let error: ImageError
+                if code == ENOENT && path.withCString({ lstat($0, &linkInfo) }) == 0 {
+                    error = .brokenSymlink(path: path.description)
+                } else if code == ENOENT {
+                    continue  // vanished since the listing: nothing to report
+                } else if code == ELOOP {
+                    walk.revisitedFolders.append(path)
+                    continue
+                } else if code == EACCES {
+                    error = .permissionDenied(path: path.description)
+                } else {
+                    error = .readFailed(path: path.description, errno: code, detail: "stat: \(String(cString: strerror(code)))")
+                }
+                walk.inputs.append(BatchInput(path: path, foundInFolder: true, error: error))
+                continue
+            }
+            switch info.st_mode & S_IFMT {
+            case S_IFDIR:
+                if options.recursive {
+                    walkFolder(path, identity: FileIdentity(info), options: options, visited: &visited, into: &walk)
+                } else {
+                    walk.skippedFolders += 1
+                }
+            case S_IFREG:
+                walk.inputs.append(BatchInput(path: path, foundInFolder: true))
+            default:
+                walk.skippedSpecial += 1
+            }
+        }
+    }
+
+    /// The entry names of `folder` (without `.` and `..`), sorted byte-wise.
+    private static func listFolder(_ folder: RawPath) -> Result<[[UInt8]], ImageError> {
+        guard let directory = folder.withCString({ opendir($0) }) else {
+            let code = errno
+            switch code {
+            case EACCES, EPERM: return .failure(.permissionDenied(path: folder.description))
+            case ENOENT: return .failure(.notFound(path: folder.description))
+            default:
+                return .failure(.readFailed(path: folder.description, errno: code,
+                                            detail: "opendir: \(String(cString: strerror(code)))"))
+            }
+        }
+        defer { closedir(directory) }
+        var names: [[UInt8]] = []
+        while true {
+            errno = 0
+            guard let entry = readdir(directory) else {
+                if errno != 0 {
+                    let code = errno
+                    return .failure(.readFailed(path: folder.description, errno: code,
+                                                detail: "readdir: \(String(cString: strerror(code)))"))
+                }
+                break
+            }
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in Array(raw.prefix { $0 != 0 }) }
+            if name == [UInt8(ascii: ".")] || name == [UInt8(ascii: "."), UInt8(ascii: ".")] { continue }
+            names.append(name)
+        }
+        names.sort { $0.lexicographicallyPrecedes($1) }
+        return .success(names)
+    }
+}
