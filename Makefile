@@ -13,8 +13,8 @@ RELEASE_BIN := .build/release/isbnscan
 # pkg-config module → Debian package that provides it.
 PKG_MODULES := zbar:libzbar-dev libpng16:libpng-dev libjpeg:libjpeg62-turbo-dev libexif:libexif-dev
 
-# Images `make scan` reads: everything in these folders but the .txt answers.
-SCAN_IMAGES := $(filter-out %.txt,$(sort $(wildcard TestImages/isbn/* TestImages/exif/* TestImages/roi/* TestImages/rejected/*)))
+# Folders `make scan` reads (their .txt answers are skipped as non-images).
+SCAN_FOLDERS := TestImages/isbn TestImages/exif TestImages/roi TestImages/rejected
 
 .PHONY: deps build test scan clean
 
@@ -44,8 +44,8 @@ $(RELEASE_BIN): deps $(shell find Sources -type f) Package.swift
 	$(SWIFT) build -c release --product isbnscan
 
 scan: $(RELEASE_BIN)
-	@echo "isbnscan scan $(words $(SCAN_IMAGES)) test images:" >&2
-	@$(RELEASE_BIN) scan $(SCAN_IMAGES); status=$$?; \
+	@echo "isbnscan scan $(SCAN_FOLDERS):" >&2
+	@$(RELEASE_BIN) scan $(SCAN_FOLDERS); status=$$?; \
 	  if [ $$status -ne 0 ] && [ $$status -ne 4 ]; then exit $$status; fi
 
 clean:

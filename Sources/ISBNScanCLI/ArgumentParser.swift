@@ -35,6 +35,9 @@ struct ParsedArguments: Equatable {
     /// Every value given per option, in order (the last one wins for single-valued options).
     var values: [String: [String]] = [:]
     var positionals: [String] = []
+    /// The positionals' exact bytes as the kernel passed them (file names need not be UTF-8;
+    /// `positionals` holds them decoded, with U+FFFD for invalid bytes).
+    var rawPositionals: [[UInt8]] = []
 
     func flag(_ long: String) -> Bool { flags.contains(long) }
     func value(_ long: String) -> String? { values[long]?.last }
@@ -51,7 +54,9 @@ struct UsageError: Error, Equatable, CustomStringConvertible {
 /// bundled short flags (`-qr`), `-j4` or `-j 4`, `--` ends options, `-` alone is an argument.
 /// Long options are matched exactly, never by abbreviation.
 enum ArgumentParser {
-    static func parse(_ arguments: [String], spec: CommandSpec) throws(UsageError) -> ParsedArguments {
+    /// Parses `arguments` (without the program and subcommand names); `raw`, when given, holds
+    /// the same arguments' bytes, kept for positionals.
+    static func parse(_ arguments: [String], raw: [[UInt8]]? = nil, spec: CommandSpec) throws(UsageError) -> ParsedArguments {
         var result = ParsedArguments()
         var index = 0
         var optionsEnded = false
@@ -69,6 +74,7 @@ enum ArgumentParser {
             let argument = arguments[index]
             if optionsEnded || argument == "-" || !argument.hasPrefix("-") {
                 result.positionals.append(argument)
+                result.rawPositionals.append(raw?[index] ?? Array(argument.utf8))
             } else if argument == "--" {
                 optionsEnded = true
             } else if argument.hasPrefix("--") {

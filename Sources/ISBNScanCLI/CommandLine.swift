@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// The `isbnscan` command line: dispatches to a subcommand and returns the exit status.
 ///
 /// Results go to `stdout`, diagnostics (`Error:`, `Warning:`, summaries) to `stderr`.
@@ -13,7 +17,8 @@ public enum ISBNScanCommand {
     USAGE: isbnscan <subcommand> [options]
 
     SUBCOMMANDS:
-      scan                    Read the barcodes in image files (PNG, JPEG, PGM, PPM).
+      scan                    Read the barcodes in image files (PNG, JPEG, PGM, PPM)
+                              and folders of them, in parallel.
       validate                Check ISBNs typed by hand (ISBN-13 or ISBN-10).
       help [<subcommand>]     Show help for isbnscan or one subcommand.
 
@@ -23,6 +28,8 @@ public enum ISBNScanCommand {
 
     EXAMPLES:
       isbnscan scan photo.jpg                 print the ISBN in a photo
+      isbnscan scan -r --csv -o books.csv photos/
+                                              every photo in a folder tree, to a CSV file
       isbnscan scan --roi 0.05,0.4,0.9,0.15 photo.jpg
                                               scan only a band across the middle
       isbnscan validate 0-306-40615-2         check a typed ISBN-10
@@ -31,13 +38,16 @@ public enum ISBNScanCommand {
 
     """
 
-    /// Runs `isbnscan` with `arguments` (without the program name).
-    public static func run(_ arguments: [String], stdout: TextSink, stderr: TextSink) -> ExitStatus {
+    /// Runs `isbnscan` with `arguments` (without the program name). `raw`, when given, holds
+    /// the same arguments as the bytes the kernel passed (argv), so that file names which are
+    /// not UTF-8 still open.
+    public static func run(_ arguments: [String], raw: [[UInt8]]? = nil, stdout: TextSink, stderr: TextSink) -> ExitStatus {
         guard let first = arguments.first else {
             stderr.write(overview)
             return .usage
         }
         let rest = Array(arguments.dropFirst())
+        let rawRest = raw.map { Array($0.dropFirst()) }
         switch first {
         case "-h", "--help":
             stdout.write(overview)
@@ -54,11 +64,11 @@ public enum ISBNScanCommand {
             stdout.write(ArgumentParser.help(for: spec))
             return .found
         case "scan":
-            return runSubcommand(ScanCommand.spec, rest, stdout: stdout, stderr: stderr) { (parsed) throws(UsageError) -> ExitStatus in
-                try ScanCommand.run(parsed, stdout: stdout, stderr: stderr)
+            return runSubcommand(ScanCommand.spec, rest, raw: rawRest, stdout: stdout, stderr: stderr) { (parsed) throws(UsageError) -> ExitStatus in
+                try ScanCommand.run(parsed, stdout: stdout, stderr: stderr, isTerminal: isTerminal(stderr))
             }
         case "validate":
-            return runSubcommand(ValidateCommand.spec, rest, stdout: stdout, stderr: stderr) { (parsed) throws(UsageError) -> ExitStatus in
+            return runSubcommand(ValidateCommand.spec, rest, raw: rawRest, stdout: stdout, stderr: stderr) { (parsed) throws(UsageError) -> ExitStatus in
                 try ValidateCommand.run(parsed, stdout: stdout, stderr: stderr)
             }
         default:
@@ -67,15 +77,22 @@ public enum ISBNScanCommand {
         }
     }
 
+    /// Whether `sink` writes to a terminal (progress bars only go there).
+    static func isTerminal(_ sink: TextSink) -> Bool {
+        guard let sink = sink as? FileDescriptorSink else { return false }
+        return isatty(sink.fd) == 1
+    }
+
     static let specs: [String: CommandSpec] = ["scan": ScanCommand.spec, "validate": ValidateCommand.spec]
 
-    private static func runSubcommand(_ spec: CommandSpec, _ arguments: [String], stdout: TextSink, stderr: TextSink,
+    private static func runSubcommand(_ spec: CommandSpec, _ arguments: [String], raw: [[UInt8]]?,
+                                      stdout: TextSink, stderr: TextSink,
                                       body: (ParsedArguments) throws(UsageError) -> ExitStatus) -> ExitStatus {
         let withHelp = CommandSpec(name: spec.name, abstract: spec.abstract, usage: spec.usage, arguments: spec.arguments,
                                    options: spec.options + [OptionSpec("help", short: "h", help: "Show this help.")],
                                    discussion: spec.discussion)
         do {
-            let parsed = try ArgumentParser.parse(arguments, spec: withHelp)
+            let parsed = try ArgumentParser.parse(arguments, raw: raw, spec: withHelp)
             if parsed.flag("help") {
                 stdout.write(ArgumentParser.help(for: withHelp))
                 return .found

@@ -1,15 +1,24 @@
+import Batch
 import Imaging
 import ISBN
 import Scanning
 
-/// `isbnscan scan FILE...`: reads the barcodes in image files.
+/// `isbnscan scan FILE|FOLDER...`: reads the barcodes in image files, one or thousands.
 enum ScanCommand {
     static let spec = CommandSpec(
         name: "scan",
-        abstract: "Read the book barcodes (EAN-13 ISBNs) in image files.",
-        usage: "isbnscan scan [--roi x,y,w,h | --roi-avfoundation x,y,w,h] [--effort level] [--all] [--addons] [--json] [--max-pixels n] [-q] <file> ...",
-        arguments: [("<file>", "PNG, JPEG, PGM or PPM image; the format is read from the file's\nfirst bytes, not its name. EXIF orientation is applied.\n'-' reads one image from standard input.")],
+        abstract: "Read the book barcodes (EAN-13 ISBNs) in image files and folders.",
+        usage: "isbnscan scan [options] <file-or-folder> ...",
+        arguments: [("<file-or-folder>", """
+            PNG, JPEG, PGM or PPM image; the format is read from the file's
+            first bytes, not its name. EXIF orientation is applied.
+            A folder: its images are scanned (with -r, also its subfolders').
+            '-' reads one image from standard input.
+            """)],
         options: [
+            OptionSpec("recursive", short: "r", help: "Also scan the subfolders of the folders given, at any depth."),
+            OptionSpec("hidden", help: "Include files and folders whose name starts with '.' (left out\nby default when walking a folder)."),
+            OptionSpec("jobs", short: "j", value: "n", help: "Scan n files at a time (default: the number of CPU cores,\n\(BatchScanner.defaultJobs) here). Results keep the input order."),
             OptionSpec("roi", value: "x,y,w,h", help: """
                 Scan only this region of the upright image: fractions 0...1 of
                 its width and height, origin top-left. The iOS reader's band
@@ -20,28 +29,49 @@ enum ScanCommand {
                 90 degrees: what iOS code passes as CGRect(x: y, y: 1-x-w,
                 width: h, height: w)). 0.4,0.05,0.15,0.9 is the band above.
                 """),
-            OptionSpec("all", help: "Print every EAN-13/EAN-8 read, each with its verdict,\nnot only accepted ISBNs."),
-            OptionSpec("addons", help: "Also read EAN-5/EAN-2 add-ons (the price code beside an\nISBN) and print them after the ISBN."),
-            OptionSpec("json", help: "One JSON object per file (JSON Lines), with every symbol,\nits position and the verdicts."),
             OptionSpec("effort", value: "level", help: """
                 How hard to try when a first scan finds nothing: fast (one
                 zbar scan), normal (tone curves, thresholding, inversion,
                 scaling, rotations; the default) or thorough (more angles,
                 upscaling for tiny barcodes).
                 """),
+            OptionSpec("all", help: "Print every EAN-13/EAN-8 read, each with its verdict,\nnot only accepted ISBNs."),
+            OptionSpec("addons", help: "Also read EAN-5/EAN-2 add-ons (the price code beside an\nISBN) and print them after the ISBN."),
+            OptionSpec("json", help: "One JSON object per file (JSON Lines), with every symbol,\nits position and the verdicts."),
+            OptionSpec("csv", help: "CSV (RFC 4180) with a header row: one row per code read,\nand one per file without code or unreadable."),
+            OptionSpec("unique", help: "List each ISBN once, after the scan, with how many files\nshowed it and the first of them."),
+            OptionSpec("output", short: "o", value: "file", help: """
+                Write the results to this file instead of standard output.
+                It appears complete or not at all: written to a temporary
+                file beside it and renamed at the end.
+                """),
             OptionSpec("max-pixels", value: "n", help: "Refuse images larger than n pixels before decoding\n(default: 120000000)."),
-            OptionSpec("quiet", short: "q", help: "No warnings or summary on stderr (errors still appear)."),
+            OptionSpec("quiet", short: "q", help: "No warnings, progress or summary on stderr (errors still\nappear)."),
         ],
         discussion: """
-        OUTPUT:
+        OUTPUT (text, the default):
           One accepted ISBN-13 per line; '<file>: <isbn13>' when several files
-          are given. With --addons: '<isbn13> <add-on>'. With --all, one line per
-          code: '<type> <digits> accepted ISBN-10 <isbn10>' or
+          or a folder are given. With --addons: '<isbn13> <add-on>'. With --all,
+          one line per code: '<type> <digits> accepted ISBN-10 <isbn10>' or
           '<type> <digits> rejected <reason>: <detail>'. Without --all,
           refused codes are reported on stderr as warnings instead.
+          With --unique: '<isbn13> <count> <first file>' per ISBN.
           A code is accepted only if it has 13 digits, starts with 978 and has
           the right check digit. Reasons for refusal: length, prefix,
           check-digit, non-digit, ambiguous (one barcode read two ways).
+          File names that are not valid UTF-8 are shown with \\xNN for each
+          such byte; control characters as \\n, \\t, \\xNN.
+
+        FOLDERS:
+          Files in a folder are taken in byte order of their names (as 'ls'
+          in the C locale), a subfolder's files at its place; paths on the
+          command line in the order given. Files whose first bytes are no
+          image are skipped and counted, unless the name ends like an image
+          (.jpg, .png, .heic...): then they are reported as unreadable.
+          Symbolic links are followed; a folder is never walked twice.
+          On a terminal, stderr shows a progress bar; a summary line ends
+          every run with several files. Ctrl-C stops cleanly: files in
+          progress finish, everything done is written, exit status 130.
 
         JSON (--json), one line per file:
           {"file", "width", "height", "symbols": [{"type", "data", "addon",
@@ -51,27 +81,44 @@ enum ScanCommand {
            "reason"}],
            "isbns": [{"isbn13", "isbn10", "addon"}],
            "rejected": [{"type", "data", "reason", "detail"}], "error"}
+          With --unique: {"isbn13", "isbn10", "count", "file"} per ISBN.
+
+        CSV (--csv): columns file,isbn13,isbn10,type,data,addon,status,error;
+          status is accepted, rejected (error holds 'reason: detail'),
+          no-barcode or error (error holds the cause). Lines end in CRLF.
+          With --unique: isbn13,isbn10,count,file.
 
         EXIT STATUS:
-          0  an ISBN was found (with --all: any EAN symbol)
-          1  an input could not be read (takes precedence)
-          2  usage error
-          4  every input was read, and no ISBN was found
+          0    an ISBN was found (with --all: any EAN symbol)
+          1    an input could not be read (takes precedence), or the
+               output file could not be written
+          2    usage error
+          4    every input was read, and no ISBN was found
+          130  interrupted (SIGINT/SIGTERM); the results so far are written
 
         EXAMPLES:
           isbnscan scan cover.jpg
+          isbnscan scan -r --csv -o books.csv ~/Pictures/shelf
+          isbnscan scan --unique -r photos/
           isbnscan scan --all --json shelf/*.jpg
           isbnscan scan --roi 0.05,0.4,0.9,0.15 --addons back-cover.png
         """)
+
+    enum Format { case text, json, csv }
 
     struct Settings {
         var region = RegionOfInterest.full
         var all = false
         var addOns = false
-        var json = false
+        var format = Format.text
+        var unique = false
+        var output: String?
         var quiet = false
         var decode = DecodeOptions()
         var effort = Effort.normal
+        var walk = WalkOptions()
+        var jobs = BatchScanner.defaultJobs
+        var json: Bool { format == .json }
     }
 
     static func settings(from parsed: ParsedArguments) throws(UsageError) -> Settings {
@@ -88,34 +135,110 @@ enum ScanCommand {
         if let text = parsed.value("max-pixels") {
             settings.decode.maxPixels = try ArgumentParser.integer(text, option: "--max-pixels", in: 1...(1 << 40))
         }
+        if let text = parsed.value("jobs") {
+            settings.jobs = try ArgumentParser.integer(text, option: "--jobs", in: 1...256)
+        }
         if let text = parsed.value("effort") {
             guard let effort = Effort(rawValue: text) else {
                 throw UsageError("--effort '\(text)' is not one of fast, normal, thorough")
             }
             settings.effort = effort
         }
+        if parsed.flag("json") && parsed.flag("csv") { throw UsageError("give either --json or --csv, not both") }
+        settings.format = parsed.flag("json") ? .json : parsed.flag("csv") ? .csv : .text
+        if let output = parsed.value("output") {
+            guard !output.isEmpty else { throw UsageError("--output needs a file name") }
+            settings.output = output == "-" ? nil : output
+        }
         settings.all = parsed.flag("all")
         settings.addOns = parsed.flag("addons")
-        settings.json = parsed.flag("json")
+        settings.unique = parsed.flag("unique")
         settings.quiet = parsed.flag("quiet")
+        settings.walk = WalkOptions(recursive: parsed.flag("recursive"), includeHidden: parsed.flag("hidden"))
         return settings
     }
 
-    static func run(_ parsed: ParsedArguments, stdout: TextSink, stderr: TextSink) throws(UsageError) -> ExitStatus {
+    static func run(_ parsed: ParsedArguments, stdout: TextSink, stderr: TextSink, isTerminal: Bool) throws(UsageError) -> ExitStatus {
         let settings = try settings(from: parsed)
-        let files = parsed.positionals
-        guard !files.isEmpty else { throw UsageError("no image file given") }
-        let scanner = FileScanner(decodeOptions: settings.decode, scannerOptions: ScannerOptions(addOns: settings.addOns),
-                                  region: settings.region, effort: settings.effort)
-        var tally = Tally()
-        let showNames = files.count > 1
-        for path in files {
-            let result = scanner.scanFile(path: path)
-            tally.add(result, all: settings.all)
-            ResultPrinter.print(result, settings: settings, showName: showNames, stdout: stdout, stderr: stderr)
+        guard !parsed.rawPositionals.isEmpty else { throw UsageError("no image file or folder given") }
+        let paths = parsed.rawPositionals.map(RawPath.init(bytes:))
+        if paths.filter(\.isStandardInput).count > 1 { throw UsageError("'-' (standard input) can be given only once") }
+
+        let walk = FolderWalker.walk(paths, options: settings.walk)
+        let progress = isTerminal && !settings.quiet && walk.inputs.count > 1
+            ? ProgressBar(sink: stderr, total: walk.inputs.count) : nil
+        let diagnostics = DiagnosticSink(stderr, clearing: progress)
+        if !settings.quiet {
+            for folder in walk.revisitedFolders {
+                diagnostics.write("Warning: \(escaped(folder.description, json: false)): folder already walked (a symbolic link loop?), not entered again\n")
+            }
         }
-        if files.count > 1 && !settings.quiet { stderr.write(tally.summary + "\n") }
-        return tally.exitStatus
+
+        let file: AtomicFileSink?
+        do {
+            file = try settings.output.map { (path) throws(OutputError) in try AtomicFileSink(path: path) }
+        } catch {
+            diagnostics.write("Error: \(error)\n")
+            return .inputError
+        }
+        let results: TextSink = file ?? stdout
+        let writer = ResultWriter(settings: settings, showNames: paths.count > 1 || walk.foldersGiven > 0, out: results, diagnostics: diagnostics)
+        writer.begin()
+
+        let options = settings.decode, scannerOptions = ScannerOptions(addOns: settings.addOns)
+        let region = settings.region, effort = settings.effort
+        let batch = BatchScanner(jobs: settings.jobs) {
+            FileScanner(decodeOptions: options, scannerOptions: scannerOptions, region: region, effort: effort)
+        }
+        Interruption.install()
+        var tally = Tally()
+        let start = monotonicSeconds()
+        batch.run(walk.inputs, idle: {
+            if Interruption.signal != nil { batch.stop() }
+            progress?.draw(done: tally.files + tally.skipped, found: tally.withISBN)
+        }, deliver: { _, outcome in
+            switch outcome {
+            case .skipped: tally.skipped += 1
+            case .scanned(let result):
+                tally.add(result, all: settings.all)
+                writer.write(result)
+            }
+            if Interruption.signal != nil { batch.stop() }
+            progress?.draw(done: tally.files + tally.skipped, found: tally.withISBN)
+        })
+        writer.finish()
+        progress?.clear()
+
+        var status = tally.exitStatus
+        do {
+            try file?.commit()
+        } catch {
+            diagnostics.write("Error: \(error)\n")
+            status = .inputError
+        }
+        let interrupted = Interruption.signal
+        if let signal = interrupted {
+            stderr.write("Interrupted by \(Interruption.name(signal)): \(tally.files + tally.skipped) of \(walk.inputs.count) files done"
+                         + (settings.output.map { ", written to \(escaped($0, json: false))" } ?? "") + "\n")
+        }
+        if !settings.quiet && (writer.showNames || interrupted != nil) {
+            stderr.write(tally.summary(walk: walk, recursive: settings.walk.recursive, seconds: monotonicSeconds() - start) + "\n")
+        }
+        return interrupted != nil ? .interrupted : status
+    }
+}
+
+/// Standard error with the progress bar taken off before each line.
+final class DiagnosticSink: TextSink {
+    private let sink: TextSink
+    private let progress: ProgressBar?
+    init(_ sink: TextSink, clearing progress: ProgressBar?) {
+        self.sink = sink
+        self.progress = progress
+    }
+    func write(_ text: String) {
+        progress?.clear()
+        sink.write(text)
     }
 }
 
@@ -126,6 +249,8 @@ struct Tally {
     var withoutCode = 0
     var rejectedCodes = 0
     var errors = 0
+    /// Files in folders left out because they are no image.
+    var skipped = 0
     var found = false
 
     mutating func add(_ result: FileScanResult, all: Bool) {
@@ -140,88 +265,23 @@ struct Tally {
 
     var exitStatus: ExitStatus { errors > 0 ? .inputError : (found ? .found : .nothingFound) }
 
-    var summary: String {
-        "scanned \(files) file\(files == 1 ? "" : "s"): \(withISBN) with an ISBN, \(withoutCode) without any barcode, "
-            + "\(rejectedCodes) code\(rejectedCodes == 1 ? "" : "s") refused, \(errors) unreadable"
-    }
-}
-
-/// Formats one file's result as text or JSON.
-enum ResultPrinter {
-    static func print(_ result: FileScanResult, settings: ScanCommand.Settings, showName: Bool,
-                      stdout: TextSink, stderr: TextSink) {
-        if let error = result.error { stderr.write("Error: \(escaped(error.path)): \(error.cause)\n") }
-        if settings.json {
-            stdout.write(json(result) + "\n")
-            return
-        }
-        guard let report = result.report else { return }
-        let prefix = showName ? "\(escaped(result.path)): " : ""
-        if settings.all {
-            for code in report.codes { stdout.write(prefix + describe(code) + "\n") }
-        } else {
-            for code in report.codes {
-                guard let isbn = code.verdict.isbn else { continue }
-                let addOn = settings.addOns ? code.symbol.addOn.map { " \($0)" } ?? "" : ""
-                stdout.write("\(prefix)\(isbn.isbn13)\(addOn)\n")
-            }
-        }
-        if !settings.quiet {
-            if !settings.all {
-                for code in report.rejected {
-                    stderr.write("Warning: \(escaped(result.path)): \(code.symbol.symbology.rawValue) \(code.symbol.data) refused, \(code.verdict.rejection!)\n")
-                }
-            }
-            if report.codes.isEmpty {
-                let place = settings.region.isFull ? "" : " in the region of interest"
-                stderr.write("Warning: \(escaped(result.path)): no barcode found\(place)\n")
-            }
-        }
-    }
-
-    /// A path for one-line text output (control characters escaped).
-    static func escaped(_ path: String) -> String { ISBNScanCLI.escaped(path, json: false) }
-
-    static func describe(_ code: ReadCode) -> String {
-        let symbol = code.symbol
-        var line = "\(symbol.symbology.rawValue) \(symbol.data)"
-        switch code.verdict {
-        case .accepted(let isbn): line += " accepted ISBN-10 \(isbn.isbn10)"
-        case .rejected(let rejection): line += " rejected \(rejection)"
-        }
-        if let addOn = symbol.addOn { line += " add-on \(addOn)" }
+    /// `scanned 4 files: 2 with an ISBN, 0 without any barcode, 0 codes refused, 2 unreadable (0.4 s, 10 files/s)`,
+    /// then what the walk left out, if anything.
+    func summary(walk: FolderWalk, recursive: Bool, seconds: Double) -> String {
+        func plural(_ n: Int, _ word: String) -> String { "\(n) \(word)\(n == 1 ? "" : "s")" }
+        var line = "scanned \(plural(files, "file")): \(withISBN) with an ISBN, \(withoutCode) without any barcode, "
+            + "\(plural(rejectedCodes, "code")) refused, \(errors) unreadable"
+        line += " (\(formatSeconds(seconds)) s, \(formatRate(seconds > 0 ? Double(files) / seconds : 0)) files/s)"
+        var left: [String] = []
+        if skipped > 0 { left.append(plural(skipped, "non-image file")) }
+        if walk.skippedHidden > 0 { left.append("\(walk.skippedHidden) hidden (use --hidden)") }
+        if walk.skippedFolders > 0 { left.append(plural(walk.skippedFolders, "subfolder") + " (use -r)") }
+        if walk.skippedSpecial > 0 { left.append(plural(walk.skippedSpecial, "special file") + " (FIFO, socket, device)") }
+        if !left.isEmpty { line += "; left out " + left.joined(separator: ", ") }
         return line
     }
 
-    static func json(_ result: FileScanResult) -> String {
-        guard let report = result.report else {
-            return JSON.object(["file": JSON.string(result.path), "width": "null", "height": "null", "symbols": "[]",
-                                "isbns": "[]", "rejected": "[]", "error": JSON.optional(result.error?.cause)])
-        }
-        let symbols = report.codes.map { code -> String in
-            let s = code.symbol
-            let polygon = JSON.array(s.polygon.map { "[\($0.x), \($0.y)]" })
-            return JSON.object(["type": JSON.string(s.symbology.rawValue), "data": JSON.string(s.data),
-                                "addon": JSON.optional(s.addOn), "quality": String(s.quality),
-                                "orientation": s.orientation.map(String.init) ?? "null", "polygon": polygon,
-                                "pass": JSON.string(s.pass),
-                                "verdict": JSON.string(code.verdict.isbn == nil ? "rejected" : "accepted"),
-                                "reason": JSON.optional(code.verdict.rejection?.reason.rawValue)])
-        }
-        let isbns = report.accepted.map { code -> String in
-            let isbn = code.verdict.isbn!
-            return JSON.object(["isbn13": JSON.string(isbn.isbn13), "isbn10": JSON.string(isbn.isbn10),
-                                "addon": JSON.optional(code.symbol.addOn)])
-        }
-        let rejected = report.rejected.map { code in
-            JSON.object(["type": JSON.string(code.symbol.symbology.rawValue), "data": JSON.string(code.symbol.data),
-                         "reason": JSON.string(code.verdict.rejection!.reason.rawValue),
-                         "detail": JSON.string(code.verdict.rejection!.detail)])
-        }
-        return JSON.object(["file": JSON.string(result.path),
-                            "width": result.imageSize.map { String($0.width) } ?? "null",
-                            "height": result.imageSize.map { String($0.height) } ?? "null",
-                            "symbols": JSON.array(symbols), "isbns": JSON.array(isbns),
-                            "rejected": JSON.array(rejected), "error": "null"])
+    private func formatSeconds(_ seconds: Double) -> String {
+        seconds >= 10 ? String(Int(seconds.rounded())) : String(Double(Int((seconds * 10).rounded())) / 10)
     }
 }

@@ -16,7 +16,11 @@ import Testing
         (["scan", "--max-pixels", "99999999999999999999", "x.png"], "Error: --max-pixels 99999999999999999999 is outside 1...1099511627776"),
         (["scan", "--max-pixels", "0", "x.png"], "Error: --max-pixels 0 is outside 1...1099511627776"),
         (["scan", "--effort", "max", "x.png"], "Error: --effort 'max' is not one of fast, normal, thorough"),
-        (["scan"], "Error: no image file given"),
+        (["scan"], "Error: no image file or folder given"),
+        (["scan", "-j", "0", "x.png"], "Error: --jobs 0 is outside 1...256"),
+        (["scan", "--json", "--csv", "x.png"], "Error: give either --json or --csv, not both"),
+        (["scan", "-", "-"], "Error: '-' (standard input) can be given only once"),
+        (["scan", "-o", "", "x.png"], "Error: --output needs a file name"),
         (["validate"], "Error: no code given"),
         (["frobnicate"], "Error: unknown subcommand 'frobnicate'"),
         ([], "OVERVIEW: Read book barcodes"),
@@ -49,7 +53,9 @@ import Testing
     @Test func scanHelpDocumentsExitStatusesAndOptions() throws {
         let help = try isbnscan(["scan", "--help"]).stdout
         for text in ["USAGE: isbnscan scan", "--roi <x,y,w,h>", "--roi-avfoundation", "--all", "--addons", "--json",
-                     "--max-pixels <n>", "-q, --quiet", "EXIT STATUS:", "4  every input was read"] {
+                     "--max-pixels <n>", "-q, --quiet", "EXIT STATUS:", "4    every input was read",
+                     "-r, --recursive", "--hidden", "-j, --jobs <n>", "--csv", "--unique", "-o, --output <file>",
+                     "130  interrupted", "FOLDERS:", "file,isbn13,isbn10,type,data,addon,status,error"] {
             #expect(help.contains(text), "help lacks \(text)")
         }
     }

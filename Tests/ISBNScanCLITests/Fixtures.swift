@@ -24,8 +24,9 @@ let isbnscanBinary: String = {
 }()
 
 /// Runs `isbnscan` with `arguments`, stdout and stderr kept apart.
+/// `executable` replaces the binary (e.g. `/bin/sh` to pass argv bytes that are not UTF-8).
 func isbnscan(_ arguments: [String], as user: String? = nil, stdinFile: String? = nil,
-              environment: [String: String]? = nil, in directory: String? = nil) throws -> Run {
+              environment: [String: String]? = nil, in directory: String? = nil, executable: String? = nil) throws -> Run {
     let process = Process()
     if let user {
         process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
@@ -37,7 +38,7 @@ func isbnscan(_ arguments: [String], as user: String? = nil, stdinFile: String? 
         }
         process.arguments = ["--reuid=\(user)", "--regid=\(user)", "--clear-groups", copy] + arguments
     } else {
-        process.executableURL = URL(fileURLWithPath: isbnscanBinary)
+        process.executableURL = URL(fileURLWithPath: executable ?? isbnscanBinary)
         process.arguments = arguments
     }
     if let environment { process.environment = environment }

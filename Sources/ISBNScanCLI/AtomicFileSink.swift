@@ -1,0 +1,111 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Writes a result file atomically (`-o FILE`): into a temporary file beside it, then
+/// `fsync` + `rename(2)` over `FILE` in ``commit()``. Until then `FILE` is untouched, so a run
+/// that is killed or fails never leaves a half-written result file; a run that is not
+/// committed removes its temporary file in ``discard()`` (or leaves it if killed outright).
+///
+/// A destination that exists and is not a regular file (`/dev/null`, a FIFO, a terminal) is
+/// written directly: it cannot be replaced by a rename, and must not be.
+final class AtomicFileSink: TextSink {
+    /// The destination as the user named it.
+    let path: String
+    /// The temporary file, or `nil` when writing directly to a device or FIFO.
+    private let temporaryPath: [CChar]?
+    private var fd: Int32
+    /// The first `errno` a write failed with; ``commit()`` reports it.
+    private var writeError: Int32 = 0
+    /// Set once the temporary file is renamed (or removed): nothing left to clean up.
+    private var settled = false
+
+    /// Creates the temporary file `.<name>.isbnscan-XXXXXX` in `path`'s folder.
+    ///
+    /// - Throws: ``OutputError`` when the folder cannot be written.
+    init(path: String) throws(OutputError) {
+        self.path = path
+        let slash = path.lastIndex(of: "/")
+        let folder = slash.map { String(path[...$0]) } ?? ""
+        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+        guard !name.isEmpty else { throw OutputError(path: path, cause: "is a directory") }
+        var existing = stat()
+        if stat(path, &existing) == 0 && (existing.st_mode & S_IFMT) != S_IFREG {
+            guard (existing.st_mode & S_IFMT) != S_IFDIR else { throw OutputError(path: path, cause: "is a directory") }
+            let fd = open(path, O_WRONLY | O_CLOEXEC)
+            guard fd >= 0 else { throw OutputError(path: path, cause: String(cString: strerror(errno))) }
+            self.fd = fd
+            self.temporaryPath = nil
+            return
+        }
+        var template = Array((folder + "." + name + ".isbnscan-XXXXXX").utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard fd >= 0 else { throw OutputError(path: path, cause: String(cString: strerror(errno))) }
+        self.fd = fd
+        self.temporaryPath = template
+    }
+
+    deinit { discard() }
+
+    func write(_ text: String) {
+        guard fd >= 0, writeError == 0 else { return }
+        var text = text
+        text.withUTF8 { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let n = Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    writeError = errno
+                    return
+                }
+                offset += n
+            }
+        }
+    }
+
+    /// Flushes to disk and renames the temporary file to ``path``; the file gets the mode a
+    /// newly created file would (0666 minus the umask), or keeps the mode of the file it replaces.
+    ///
+    /// - Throws: ``OutputError`` when a write, `fsync` or `rename` failed (the temporary file is removed).
+    func commit() throws(OutputError) {
+        guard fd >= 0 else { return }
+        defer { discard() }
+        if writeError != 0 { throw OutputError(path: path, cause: "write failed: \(String(cString: strerror(writeError)))") }
+        guard let temporaryPath else { return }
+        var existing = stat()
+        let mode: mode_t
+        if stat(path, &existing) == 0 {
+            mode = existing.st_mode & 0o7777
+        } else {
+            let mask = umask(0)
+            umask(mask)
+            mode = 0o666 & ~mask
+        }
+        fchmod(fd, mode)
+        guard fsync(fd) == 0 else { throw OutputError(path: path, cause: "fsync failed: \(String(cString: strerror(errno)))") }
+        close(fd)
+        fd = -1
+        guard rename(temporaryPath, path) == 0 else {
+            throw OutputError(path: path, cause: String(cString: strerror(errno)))
+        }
+        settled = true
+    }
+
+    /// Closes and removes the temporary file, if still there. ``path`` is left as it was.
+    func discard() {
+        if fd >= 0 {
+            close(fd)
+            fd = -1
+        }
+        if !settled, let temporaryPath { unlink(temporaryPath) }
+        settled = true
+    }
+}
+
+/// The result file (`-o`) could not be written.
+struct OutputError: Error, CustomStringConvertible {
+    let path: String
+    let cause: String
+    var description: String { "\(escaped(path, json: false)): cannot write the output file: \(cause)" }
+}

@@ -1,0 +1,69 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The one-line progress display of a batch run on a terminal's stderr:
+/// `[#######.......]  120/300 files  45.2 files/s  ETA 0:04  found 110`.
+///
+/// Redrawn in place with `\r` and erase-line (`ESC [K`); ``clear()`` removes it before
+/// another stderr line is written, so warnings never mix with it. Only used when stderr is a
+/// terminal and `--quiet` is not given.
+final class ProgressBar {
+    private let sink: TextSink
+    private let total: Int
+    private let start: Double
+    private var shown = false
+    private var lastDraw = -1.0
+
+    init(sink: TextSink, total: Int) {
+        self.sink = sink
+        self.total = total
+        self.start = monotonicSeconds()
+    }
+
+    /// Redraws with `done` files finished and `found` of them holding an ISBN, at most
+    /// ten times a second unless `force`.
+    func draw(done: Int, found: Int, force: Bool = false) {
+        let now = monotonicSeconds()
+        guard force || now - lastDraw >= 0.1 else { return }
+        lastDraw = now
+        let elapsed = now - start
+        let rate = elapsed > 0 ? Double(done) / elapsed : 0
+        let width = 24
+        let filled = total > 0 ? width * done / total : width
+        var line = "\r\u{1B}[K[" + String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled) + "] "
+        line += "\(done)/\(total) files  " + formatRate(rate) + " files/s"
+        if done > 0, rate > 0, done < total {
+            line += "  ETA " + formatDuration(Double(total - done) / rate)
+        }
+        line += "  found \(found)"
+        sink.write(line)
+        shown = true
+    }
+
+    /// Erases the line if it is shown.
+    func clear() {
+        guard shown else { return }
+        sink.write("\r\u{1B}[K")
+        shown = false
+    }
+}
+
+/// Seconds on the monotonic clock (`CLOCK_MONOTONIC`), for rates and elapsed times.
+func monotonicSeconds() -> Double {
+    var now = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &now)
+    return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+}
+
+/// `12.3` for rates: one decimal under 100, none above.
+func formatRate(_ rate: Double) -> String {
+    rate >= 100 ? String(Int(rate.rounded())) : String(Double(Int((rate * 10).rounded())) / 10)
+}
+
+/// `m:ss` or `h:mm:ss`.
+func formatDuration(_ seconds: Double) -> String {
+    let s = Int(seconds.rounded())
+    let two = { (n: Int) in n < 10 ? "0\(n)" : "\(n)" }
+    return s >= 3600 ? "\(s / 3600):\(two(s / 60 % 60)):\(two(s % 60))" : "\(s / 60):\(two(s % 60))"
+}

@@ -1,0 +1,318 @@
+import Foundation
+import Testing
+
+/// A temporary folder of copies of TestImages files, for folder scans.
+struct Shelf {
+    let path: String
+    init(_ files: [String: String]) throws {
+        path = NSTemporaryDirectory() + "isbnscan-shelf-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        chmod(path, 0o755)
+        for (name, source) in files {
+            let destination = "\(path)/\(name)"
+            try FileManager.default.createDirectory(atPath: (destination as NSString).deletingLastPathComponent,
+                                                    withIntermediateDirectories: true)
+            if source.isEmpty {
+                _ = FileManager.default.createFile(atPath: destination, contents: Data())
+            } else if source.hasPrefix("text:") {
+                try Data(source.dropFirst(5).utf8).write(to: URL(fileURLWithPath: destination))
+            } else {
+                try FileManager.default.copyItem(atPath: "\(testImages)/\(source)", toPath: destination)
+            }
+        }
+    }
+    func remove() {
+        _ = try? FileManager.default.subpathsOfDirectory(atPath: path).map { chmod("\(path)/\($0)", 0o755) }
+        try? FileManager.default.removeItem(atPath: path)
+    }
+}
+
+@Suite struct BatchCommandTests {
+    @Test func aFolderIsScannedInNameOrderWithASummary() throws {
+        let shelf = try Shelf(["b.png": "isbn/png-gray8.png", "a.jpg": "isbn/jpeg-cmyk.jpg", "notes.txt": "text:hello",
+                               "sub/c.png": "isbn/addon-ean5.png", ".hidden.png": "isbn/png-gray8.png"])
+        defer { shelf.remove() }
+        let p = shelf.path
+        let flat = try isbnscan(["scan", p])
+        #expect(flat.status == 0)
+        #expect(flat.stdout == "\(p)/a.jpg: 9780735619678\n\(p)/b.png: 9780306406157\n")
+        #expect(flat.stderr.hasPrefix("scanned 2 files: 2 with an ISBN, 0 without any barcode, 0 codes refused, 0 unreadable ("))
+        #expect(flat.stderr.hasSuffix(" files/s); left out 1 non-image file, 1 hidden (use --hidden), 1 subfolder (use -r)\n"))
+
+        let deep = try isbnscan(["scan", "-r", "--hidden", p, "\(testImages)/isbn/pgm-p5.pgm"])
+        #expect(deep.stdout == """
+            \(p)/.hidden.png: 9780306406157
+            \(p)/a.jpg: 9780735619678
+            \(p)/b.png: 9780306406157
+            \(p)/sub/c.png: 9780553293357
+            \(testImages)/isbn/pgm-p5.pgm: 9780321573513
+
+            """)
+    }
+
+    @Test func outputIsTheSameWhateverTheJobs() throws {
+        let one = try isbnscan(["scan", "-r", "--json", "--all", "-j", "1", testImages])
+        let three = try isbnscan(["scan", "-r", "--json", "--all", "-j3", testImages])
+        #expect(one.status == 1)  // TestImages/corrupt
+        #expect(three.status == 1)
+        #expect(one.stdout == three.stdout)
+        #expect(one.stdout.split(separator: "\n").count == 53)
+    }
+
+    @Test func csvFollowsRFC4180() throws {
+        let shelf = try Shelf(["a,\"quoted\".png": "isbn/png-gray8.png", "b.png": "rejected/jan.png", "c.jpg": "",
+                               "d.png": "negative/blank.png"])
+        defer { shelf.remove() }
+        let p = shelf.path
+        let run = try isbnscan(["scan", "--csv", p])
+        #expect(run.status == 1)
+        #expect(run.stdout == "file,isbn13,isbn10,type,data,addon,status,error\r\n"
+                + "\"\(p)/a,\"\"quoted\"\".png\",9780306406157,0306406152,EAN-13,9780306406157,,accepted,\r\n"
+                + "\(p)/b.png,,,EAN-13,4901234567894,,rejected,prefix: prefix 490 is not 978: Japanese JAN product code\r\n"
+                + "\(p)/c.jpg,,,,,,error,empty file (0 bytes)\r\n"
+                + "\(p)/d.png,,,,,,no-barcode,\r\n")
+    }
+
+    @Test func outputFileIsWrittenWhole() throws {
+        let shelf = try Shelf(["a.png": "isbn/png-gray8.png", "b.jpg": "isbn/jpeg-gray.jpg"])
+        defer { shelf.remove() }
+        let target = "\(shelf.path)/out/books.csv"
+        try FileManager.default.createDirectory(atPath: "\(shelf.path)/out", withIntermediateDirectories: true)
+        let toStdout = try isbnscan(["scan", "--csv", shelf.path])
+        let toFile = try isbnscan(["scan", "--csv", "-o", target, shelf.path])
+        #expect(toFile.status == 0)
+        #expect(toFile.stdout == "")
+        #expect(try String(contentsOfFile: target, encoding: .utf8) == toStdout.stdout)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: "\(shelf.path)/out") == ["books.csv"])  // no temporary left
+
+        let nowhere = try isbnscan(["scan", "-o", "\(shelf.path)/missing/books.csv", shelf.path])
+        #expect(nowhere.status == 1)
+        #expect(nowhere.stdout == "")
+        #expect(nowhere.stderr == "Error: \(shelf.path)/missing/books.csv: cannot write the output file: No such file or directory\n")
+
+        let device = try isbnscan(["scan", "-q", "-o", "/dev/null", shelf.path])  // written to, never replaced
+        #expect(device.status == 0)
+        var info = stat()
+        #expect(stat("/dev/null", &info) == 0 && (info.st_mode & S_IFMT) == S_IFCHR)
+    }
+
+    @Test func uniqueCountsEachISBNOnce() throws {
+        let shelf = try Shelf(["a.png": "isbn/png-gray8.png", "b.png": "isbn/png-gray8.png", "c.pgm": "isbn/pgm-p5.pgm",
+                               "d.png": "isbn/png-gray8.png"])
+        defer { shelf.remove() }
+        let p = shelf.path
+        let text = try isbnscan(["scan", "--unique", p])
+        #expect(text.stdout == "9780306406157 3 \(p)/a.png\n9780321573513 1 \(p)/c.pgm\n")
+        let json = try isbnscan(["scan", "--unique", "--json", p])
+        let first = try JSONSerialization.jsonObject(with: Data(json.stdout.split(separator: "\n")[0].utf8)) as! [String: Any]
+        #expect(first["isbn13"] as? String == "9780306406157")
+        #expect(first["isbn10"] as? String == "0306406152")
+        #expect(first["count"] as? Int == 3)
+        #expect(first["file"] as? String == "\(p)/a.png")
+        let csv = try isbnscan(["scan", "--unique", "--csv", p])
+        #expect(csv.stdout == "isbn13,isbn10,count,file\r\n9780306406157,0306406152,3,\(p)/a.png\r\n9780321573513,032157351X,1,\(p)/c.pgm\r\n")
+    }
+
+    @Test func emptyFolderAndFolderWithoutImagesFindNothing() throws {
+        let empty = try Shelf([:])
+        defer { empty.remove() }
+        let run = try isbnscan(["scan", empty.path])
+        #expect(run.status == 4)
+        #expect(run.stdout == "")
+        #expect(run.stderr.hasPrefix("scanned 0 files: 0 with an ISBN"))
+
+        let papers = try Shelf(["a.txt": "text:x", "b.json": "text:{}"])
+        defer { papers.remove() }
+        let none = try isbnscan(["scan", papers.path])
+        #expect(none.status == 4)
+        #expect(none.stderr.hasPrefix("scanned 0 files: "))
+        #expect(none.stderr.hasSuffix("; left out 2 non-image files\n"))
+
+        // A document is not skipped quietly: it may be the scan the user meant.
+        let pdf = try Shelf(["scan.pdf": "text:%PDF-1.4 nothing"])
+        defer { pdf.remove() }
+        let refused = try isbnscan(["scan", pdf.path])
+        #expect(refused.status == 1)
+        #expect(refused.stderr.hasPrefix("Error: \(pdf.path)/scan.pdf: unsupported format: PDF (isbnscan reads PNG, JPEG, PGM and PPM)\n"))
+    }
+
+    @Test func unreadableFilesAndFoldersAreListedAndTheRestScanned() throws {
+        let shelf = try Shelf(["a.png": "isbn/png-gray8.png", "locked.png": "isbn/png-gray8.png",
+                               "private/b.png": "isbn/png-gray8.png", "z.jpg": "isbn/jpeg-gray.jpg"])
+        defer { shelf.remove() }
+        let p = shelf.path
+        chmod("\(p)/locked.png", 0o000)
+        chmod("\(p)/private", 0o000)
+        // As root everything is readable, so drop to 'nobody' for this run.
+        let run = try isbnscan(["scan", "-r", "--json", p], as: getuid() == 0 ? "65534" : nil)
+        #expect(run.status == 1)
+        let records = run.stdout.split(separator: "\n").map { try! JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any] }
+        #expect(records.map { $0["file"] as? String } == ["\(p)/a.png", "\(p)/locked.png", "\(p)/private", "\(p)/z.jpg"])
+        #expect(records.map { $0["error"] as? String } == [nil, "permission denied", "permission denied", nil])
+        #expect(run.stderr.contains("Error: \(p)/locked.png: permission denied\nError: \(p)/private: permission denied\n"))
+        #expect(run.stderr.contains("scanned 4 files: 2 with an ISBN, 0 without any barcode, 0 codes refused, 2 unreadable"))
+    }
+
+    @Test func brokenFilesInAFolderAreErrorsNotStops() throws {
+        let shelf = try Shelf(["1-empty.jpg": "", "2-truncated.png": "corrupt/truncated.png", "3-corrupt.jpg": "corrupt/corrupt.jpg",
+                               "4-fake-extension.jpg": "isbn/fake-extension.jpg", "5-bomb.png": "corrupt/bomb.png",
+                               "6-good.png": "isbn/png-gray8.png"])
+        defer { shelf.remove() }
+        let p = shelf.path
+        let run = try isbnscan(["scan", "-j", "2", p])
+        #expect(run.status == 1)
+        #expect(run.stdout == "\(p)/4-fake-extension.jpg: 9780262035613\n\(p)/6-good.png: 9780306406157\n")
+        #expect(run.stderr.hasPrefix("""
+            Error: \(p)/1-empty.jpg: empty file (0 bytes)
+            Error: \(p)/2-truncated.png: truncated: file ends before the image does
+            Error: \(p)/3-corrupt.jpg: corrupt JPEG: Unsupported marker type 0x8e
+            Error: \(p)/5-bomb.png: image is 50000x50000 = 2500000000 pixels, over the limit of 120000000 (see --max-pixels)
+
+            """))
+    }
+
+    @Test func decompressionBombIsRefusedBeforeAllocation() throws {
+        let shelf = try Shelf(["bomb.png": "corrupt/bomb.png"])
+        defer { shelf.remove() }
+        let run = try isbnscan(["scan", "--max-pixels", "4000000", shelf.path])
+        #expect(run.status == 1)
+        #expect(run.stderr.hasPrefix("Error: \(shelf.path)/bomb.png: image is 50000x50000 = 2500000000 pixels, over the limit of 4000000 (see --max-pixels)\n"))
+        // 2.5 gigapixels were never allocated: every child of this test process stayed small.
+        #expect(peakChildMegabytes() < 200)
+    }
+
+    @Test func symlinkLoopsEndWithAWarning() throws {
+        let shelf = try Shelf(["books/a.png": "isbn/png-gray8.png"])
+        defer { shelf.remove() }
+        #expect(symlink("..", "\(shelf.path)/books/loop") == 0)
+        let run = try isbnscan(["scan", "-r", shelf.path])
+        #expect(run.status == 0)
+        #expect(run.stdout == "\(shelf.path)/books/a.png: 9780306406157\n")
+        #expect(run.stderr.hasPrefix("Warning: \(shelf.path)/books/loop: folder already walked (a symbolic link loop?), not entered again\n"))
+    }
+
+    @Test func nonUTF8NamesAreEscapedInTextAndValidInJSON() throws {
+        let shelf = try Shelf(["x.png": "isbn/png-gray8.png"])
+        defer { shelf.remove() }
+        let latin1 = Array("\(shelf.path)/caf".utf8) + [0xE9] + Array(".png".utf8) + [0]
+        #expect(latin1.withUnsafeBufferPointer { rename("\(shelf.path)/x.png", UnsafeRawPointer($0.baseAddress!).assumingMemoryBound(to: CChar.self)) } == 0)
+        let text = try isbnscan(["scan", "--all", shelf.path])
+        #expect(text.stdout == "\(shelf.path)/caf\\xE9.png: EAN-13 9780306406157 accepted ISBN-10 0306406152\n")
+        let json = try isbnscan(["scan", "--json", shelf.path])
+        let object = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as! [String: Any]
+        #expect(object["file"] as? String == "\(shelf.path)/caf\\xE9.png")
+        // Named on the command line (argv bytes, not UTF-8), the file still opens.
+        let direct = try isbnscan(["-c", "exec \"$0\" scan \"$(printf '\(shelf.path)/caf\\351.png')\"", isbnscanBinary],
+                                  executable: "/bin/sh")
+        #expect(direct.status == 0)
+        #expect(direct.stdout == "9780306406157\n")
+    }
+
+    @Test func tenThousandFilesKeepMemoryFlat() throws {
+        let folder = NSTemporaryDirectory() + "isbnscan-10k-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        var pixels = Data("P5\n48 16\n255\n".utf8)
+        pixels.append(Data((0..<(48 * 16)).map { UInt8(truncatingIfNeeded: $0 &* 37) }))
+        for index in 0..<10_000 {
+            _ = FileManager.default.createFile(atPath: String(format: "%@/%05d.pgm", folder, index), contents: pixels)
+        }
+        let run = try isbnscan(["scan", "--effort", "fast", "-j", "2", "--json", "-o", "\(folder).jsonl", folder])
+        defer { try? FileManager.default.removeItem(atPath: "\(folder).jsonl") }
+        #expect(run.status == 4)
+        #expect(run.stderr.contains("scanned 10000 files: 0 with an ISBN, 10000 without any barcode"))
+        let lines = try String(contentsOfFile: "\(folder).jsonl", encoding: .utf8).split(separator: "\n")
+        #expect(lines.count == 10_000)
+        #expect(lines.last?.hasPrefix("{\"file\": \"\(folder)/09999.pgm\"") == true)
+        #expect(peakChildMegabytes() < 200)
+    }
+}
+
+/// The largest resident set of any child process this test process has waited for, in MB
+/// (`getrusage(RUSAGE_CHILDREN)`): an upper bound for each `isbnscan` run.
+func peakChildMegabytes() -> Int {
+    var usage = rusage()
+    getrusage(RUSAGE_CHILDREN.rawValue, &usage)
+    return usage.ru_maxrss / 1024
+}
+
+@Suite struct InterruptionTests {
+    /// Starts `isbnscan` on a folder of 300 slow images (noise: every recovery pass runs),
+    /// sends `signal` once `ready` says so, and returns the run.
+    func interrupted(by signal: Int32, extra: [String], ready: (_ stdout: String) -> Bool) throws -> (Run, folder: String) {
+        let folder = NSTemporaryDirectory() + "isbnscan-int-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        for index in 0..<300 {
+            try FileManager.default.copyItem(atPath: "\(testImages)/negative/noise.png", toPath: String(format: "%@/%03d.png", folder, index))
+        }
+        let out = folder + ".out", err = folder + ".err"
+        _ = FileManager.default.createFile(atPath: out, contents: nil)
+        _ = FileManager.default.createFile(atPath: err, contents: nil)
+        defer { try? FileManager.default.removeItem(atPath: out); try? FileManager.default.removeItem(atPath: err) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: isbnscanBinary)
+        process.arguments = ["scan", "-j", "1", "--json"] + extra + [folder]
+        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: out))
+        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: err))
+        try process.run()
+        let deadline = Date().addingTimeInterval(60)
+        while !ready((try? String(contentsOfFile: out, encoding: .utf8)) ?? ""), Date() < deadline, process.isRunning {
+            usleep(20_000)
+        }
+        kill(process.processIdentifier, signal)
+        process.waitUntilExit()
+        return (Run(status: process.terminationStatus, stdout: try String(contentsOfFile: out, encoding: .utf8),
+                    stderr: try String(contentsOfFile: err, encoding: .utf8)), folder)
+    }
+
+    /// The files named by JSON Lines `text`, checking each line is a whole JSON object.
+    func files(_ text: String) throws -> [String] {
+        try text.split(separator: "\n").map {
+            try #require((try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])?["file"] as? String)
+        }
+    }
+
+    @Test func ctrlCFlushesWhatIsDoneAndExits130() throws {
+        let (run, folder) = try interrupted(by: SIGINT, extra: []) { $0.split(separator: "\n").count >= 2 }
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        #expect(run.status == 130)
+        let done = try files(run.stdout)
+        #expect(done.count >= 2 && done.count < 300)
+        #expect(done == (0..<done.count).map { String(format: "%@/%03d.png", folder, $0) })  // a prefix, none lost
+        #expect(run.stderr.contains("Interrupted by SIGINT: \(done.count) of 300 files done\n"))
+        #expect(run.stderr.contains("scanned \(done.count) files: 0 with an ISBN, \(done.count) without any barcode"))
+    }
+
+    @Test func sigtermWithOutputFileWritesTheFinishedPart() throws {
+        let target = NSTemporaryDirectory() + "isbnscan-int-\(UUID().uuidString).jsonl"
+        defer { try? FileManager.default.removeItem(atPath: target) }
+        let start = Date()
+        let (run, folder) = try interrupted(by: SIGTERM, extra: ["-q", "-o", target]) { _ in Date().timeIntervalSince(start) > 1.5 }
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        #expect(run.status == 130)
+        #expect(run.stdout == "")
+        let done = try files(try String(contentsOfFile: target, encoding: .utf8))
+        #expect(done == (0..<done.count).map { String(format: "%@/%03d.png", folder, $0) })
+        #expect(run.stderr == "Interrupted by SIGTERM: \(done.count) of 300 files done, written to \(target)\n")
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory())
+            .filter { $0.hasPrefix(".\((target as NSString).lastPathComponent).isbnscan-") }
+        #expect(leftovers.isEmpty)
+    }
+
+    @Test func progressBarShowsOnATerminalOnly() throws {
+        let shelf = try Shelf(["a.png": "isbn/png-gray8.png", "b.png": "negative/noise.png", "c.png": "isbn/png-gray8.png"])
+        defer { shelf.remove() }
+        // script(1) gives isbnscan a pseudo-terminal as stdout and stderr.
+        let command = "'\(isbnscanBinary)' scan '\(shelf.path)'"
+        let onTerminal = try isbnscan(["-qec", command, "/dev/null"], executable: "/usr/bin/script")
+        #expect(onTerminal.stdout.contains("\r\u{1B}[K[" ))
+        #expect(onTerminal.stdout.contains("/3 files"))
+        #expect(onTerminal.stdout.contains(" files/s  "))
+        #expect(onTerminal.stdout.contains("found "))
+        let quiet = try isbnscan(["-qec", command + " -q", "/dev/null"], executable: "/usr/bin/script")
+        #expect(!quiet.stdout.contains("files/s"))
+        #expect(quiet.stdout.contains("9780306406157"))
+        let piped = try isbnscan(["scan", shelf.path])
+        #expect(!piped.stderr.contains("\u{1B}[K"))
+    }
+}
