@@ -90,17 +90,36 @@ extension LuminanceImage {
     public func boxBlurred() -> LuminanceImage {
         let out = LuminanceImage(width: width, height: height, filledWith: 0)
         let src = buffer.pointer, dst = out.buffer.pointer
-        for y in 0..<height {
-            let y0 = max(y - 1, 0), y2 = min(y + 1, height - 1)
-            for x in 0..<width {
-                let x0 = max(x - 1, 0), x2 = min(x + 1, width - 1)
-                var s = 0
-                for yy in [y0, y, y2] {
-                    let row = src + yy * width
-                    s += Int(row[x0]) + Int(row[x]) + Int(row[x2])
-                }
-                dst[y * width + x] = UInt8((s + 4) / 9)
+        let w = width
+        // Separable: 3-tap horizontal sums of three rows kept in a ring, then summed vertically.
+        let sums = UnsafeMutablePointer<UInt16>.allocate(capacity: 3 * w)
+        defer { sums.deallocate() }
+        func horizontal(_ y: Int, into slot: UnsafeMutablePointer<UInt16>) {
+            let row = src + y * w
+            if w == 1 { slot[0] = UInt16(row[0]) * 3; return }
+            slot[0] = UInt16(row[0]) * 2 + UInt16(row[1])
+            var x = 1
+            while x < w - 1 {
+                slot[x] = UInt16(row[x - 1]) + UInt16(row[x]) + UInt16(row[x + 1])
+                x += 1
             }
+            slot[w - 1] = UInt16(row[w - 2]) + UInt16(row[w - 1]) * 2
+        }
+        horizontal(0, into: sums)                              // row y-1 (clamped)
+        horizontal(0, into: sums + w)                          // row y
+        horizontal(min(1, height - 1), into: sums + 2 * w)     // row y+1
+        var above = sums, current = sums + w, below = sums + 2 * w
+        for y in 0..<height {
+            let out = dst + y * w
+            for x in 0..<w {
+                out[x] = UInt8((Int(above[x]) + Int(current[x]) + Int(below[x]) + 4) / 9)
+            }
+            // Shift the ring: the row above is dropped, the row after next is summed into it.
+            let freed = above
+            above = current
+            current = below
+            below = freed
+            horizontal(min(y + 2, height - 1), into: below)
         }
         return out
     }

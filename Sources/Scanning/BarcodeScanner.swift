@@ -28,12 +28,15 @@ public struct ScannerOptions: Sendable, Equatable {
 /// `zbar_image_scanner_t`, destroyed in `deinit`.
 public final class BarcodeScanner {
     private var scanner: OpaquePointer
+    /// The density `scanner` is configured with.
+    private var currentDensity: Int32
     public let options: ScannerOptions
 
     /// Creates and configures a `zbar_image_scanner_t` (`zbar_image_scanner_create`).
     public init(options: ScannerOptions = ScannerOptions()) {
         self.options = options
         self.scanner = Self.makeScanner(options)
+        self.currentDensity = Int32(max(1, options.density))
     }
 
     private static func makeScanner(_ options: ScannerOptions) -> OpaquePointer {
@@ -63,6 +66,7 @@ public final class BarcodeScanner {
     public func reset() {
         zbar_image_scanner_destroy(scanner)
         scanner = Self.makeScanner(options)
+        currentDensity = Int32(max(1, options.density))
     }
 
     deinit { zbar_image_scanner_destroy(scanner) }
@@ -73,12 +77,22 @@ public final class BarcodeScanner {
     /// The region is applied with `zbar_image_set_crop` after `zbar_image_set_size` (which
     /// resets the crop). Polygons are in pixel coordinates of `image`, whatever the region.
     /// Wraps `zbar_scan_image`. "Nothing found" is an empty array.
-    public func scan(_ image: LuminanceImage, region: RegionOfInterest = .full, pass: String = "full") -> [Symbol] {
-        scan(image, pixels: region.pixelRect(imageWidth: image.width, imageHeight: image.height), pass: pass)
+    public func scan(_ image: LuminanceImage, region: RegionOfInterest = .full, pass: String = "full", density: Int? = nil) -> [Symbol] {
+        scan(image, pixels: region.pixelRect(imageWidth: image.width, imageHeight: image.height), pass: pass, density: density)
     }
 
     /// Scans the pixel rectangle `rect` of `image` (clamped to the image).
-    public func scan(_ image: LuminanceImage, pixels rect: PixelRect, pass: String = "full") -> [Symbol] {
+    ///
+    /// `density` (default ``ScannerOptions/density``) scans every n-th row and every n-th
+    /// column (`ZBAR_CFG_X_DENSITY` / `ZBAR_CFG_Y_DENSITY`): the cost falls as 1/n, and a
+    /// barcode at least a few times n pixels tall and wide is still crossed by enough lines.
+    public func scan(_ image: LuminanceImage, pixels rect: PixelRect, pass: String = "full", density: Int? = nil) -> [Symbol] {
+        let lines = Int32(max(1, density ?? options.density))
+        if lines != currentDensity {
+            zbar_image_scanner_set_config(scanner, ZBAR_NONE, ZBAR_CFG_X_DENSITY, lines)
+            zbar_image_scanner_set_config(scanner, ZBAR_NONE, ZBAR_CFG_Y_DENSITY, lines)
+            currentDensity = lines
+        }
         guard let zimage = zbar_image_create() else { fatalError("zbar_image_create: out of memory") }
         defer { zbar_image_destroy(zimage) }
         zbar_image_set_format(zimage, isbnscan_fourcc_y800())

@@ -84,37 +84,71 @@ public final class MultiPassDecoder {
     public func decode(_ image: LuminanceImage, region: RegionOfInterest = .full) -> ScanReport {
         let rect = region.pixelRect(imageWidth: image.width, imageHeight: image.height)
         scanner.reset()  // the same answer for an image whatever was scanned before it
-        let first = scanner.scan(image, pixels: rect, pass: "full")
+        // A sparse scan first: most barcodes in a photo are crossed by dozens of lines, so
+        // every n-th row and column finds them at 1/n of the cost.
+        let density = Self.coarseDensity(width: rect.width, height: rect.height)
+        if density > 1 {
+            let coarse = scanner.scan(image, pixels: rect, pass: "full", density: density)
+            if coarse.contains(where: { !$0.symbology.isAddOn }) { return ScanReport(symbols: coarse) }
+        }
+        let first = scanner.scan(image, pixels: rect, pass: "full", density: 1)
         if effort == .fast || first.contains(where: { !$0.symbology.isAddOn }) {
             return ScanReport(symbols: first)
         }
-        let crop = image.cropped(x: rect.x, y: rect.y, width: rect.width, height: rect.height)
+        // Recovery passes work on the region; a region over 4 megapixels is halved first (a
+        // barcode the full scan missed in a 12-megapixel photo is blurred or noisy, and halving
+        // smooths it at a quarter of the cost of every pass after).
+        let cropped = image.cropped(x: rect.x, y: rect.y, width: rect.width, height: rect.height)
+        let factor = cropped.width * cropped.height > 4_000_000 ? 2 : 1
+        let crop = cropped.downscaled(by: factor)
         let passes = Self.passes(for: effort, width: crop.width, height: crop.height)
-        func run(_ pass: DecodingPass, on source: LuminanceImage) -> [Symbol] {
+        // normal scans every other line of regions over 600 pixels high and wide; thorough every line.
+        let recoveryDensity = effort == .thorough ? 1 : max(1, min(crop.width, crop.height) / 600)
+        func run(_ pass: DecodingPass, on source: LuminanceImage, as name: String? = nil) -> [Symbol] {
             let (transformed, toRegion) = pass.apply(source)
-            return scanner.scan(transformed, pass: pass.name).map { symbol in
+            return scanner.scan(transformed, pass: name ?? pass.name, density: recoveryDensity).map { symbol in
                 var symbol = symbol
                 symbol.polygon = Self.boundingQuad(symbol.polygon.map { point in
                     let (x, y) = toRegion(Double(point.x), Double(point.y))
-                    return (x + Double(rect.x), y + Double(rect.y))
+                    return ((x + 0.5) * Double(factor) - 0.5 + Double(rect.x), (y + 0.5) * Double(factor) - 0.5 + Double(rect.y))
                 })
                 return symbol
             }
         }
-        var found = passes.flatMap { run($0, on: crop) }
-        // A code only one pass read gets a second look: the same pass on a smoothed and on a
-        // lightened copy. Agreement there confirms it; a different reading makes it ambiguous.
-        // Each pass is looked at again once, and the two copies are made once.
-        let secondLook = Set(unconfirmed(found).map(\.pass))
-        if !secondLook.isEmpty {
-            let variants = [("smooth", crop.boxBlurred()), ("gamma-0.8", crop.gammaAdjusted(0.8))]
-            for pass in passes where secondLook.contains(pass.name) {
-                for (suffix, variant) in variants {
-                    found += run(pass, on: variant).map { var s = $0; s.pass = "\(pass.name)+\(suffix)"; return s }
+        // Passes run cheapest first and stop once a code is confirmed with no disagreement.
+        // A code only one pass read gets a second look at once: the same pass on a smoothed and
+        // on a lightened copy of the region. Agreement confirms it; a different reading makes it
+        // ambiguous.
+        var found: [Symbol] = []
+        var variants: [(String, LuminanceImage)]?
+        for pass in passes {
+            let symbols = run(pass, on: crop)
+            found += symbols
+            if symbols.contains(where: { !$0.symbology.isAddOn }) && !unconfirmed(found).isEmpty {
+                if variants == nil { variants = [("smooth", crop.boxBlurred()), ("gamma-0.8", crop.gammaAdjusted(0.8))] }
+                for (suffix, variant) in variants! where !unconfirmed(found).isEmpty {
+                    found += run(pass, on: variant, as: "\(pass.name)+\(suffix)")
                 }
             }
+            let kept = confirmed(found).filter { !$0.symbology.isAddOn }
+            if !kept.isEmpty && Set(kept.map(\.data)).count == kept.count && !isContested(kept) { break }
         }
         return ScanReport(symbols: first + confirmed(found))
+    }
+
+    /// Whether two kept codes overlap (two readings of one barcode: the report will refuse them).
+    private func isContested(_ kept: [Symbol]) -> Bool {
+        for (i, a) in kept.enumerated() {
+            for b in kept[(i + 1)...] where a.overlaps(b) && a.data != b.data { return true }
+        }
+        return false
+    }
+
+    /// Rows and columns between the lines of the first, sparse scan of a `width`×`height`
+    /// region: one line per 1/300 of the shorter side, so a barcode a tenth of the region tall
+    /// is still crossed by 30 lines; 1 (no sparse scan) for regions under 600 pixels.
+    static func coarseDensity(width: Int, height: Int) -> Int {
+        max(1, min(width, height) / 300)
     }
 
     /// The recovery passes for an effort level and a region size, cheapest first.
