@@ -19,6 +19,8 @@ public enum Effort: String, Sendable, CaseIterable {
 struct DecodingPass {
     let name: String
     let apply: (LuminanceImage) -> (image: LuminanceImage, toRegion: (Double, Double) -> (Double, Double))
+    /// Read with ``EANLineDecoder`` (per-character widths) instead of zbar.
+    var byLines = false
 
     static func plain(_ name: String, _ transform: @escaping (LuminanceImage) -> LuminanceImage) -> DecodingPass {
         DecodingPass(name: name) { (transform($0), { ($0, $1) }) }
@@ -106,7 +108,9 @@ public final class MultiPassDecoder {
         let recoveryDensity = effort == .thorough ? 1 : max(1, min(crop.width, crop.height) / 600)
         func run(_ pass: DecodingPass, on source: LuminanceImage, as name: String? = nil) -> [Symbol] {
             let (transformed, toRegion) = pass.apply(source)
-            return scanner.scan(transformed, pass: name ?? pass.name, density: recoveryDensity).map { symbol in
+            let symbols = pass.byLines ? EANLineDecoder.scan(transformed, pass: name ?? pass.name)
+                                       : scanner.scan(transformed, pass: name ?? pass.name, density: recoveryDensity)
+            return symbols.map { symbol in
                 var symbol = symbol
                 symbol.polygon = Self.boundingQuad(symbol.polygon.map { point in
                     let (x, y) = toRegion(Double(point.x), Double(point.y))
@@ -155,8 +159,11 @@ public final class MultiPassDecoder {
     static func passes(for effort: Effort, width: Int, height: Int) -> [DecodingPass] {
         guard effort != .fast else { return [] }
         let shorter = min(width, height)
+        var lines = DecodingPass.plain("lines") { $0 }
+        lines.byLines = true
         var passes: [DecodingPass] = [
             .plain("smooth") { $0.boxBlurred() },
+            lines,
             .plain("gamma-0.6") { $0.gammaAdjusted(0.6) },
             .plain("gamma-1.6") { $0.gammaAdjusted(1.6) },
             .plain("stretch") { $0.contrastStretched() },
