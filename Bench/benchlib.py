@@ -496,13 +496,13 @@ def shell_join(cmd, limit=8):
     return " ".join(shlex.quote(c) for c in cmd)
 
 
-def table(headers, rows):
-    """Plain-text table, columns right-aligned except the first."""
+def table(headers, rows, left=1):
+    """Plain-text table: the first `left` columns left-aligned, the others right-aligned."""
     cells = [headers] + [[str(c) for c in r] for r in rows]
     widths = [max(len(r[i]) for r in cells) for i in range(len(headers))]
     lines = []
     for n, r in enumerate(cells):
-        lines.append("  ".join((c.ljust(widths[i]) if i == 0 else c.rjust(widths[i])) for i, c in enumerate(r)))
+        lines.append("  ".join((c.ljust(widths[i]) if i < left else c.rjust(widths[i])) for i, c in enumerate(r)))
         if n == 0:
             lines.append("  ".join("-" * w for w in widths))
     return "\n".join(lines)
