@@ -29,7 +29,7 @@ import random
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import benchlib as B  # noqa: E402
+import synth as S  # noqa: E402
 
 from PIL import Image, ImageChops, ImageDraw, ImageFilter  # noqa: E402
 
@@ -45,15 +45,15 @@ def compose(rng, size, ean, addon, module, angle=0.0, perspective=None, invert=F
             render=None):
     """A cover of `size` with the code's label pasted (rotated/warped) at a random place."""
     if render is None:
-        render = B.zint_render(ean, addon, module_px=module)
-    label = B.label_from_render(render, rng, ink=ink, paper=paper, module_px=module,
+        render = S.zint_render(ean, addon, module_px=module)
+    label = S.label_from_render(render, rng, ink=ink, paper=paper, module_px=module,
                                 margin_modules=rng.uniform(1.5, 4), invert=invert)
     quad = None
     if perspective:
         quad = perspective(label.size)
-    rgb, mask = B.transform_label(label, angle=angle, perspective=quad)
-    photo = B.cover_background(rng, *size)
-    box = B.paste_somewhere(rng, photo, rgb, mask)
+    rgb, mask = S.transform_label(label, angle=angle, perspective=quad)
+    photo = S.cover_background(rng, *size)
+    box = S.paste_somewhere(rng, photo, rgb, mask)
     return photo, box
 
 
@@ -80,13 +80,13 @@ def trapezoid(rng):
 
 def make_one(category, idx, rng, per):
     """-> (photo, format, jpeg quality, ean, addon, detail)."""
-    ean, addon = B.random_code(rng, CODE_MIX)
+    ean, addon = S.random_code(rng, CODE_MIX)
     fmt, quality = "jpg", rng.randrange(85, 94)
     if category == "rotation":
         angle = ROTATIONS[idx % len(ROTATIONS)]
         module = rng.choice([3, 3.5, 4])
         photo, _ = compose(rng, PHOTO, ean, addon, module, angle=angle)
-        photo = B.lighting(rng, photo, rng.uniform(0.1, 0.3))
+        photo = S.lighting(rng, photo, rng.uniform(0.1, 0.3))
         detail = "angle=%d module=%g" % (angle, module)
     elif category == "perspective":
         module = rng.choice([3, 3.5, 4, 5])
@@ -102,7 +102,7 @@ def make_one(category, idx, rng, per):
         module = rng.choice([3, 4])
         sigma = 20 + 25 * idx / max(1, per - 1)
         photo, _ = compose(rng, PHOTO, ean, addon, module)
-        photo = B.add_noise(photo.filter(ImageFilter.GaussianBlur(0.6)), sigma)
+        photo = S.add_noise(photo.filter(ImageFilter.GaussianBlur(0.6)), sigma)
         detail = "module=%g noise=%.0f" % (module, sigma)
     elif category == "lowcontrast":
         module = rng.choice([3, 4])
@@ -114,7 +114,7 @@ def make_one(category, idx, rng, per):
     elif category == "unevenlight":
         module = rng.choice([3, 4])
         photo, (x0, y0, x1, y1) = compose(rng, PHOTO, ean, addon, module)
-        photo = B.lighting(rng, photo, rng.uniform(0.6, 0.85))
+        photo = S.lighting(rng, photo, rng.uniform(0.6, 0.85))
         # A hard shadow (a hand, the phone) across part of the label.
         shade = Image.new("L", photo.size, 255)
         d = ImageDraw.Draw(shade)
@@ -138,7 +138,7 @@ def make_one(category, idx, rng, per):
         detail = "module=%g quality=%d" % (module, quality)
     elif category == "small":
         module = [1.5, 2, 2.5][idx % 3]
-        render = B.zint_render_fractional(ean, addon, module)
+        render = S.zint_render_fractional(ean, addon, module)
         photo, _ = compose(rng, PHOTO, ean, addon, module, render=render)
         quality = 92
         detail = "module=%g" % module
@@ -150,7 +150,7 @@ def make_one(category, idx, rng, per):
             module = rng.choice([2, 2.5, 3])
             detail = "small barcode module=%g" % module
         photo, _ = compose(rng, HUGE, ean, addon, module, angle=rng.uniform(-3, 3))
-        photo = B.lighting(rng, photo, rng.uniform(0.1, 0.4)).filter(ImageFilter.GaussianBlur(0.8))
+        photo = S.lighting(rng, photo, rng.uniform(0.1, 0.4)).filter(ImageFilter.GaussianBlur(0.8))
         quality = 88
     else:
         raise ValueError(category)
@@ -176,11 +176,11 @@ def main():
     counts["rotation"] = max(a.per_category, len(ROTATIONS))
     counts["huge"] = max(2, a.per_category * 2 // 3)
     params = {"seed": a.seed, "counts": counts,
-              "sources": B.sources_digest(__file__, os.path.join(here, "benchlib.py"))}
-    if B.cached(a.out, params):
+              "sources": S.sources_digest(__file__, os.path.join(here, "synth.py"))}
+    if S.cached(a.out, params):
         print("make_hard_set: %s is up to date" % a.out, file=sys.stderr)
         return 0
-    B.fresh_dir(a.out)
+    S.fresh_dir(a.out)
     os.makedirs(os.path.join(a.out, "images"))
     lines = ["file\tcategory\texpected\tdetail"]
     for ci, cat in enumerate(CATEGORIES):
@@ -188,12 +188,12 @@ def main():
             rng = random.Random((a.seed * 1009 + ci) * 100_003 + i)
             photo, fmt, quality, ean, addon, detail = make_one(cat, i, rng, counts[cat])
             name = "images/%s_%02d.%s" % (cat, i + 1, fmt)
-            B.save_photo(photo, os.path.join(a.out, name), fmt, quality)
-            lines.append("%s\t%s\t%s\t%s" % (name, cat, B.expected_text(ean, addon), detail))
+            S.save_photo(photo, os.path.join(a.out, name), fmt, quality)
+            lines.append("%s\t%s\t%s\t%s" % (name, cat, S.expected_text(ean, addon), detail))
         print("make_hard_set: %s: %d images" % (cat, counts[cat]), file=sys.stderr)
     with open(os.path.join(a.out, "truth.tsv"), "w") as f:
         f.write("\n".join(lines) + "\n")
-    B.write_stamp(a.out, params)
+    S.write_stamp(a.out, params)
     print("make_hard_set: wrote %d images to %s" % (len(lines) - 1, a.out), file=sys.stderr)
     return 0
 

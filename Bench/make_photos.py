@@ -21,7 +21,7 @@ import random
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import benchlib as B  # noqa: E402
+import synth as S  # noqa: E402
 
 from PIL import ImageFilter  # noqa: E402
 
@@ -31,30 +31,30 @@ CODE_MIX = {"isbn": 70, "isbn_addon5": 15, "isbn979": 5, "product": 7, "ean8": 3
 def make_one(rng, size, jpeg_only):
     w, h = size
     big = w * h > 6_000_000
-    ean, addon = B.random_code(rng, CODE_MIX)
+    ean, addon = S.random_code(rng, CODE_MIX)
     module = rng.choice([2, 2.5, 3, 3.5, 4, 5, 6]) * (2 if big else 1)
     height = rng.choice([None, None, None, rng.randrange(30, 55)])
-    render = B.zint_render(ean, addon, module_px=module, height=height)
-    label = B.label_from_render(render, rng, module_px=module, margin_modules=rng.uniform(1, 4))
+    render = S.zint_render(ean, addon, module_px=module, height=height)
+    label = S.label_from_render(render, rng, module_px=module, margin_modules=rng.uniform(1, 4))
     r = rng.random()
     angle = rng.uniform(-4, 4) if r < 0.45 else (rng.choice([-1, 1]) * rng.uniform(5, 15) if r < 0.60 else 0.0)
-    rgb, mask = B.transform_label(label, angle=angle)
-    photo = B.cover_background(rng, w, h)
-    B.paste_somewhere(rng, photo, rgb, mask)
+    rgb, mask = S.transform_label(label, angle=angle)
+    photo = S.cover_background(rng, w, h)
+    S.paste_somewhere(rng, photo, rgb, mask)
     if rng.random() < 0.6:
-        photo = B.lighting(rng, photo, rng.uniform(0.1, 0.45))
+        photo = S.lighting(rng, photo, rng.uniform(0.1, 0.45))
     if rng.random() < 0.2:
         photo = photo.filter(ImageFilter.GaussianBlur(rng.uniform(0.25, 0.45) * module))
     else:
         photo = photo.filter(ImageFilter.GaussianBlur(0.6))  # lens softness
     if rng.random() < 0.2:
-        photo = B.add_noise(photo, rng.uniform(5, 15))
+        photo = S.add_noise(photo, rng.uniform(5, 15))
     fmt = "jpg" if jpeg_only or rng.random() < 0.8 else "png"
     quality = rng.randrange(80, 93)
     tags = ["%dx%d" % (w, h), fmt]
     if angle and abs(angle) >= 5:
         tags.append("rot")
-    return photo, fmt, quality, B.expected_text(ean, addon), "+".join(tags)
+    return photo, fmt, quality, S.expected_text(ean, addon), "+".join(tags)
 
 
 def main():
@@ -68,11 +68,11 @@ def main():
 
     here = os.path.dirname(os.path.abspath(__file__))
     params = {"count": a.count, "seed": a.seed, "size": a.size, "jpeg_only": a.jpeg_only,
-              "sources": B.sources_digest(__file__, os.path.join(here, "benchlib.py"))}
-    if B.cached(a.out, params):
+              "sources": S.sources_digest(__file__, os.path.join(here, "synth.py"))}
+    if S.cached(a.out, params):
         print("make_photos: %s is up to date (%d photos)" % (a.out, a.count), file=sys.stderr)
         return 0
-    B.fresh_dir(a.out)
+    S.fresh_dir(a.out)
     os.makedirs(os.path.join(a.out, "images"))
     fixed = tuple(int(v) for v in a.size.lower().split("x")) if a.size else None
     lines = ["file\tcategory\texpected"]
@@ -81,13 +81,13 @@ def main():
         size = fixed or ((3000, 4000) if rng.random() < 0.15 else (1200, 1600))
         photo, fmt, quality, expected, tags = make_one(rng, size, a.jpeg_only)
         name = "images/photo_%04d.%s" % (i + 1, fmt)
-        B.save_photo(photo, os.path.join(a.out, name), fmt, quality)
+        S.save_photo(photo, os.path.join(a.out, name), fmt, quality)
         lines.append("%s\t%s\t%s" % (name, tags, expected))
         if (i + 1) % 50 == 0:
             print("make_photos: %d/%d" % (i + 1, a.count), file=sys.stderr)
     with open(os.path.join(a.out, "truth.tsv"), "w") as f:
         f.write("\n".join(lines) + "\n")
-    B.write_stamp(a.out, params)
+    S.write_stamp(a.out, params)
     print("make_photos: wrote %d photos to %s" % (a.count, a.out), file=sys.stderr)
     return 0
 

@@ -77,6 +77,10 @@ def main():
     for r in runs:
         if r.note:
             print("note: %s: %s" % (r.tool, r.note))
+        _, _, ok_files = B.score(truth, r.reads)
+        missed = [os.path.basename(x["file"]) for x in truth if x["file"] not in ok_files]
+        if missed:
+            print("%s misses (%d): %s%s" % (r.tool, len(missed), " ".join(missed[:25]), " ..." if len(missed) > 25 else ""))
     print("decoded = the expected EAN-13/EAN-8 read (any verdict); wrong = images with a reading but not the right one")
     print()
 
