@@ -65,11 +65,14 @@ def report_set(title, rows, runs, synthetic):
     for r in runs:
         print("$ " + B.shell_join(r.cmd))
     scores = {}
+    detail = {r["file"]: r for r in rows}
     for r in runs:
-        ok, wrong, ok_files = B.score(rows, r.reads)
+        ok, wrong, (ok_files, wrong_files) = B.score_files(rows, r.reads)
         ok_addon, _, _ = B.score(with_addon, r.reads, judge_addon=True)
         scores[r.tool] = {"decoded": ok, "wrong": wrong, "files": ok_files, "with_addon": ok_addon,
-                          "seconds": r.seconds, "ips": n / r.seconds, "note": r.note}
+                          "seconds": r.seconds, "ips": n / r.seconds, "note": r.note,
+                          "wrong_reads": {detail[f]["name"]: {"expected": detail[f]["expected"], "read": v}
+                                          for f, v in sorted(wrong_files.items())}}
     others = [t for t in ("zbarimg", "zxing-cpp") if t in scores]
     union = set().union(*(scores[t]["files"] for t in others))
     table = []
@@ -82,6 +85,8 @@ def report_set(title, rows, runs, synthetic):
     for tool, s in scores.items():
         if s["note"]:
             print("note: %s: %s" % (tool, s["note"]))
+        for name, w in s["wrong_reads"].items():
+            print("wrong read: %s: %s expected %s, read %s" % (tool, name, w["expected"], " ".join(w["read"])))
 
     # Per category (synthetic: degradation; corpus: folder).
     cats = sorted({r["category"] for r in rows}, key=lambda c: [r["category"] for r in rows].index(c))
@@ -119,7 +124,6 @@ def report_set(title, rows, runs, synthetic):
 
     # The lead's to-do list: images normal misses that another reader decodes.
     nf = scores["isbnscan normal"]["files"]
-    detail = {r["file"]: r for r in rows}
     todo = []
     for f in sorted(union - nf, key=lambda f: detail[f]["name"]):
         by = [t for t in others if f in scores[t]["files"]]

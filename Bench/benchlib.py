@@ -192,7 +192,13 @@ def run_isbnscan(binary, args, label="isbnscan"):
 def score(rows, reads, judge_addon=False):
     """(correct, wrong, set of correct files): a file is correct when some read's main code equals the expected one
     (and, with judge_addon, its add-on equals the expected add-on); wrong when it has reads but none is correct."""
-    ok, wrong = set(), 0
+    ok, wrong, (files, _) = score_files(rows, reads, judge_addon)
+    return ok, wrong, files
+
+
+def score_files(rows, reads, judge_addon=False):
+    """Like score, but the third item is (set of correct files, {wrong file: [readings]})."""
+    ok, wrong = set(), {}
     for r in rows:
         rs = reads.get(r["file"], [])
         good = [x for x in rs if x.data == r["main"]]
@@ -201,8 +207,8 @@ def score(rows, reads, judge_addon=False):
         if good:
             ok.add(r["file"])
         elif any(x.data != r["main"] for x in rs):
-            wrong += 1
-    return len(ok), wrong, ok
+            wrong[r["file"]] = [x.data for x in rs]
+    return len(ok), len(wrong), (ok, wrong)
 
 
 def shell_join(cmd, limit=8):
