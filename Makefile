@@ -3,6 +3,12 @@
 #   make build   debug build
 #   make test    deps, then `swift test` (all test suites)
 #   make scan    deps, release build, then scan the bundled test images (the main job)
+#   make bench-deps      install what the benchmarks need: zbar-tools, zint, python3-venv (apt),
+#                        then Pillow, numpy and zxing-cpp (pip) in a venv at .build/bench-venv
+#   make bench           release build, then throughput: isbnscan vs zbarimg vs zxing-cpp on 300
+#                        generated photos, and isbnscan's peak memory on 12-megapixel JPEGs (issue 3)
+#   make bench-accuracy  release build, then decoded counts per reader and effort on ../shared/corpus
+#                        and a generated hard set (issue 5); BENCH_JSON=file also writes JSON
 #   make clean   remove build products
 # Set SUDO=sudo when not running as root.
 
@@ -10,13 +16,22 @@ SWIFT ?= swift
 SUDO ?=
 RELEASE_BIN := .build/release/isbnscan
 
+# Benchmarks: generated images (cached, reproducible) and a Python venv, both under .build.
+BENCH_DIR := .build/bench
+BENCH_VENV := .build/bench-venv
+BENCH_PY := $(BENCH_VENV)/bin/python
+BENCH_DEBS := zbar-tools zint python3-venv
+CORPUS ?= ../shared/corpus
+BENCH_JSON ?=
+PIP := $(BENCH_PY) -m pip install -q --disable-pip-version-check --retries 1 --timeout 30
+
 # pkg-config module → Debian package that provides it.
 PKG_MODULES := zbar:libzbar-dev libpng16:libpng-dev libjpeg:libjpeg62-turbo-dev libexif:libexif-dev
 
 # Folders `make scan` reads (their .txt answers are skipped as non-images).
 SCAN_FOLDERS := TestImages/isbn TestImages/exif TestImages/roi TestImages/rejected
 
-.PHONY: deps build test scan clean
+.PHONY: deps build test scan bench-deps bench bench-accuracy clean
 
 deps:
 	@missing=""; \
@@ -47,6 +62,39 @@ scan: $(RELEASE_BIN)
 	@echo "isbnscan scan $(SCAN_FOLDERS):" >&2
 	@$(RELEASE_BIN) scan $(SCAN_FOLDERS); status=$$?; \
 	  if [ $$status -ne 0 ] && [ $$status -ne 4 ]; then exit $$status; fi
+
+# Debian packages first (only those dpkg lacks); then the venv. Pillow and numpy are required (fallback:
+# Debian's python3-pil/python3-numpy through a venv that sees system packages); zxing-cpp is optional.
+bench-deps:
+	@missing=""; \
+	for package in $(BENCH_DEBS); do \
+	  dpkg-query -W -f='$${Status}' $$package 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$package"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "make bench-deps: installing$$missing"; \
+	  $(SUDO) apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $$missing; \
+	fi
+	@if ! $(BENCH_PY) -c 'import PIL, numpy' >/dev/null 2>&1; then \
+	  echo "make bench-deps: creating $(BENCH_VENV) with Pillow and numpy"; \
+	  rm -rf $(BENCH_VENV) && python3 -m venv $(BENCH_VENV) && $(PIP) pillow numpy || { \
+	    echo "make bench-deps: pip failed; using Debian's python3-pil and python3-numpy"; \
+	    $(SUDO) apt-get update -qq && \
+	    DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends python3-pil python3-numpy && \
+	    rm -rf $(BENCH_VENV) && python3 -m venv --system-site-packages $(BENCH_VENV); }; \
+	fi
+	@$(BENCH_PY) -c 'import zxingcpp' >/dev/null 2>&1 || $(PIP) zxing-cpp || \
+	  echo "make bench-deps: NOTE: pip install zxing-cpp failed; the benchmarks will skip zxing-cpp"
+	@echo "make bench-deps: ready ($$($(BENCH_PY) -c 'import importlib.metadata as m; print("Pillow", m.version("pillow"), "numpy", m.version("numpy"))'))"
+
+bench: bench-deps $(RELEASE_BIN)
+	$(BENCH_PY) Bench/make_photos.py --out $(BENCH_DIR)/photos --count 300 --seed 1
+	$(BENCH_PY) Bench/make_photos.py --out $(BENCH_DIR)/photos-12mp --count 40 --seed 2 --size 4000x3000 --jpeg-only
+	$(BENCH_PY) Bench/throughput.py --bin $(RELEASE_BIN) --photos $(BENCH_DIR)/photos --mem-photos $(BENCH_DIR)/photos-12mp
+
+bench-accuracy: bench-deps $(RELEASE_BIN)
+	$(BENCH_PY) Bench/make_hard_set.py --out $(BENCH_DIR)/hard --seed 7
+	$(BENCH_PY) Bench/accuracy.py --bin $(RELEASE_BIN) --corpus $(CORPUS) --hard $(BENCH_DIR)/hard $(if $(BENCH_JSON),--json-out $(BENCH_JSON))
 
 clean:
 	$(SWIFT) package clean
