@@ -52,7 +52,7 @@ static int exif_orientation_from_markers(j_decompress_ptr cinfo) {
 }
 
 isc_status isc_jpeg_decode_luma(const uint8_t *data, size_t size, uint64_t max_pixels,
-                                unsigned scale_denom,
+                                unsigned scale_denom, uint64_t halve_above,
                                 isc_luma_image *out, char *message, size_t message_size) {
     memset(out, 0, sizeof *out);
     struct jpeg_decompress_struct cinfo;
@@ -109,6 +109,9 @@ isc_status isc_jpeg_decode_luma(const uint8_t *data, size_t size, uint64_t max_p
         snprintf(err.message, sizeof err.message, "unsupported JPEG colour space %d",
                  (int)cinfo.jpeg_color_space);
         longjmp(err.jump, 1);
+    }
+    if (scale_denom == 0) {
+        scale_denom = (uint64_t)cinfo.image_width * cinfo.image_height > halve_above ? 2 : 1;
     }
     if (scale_denom == 2 || scale_denom == 4 || scale_denom == 8) {
         cinfo.scale_num = 1;

@@ -13,6 +13,10 @@ public struct DecodeOptions: Sendable, Equatable {
     public var appliesOrientation: Bool = true
     /// JPEG only: decode at 1/n size with libjpeg's DCT scaling (1, 2, 4 or 8). Default 1.
     public var jpegScale: Int = 1
+    /// JPEG only, when set: decode at half size (DCT scaling, much cheaper than a full decode
+    /// plus a downscale) if the image has more pixels than this; ``DecodedImage/scale`` says
+    /// whether it happened. Overrides ``jpegScale``. Default `nil`.
+    public var halveJPEGAbovePixels: Int?
 
     public init(maxPixels: Int = 120_000_000, appliesOrientation: Bool = true, jpegScale: Int = 1) {
         self.maxPixels = maxPixels
@@ -29,6 +33,13 @@ public struct DecodedImage {
     public let format: ImageFormat
     /// The EXIF orientation found in the file (``Orientation/up`` when there is none).
     public let orientation: Orientation
+    /// How many file pixels one image pixel spans along each side: 1, or 2 (or more) when a
+    /// JPEG was decoded at reduced size (``DecodeOptions/jpegScale``,
+    /// ``DecodeOptions/halveJPEGAbovePixels``).
+    public var scale: Int = 1
+    /// The upright size of the image in the file, in pixels (``image`` is smaller when
+    /// ``scale`` > 1).
+    public var fullSize: (width: Int, height: Int)
 }
 
 /// Reads image files into ``LuminanceImage``s: PNG (libpng), JPEG (libjpeg-turbo), PGM/PPM.
@@ -73,6 +84,8 @@ public enum ImageLoader {
         }
         var stored: LuminanceImage
         var orientation = Orientation.up
+        var scale = 1
+        var sourceSize: (width: Int, height: Int)? = nil
         switch format {
         case .png, .jpeg:
             var out = isc_luma_image()
@@ -81,7 +94,9 @@ public enum ImageLoader {
             let status = message.withUnsafeMutableBufferPointer { text in
                 format == .png
                     ? isc_png_decode_luma(base, data.count, UInt64(options.maxPixels), &out, text.baseAddress, text.count)
-                    : isc_jpeg_decode_luma(base, data.count, UInt64(options.maxPixels), UInt32(options.jpegScale),
+                    : isc_jpeg_decode_luma(base, data.count, UInt64(options.maxPixels),
+                                           options.halveJPEGAbovePixels == nil ? UInt32(options.jpegScale) : 0,
+                                           UInt64(options.halveJPEGAbovePixels ?? Int.max),
                                            &out, text.baseAddress, text.count)
             }
             guard status == ISC_OK, let pixels = out.pixels else {
@@ -99,6 +114,8 @@ public enum ImageLoader {
             stored = LuminanceImage(width: Int(out.width), height: Int(out.height),
                                     buffer: PixelBuffer(adopting: pixels, count: count))
             orientation = Orientation(rawValue: Int(out.orientation)) ?? .up
+            scale = max(1, Int(out.source_width) / Int(out.width))
+            sourceSize = (Int(out.source_width), Int(out.source_height))
         case .pgm, .ppm:
             do {
                 stored = try PNMDecoder.decode(data, maxPixels: options.maxPixels)
@@ -111,7 +128,9 @@ public enum ImageLoader {
             }
         }
         let upright = options.appliesOrientation ? stored.applying(orientation) : stored
-        return DecodedImage(image: upright, format: format, orientation: orientation)
+        var fullSize = sourceSize ?? (stored.width, stored.height)
+        if upright.width != stored.width { fullSize = (fullSize.height, fullSize.width) }  // transposing orientation
+        return DecodedImage(image: upright, format: format, orientation: orientation, scale: scale, fullSize: fullSize)
     }
 
     /// The whole file at `path`, read with POSIX `open`/`fstat`/`read`; `-` reads standard

@@ -28,15 +28,15 @@ public struct ScannerOptions: Sendable, Equatable {
 /// `zbar_image_scanner_t`, destroyed in `deinit`.
 public final class BarcodeScanner {
     private var scanner: OpaquePointer
-    /// The density `scanner` is configured with.
-    private var currentDensity: Int32
+    /// The row and column densities `scanner` is configured with.
+    private var currentDensity: (rows: Int32, columns: Int32)
     public let options: ScannerOptions
 
     /// Creates and configures a `zbar_image_scanner_t` (`zbar_image_scanner_create`).
     public init(options: ScannerOptions = ScannerOptions()) {
         self.options = options
         self.scanner = Self.makeScanner(options)
-        self.currentDensity = Int32(max(1, options.density))
+        self.currentDensity = (Int32(max(1, options.density)), Int32(max(1, options.density)))
     }
 
     private static func makeScanner(_ options: ScannerOptions) -> OpaquePointer {
@@ -66,7 +66,7 @@ public final class BarcodeScanner {
     public func reset() {
         zbar_image_scanner_destroy(scanner)
         scanner = Self.makeScanner(options)
-        currentDensity = Int32(max(1, options.density))
+        currentDensity = (Int32(max(1, options.density)), Int32(max(1, options.density)))
     }
 
     deinit { zbar_image_scanner_destroy(scanner) }
@@ -84,15 +84,20 @@ public final class BarcodeScanner {
     /// Scans the pixel rectangle `rect` of `image` (clamped to the image).
     ///
     /// `density` (default ``ScannerOptions/density``) scans every n-th row and every n-th
-    /// column (`ZBAR_CFG_X_DENSITY` / `ZBAR_CFG_Y_DENSITY`): the cost falls as 1/n, and a
-    /// barcode at least a few times n pixels tall and wide is still crossed by enough lines.
-    public func scan(_ image: LuminanceImage, pixels rect: PixelRect, pass: String = "full", density: Int? = nil) -> [Symbol] {
-        let lines = Int32(max(1, density ?? options.density))
-        if lines != currentDensity {
-            zbar_image_scanner_set_config(scanner, ZBAR_NONE, ZBAR_CFG_X_DENSITY, lines)
-            zbar_image_scanner_set_config(scanner, ZBAR_NONE, ZBAR_CFG_Y_DENSITY, lines)
-            currentDensity = lines
+    /// column (`ZBAR_CFG_Y_DENSITY` for rows, `ZBAR_CFG_X_DENSITY` for columns): the cost falls
+    /// as 1/n, and a barcode at least a few times n pixels tall and wide is still crossed by
+    /// enough lines. `rows`/`columns` set the two apart; 0 skips that direction.
+    public func scan(_ image: LuminanceImage, pixels rect: PixelRect, pass: String = "full", density: Int? = nil,
+                     rows: Int? = nil, columns: Int? = nil) -> [Symbol] {
+        let every = Int32(max(1, density ?? options.density))
+        let lines = (rows: rows.map { Int32(max(0, $0)) } ?? every, columns: columns.map { Int32(max(0, $0)) } ?? every)
+        if lines.rows != currentDensity.rows {
+            zbar_image_scanner_set_config(scanner, ZBAR_NONE, ZBAR_CFG_Y_DENSITY, lines.rows)
         }
+        if lines.columns != currentDensity.columns {
+            zbar_image_scanner_set_config(scanner, ZBAR_NONE, ZBAR_CFG_X_DENSITY, lines.columns)
+        }
+        currentDensity = lines
         guard let zimage = zbar_image_create() else { fatalError("zbar_image_create: out of memory") }
         defer { zbar_image_destroy(zimage) }
         zbar_image_set_format(zimage, isbnscan_fourcc_y800())

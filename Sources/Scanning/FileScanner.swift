@@ -41,11 +41,28 @@ public final class FileScanner {
 
     /// As ``scanFile(path:)-(String)`` for a path given as bytes (not necessarily UTF-8);
     /// the result's ``FileScanResult/path`` is `path.description`.
+    ///
+    /// A JPEG over ``MultiPassDecoder/halfSizeAbovePixels`` is first decoded at half size with
+    /// libjpeg's DCT scaling (a fraction of the cost of a full decode) for the decoder's
+    /// ``MultiPassDecoder/firstLook(_:region:scale:)``; only when that finds nothing is it
+    /// decoded again at full size.
     public func scanFile(path: RawPath) -> FileScanResult {
         do {
+            var options = decodeOptions
+            if options.jpegScale == 1 { options.halveJPEGAbovePixels = MultiPassDecoder.halfSizeAbovePixels }
+            let preview = try ImageLoader.load(path: path, options: options)
+            if preview.scale == 1 {
+                return FileScanResult(path: path.description, report: decoder.decode(preview.image, region: region),
+                                      error: nil, imageSize: preview.fullSize)
+            }
+            if let symbols = decoder.firstLook(preview.image, region: region, scale: preview.scale) {
+                return FileScanResult(path: path.description, report: ScanReport(symbols: symbols), error: nil,
+                                      imageSize: preview.fullSize)
+            }
             let decoded = try ImageLoader.load(path: path, options: decodeOptions)
-            return FileScanResult(path: path.description, report: decoder.decode(decoded.image, region: region),
-                                  error: nil, imageSize: (decoded.image.width, decoded.image.height))
+            return FileScanResult(path: path.description,
+                                  report: decoder.decode(decoded.image, region: region, firstLookDone: true),
+                                  error: nil, imageSize: decoded.fullSize)
         } catch {
             return FileScanResult(path: path.description, report: nil, error: error, imageSize: nil)
         }

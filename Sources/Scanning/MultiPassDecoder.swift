@@ -82,16 +82,54 @@ public final class MultiPassDecoder {
         self.confirmations = max(1, confirmations)
     }
 
-    /// Scans `region` of the upright `image` and judges every code.
-    public func decode(_ image: LuminanceImage, region: RegionOfInterest = .full) -> ScanReport {
-        let rect = region.pixelRect(imageWidth: image.width, imageHeight: image.height)
+    /// Regions with more pixels than this (a 12-megapixel photo) get their first look at half size.
+    public static let halfSizeAbovePixels = 4_000_000
+
+    /// The cheap first look at an image, which finds most barcodes in photos: sparse zbar scans,
+    /// rows first (a book held upright has vertical bars, read along rows), then columns, every
+    /// n-th line (n from ``coarseDensity(width:height:)``); and when `image` is a reduced copy
+    /// (`scale` > 1: a JPEG decoded at half size, or a big photo halved), a scan of every line.
+    ///
+    /// `image` is the picture at 1/`scale` of its size; polygons come back in full-size pixels.
+    /// - Returns: the symbols, if an EAN-13 or EAN-8 is among them; else `nil`.
+    public func firstLook(_ image: LuminanceImage, region: RegionOfInterest = .full, scale: Int = 1) -> [Symbol]? {
         scanner.reset()  // the same answer for an image whatever was scanned before it
-        // A sparse scan first: most barcodes in a photo are crossed by dozens of lines, so
-        // every n-th row and column finds them at 1/n of the cost.
+        let rect = region.pixelRect(imageWidth: image.width, imageHeight: image.height)
+        func scaledUp(_ symbols: [Symbol]) -> [Symbol] {
+            guard scale > 1 else { return symbols }
+            let factor = Double(scale)
+            return symbols.map { symbol in
+                var symbol = symbol
+                symbol.polygon = Self.boundingQuad(symbol.polygon.map { point in
+                    ((Double(point.x) + 0.5) * factor - 0.5, (Double(point.y) + 0.5) * factor - 0.5)
+                })
+                return symbol
+            }
+        }
         let density = Self.coarseDensity(width: rect.width, height: rect.height)
-        if density > 1 {
-            let coarse = scanner.scan(image, pixels: rect, pass: "full", density: density)
-            if coarse.contains(where: { !$0.symbology.isAddOn }) { return ScanReport(symbols: coarse) }
+        var looks: [(rows: Int, columns: Int, pass: String)] = []
+        if density > 1 { looks += [(density, 0, scale > 1 ? "half" : "full"), (0, density, scale > 1 ? "half" : "full")] }
+        if scale > 1 { looks.append((1, 1, "half")) }
+        for look in looks {
+            let symbols = scanner.scan(image, pixels: rect, pass: look.pass, rows: look.rows, columns: look.columns)
+            if symbols.contains(where: { !$0.symbology.isAddOn }) { return scaledUp(symbols) }
+        }
+        return nil
+    }
+
+    /// Scans `region` of the upright `image` and judges every code: ``firstLook(_:region:scale:)``
+    /// (on a halved copy when the region is over ``halfSizeAbovePixels``), then one zbar scan
+    /// of every line, then, unless `effort` is ``Effort/fast``, the recovery passes.
+    ///
+    /// - Parameter firstLookDone: the caller already ran ``firstLook(_:region:scale:)`` on a
+    ///   reduced copy of this image and it found nothing (``FileScanner`` does so with JPEGs
+    ///   decoded at half size).
+    public func decode(_ image: LuminanceImage, region: RegionOfInterest = .full, firstLookDone: Bool = false) -> ScanReport {
+        let rect = region.pixelRect(imageWidth: image.width, imageHeight: image.height)
+        let big = rect.width * rect.height > Self.halfSizeAbovePixels
+        if !firstLookDone {
+            let preview = big ? image.downscaled(by: 2) : image
+            if let symbols = firstLook(preview, region: region, scale: big ? 2 : 1) { return ScanReport(symbols: symbols) }
         }
         let first = scanner.scan(image, pixels: rect, pass: "full", density: 1)
         if effort == .fast || first.contains(where: { !$0.symbology.isAddOn }) {
@@ -100,9 +138,8 @@ public final class MultiPassDecoder {
         // Recovery passes work on the region; a region over 4 megapixels is halved first (a
         // barcode the full scan missed in a 12-megapixel photo is blurred or noisy, and halving
         // smooths it at a quarter of the cost of every pass after).
-        let cropped = image.cropped(x: rect.x, y: rect.y, width: rect.width, height: rect.height)
-        let factor = cropped.width * cropped.height > 4_000_000 ? 2 : 1
-        let crop = cropped.downscaled(by: factor)
+        let factor = big ? 2 : 1
+        let crop = image.cropped(x: rect.x, y: rect.y, width: rect.width, height: rect.height).downscaled(by: factor)
         let passes = Self.passes(for: effort, width: crop.width, height: crop.height)
         // normal scans every other line of regions over 600 pixels high and wide; thorough every line.
         let recoveryDensity = effort == .thorough ? 1 : max(1, min(crop.width, crop.height) / 600)
@@ -149,10 +186,10 @@ public final class MultiPassDecoder {
     }
 
     /// Rows and columns between the lines of the first, sparse scan of a `width`×`height`
-    /// region: one line per 1/300 of the shorter side, so a barcode a tenth of the region tall
-    /// is still crossed by 30 lines; 1 (no sparse scan) for regions under 600 pixels.
+    /// region: one line per 1/200 of the shorter side, so a barcode a tenth of the region tall
+    /// is still crossed by 20 lines; 1 (no sparse scan) for regions under 400 pixels.
     static func coarseDensity(width: Int, height: Int) -> Int {
-        max(1, min(width, height) / 300)
+        max(1, min(width, height) / 100)
     }
 
     /// The recovery passes for an effort level and a region size, cheapest first.

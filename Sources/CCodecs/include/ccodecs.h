@@ -62,11 +62,13 @@ isc_status isc_png_decode_luma(const uint8_t *data, size_t size, uint64_t max_pi
  * Decodes a JPEG held in memory to luminance (libjpeg-turbo, jpeg_read_scanlines).
  * Gray and YCbCr/RGB decode straight to JCS_GRAYSCALE (libjpeg keeps the Y component);
  * CMYK and YCCK, including Adobe-inverted CMYK, are converted through RGB.
- * `scale_denom` (1, 2, 4 or 8) asks libjpeg to decode at 1/scale_denom size (DCT scaling).
+ * `scale_denom` (1, 2, 4 or 8) asks libjpeg to decode at 1/scale_denom size (DCT scaling);
+ * with 0, the image is decoded at half size when it has more than `halve_above` pixels, else
+ * at full size (`out->width` tells which: compare with `out->source_width`).
  * Reads the APP1 Exif segment for orientation.
  */
 isc_status isc_jpeg_decode_luma(const uint8_t *data, size_t size, uint64_t max_pixels,
-                                unsigned scale_denom,
+                                unsigned scale_denom, uint64_t halve_above,
                                 isc_luma_image *out, char *message, size_t message_size);
 
 /**
