@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -296,7 +297,13 @@ int isc_install_stop_handlers(void) {
     sa.sa_flags = 0;   /* no SA_RESTART: poll() returns EINTR */
     if (sigaction(SIGINT, &sa, NULL) == -1) return errno;
     if (sigaction(SIGTERM, &sa, NULL) == -1) return errno;
-    return 0;
+    /* A parent may have started us with these signals blocked (posix_spawn inherits the
+     * spawning thread's mask): then they would stay pending and never stop us. */
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGINT);
+    sigaddset(&set, SIGTERM);
+    return pthread_sigmask(SIG_UNBLOCK, &set, NULL);
 }
 
 int isc_stop_signal(void) { return stop_signal; }

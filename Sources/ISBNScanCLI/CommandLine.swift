@@ -15,6 +15,8 @@ public enum ISBNScanCommand {
     SUBCOMMANDS:
       scan                    Read the barcodes in image files (PNG, JPEG, PGM, PPM).
       validate                Check ISBNs typed by hand (ISBN-13 or ISBN-10).
+      camera                  Hold a book up to a webcam (V4L2) and print its ISBN.
+      devices                 List the video devices (/dev/video*) and their formats.
       help [<subcommand>]     Show help for isbnscan or one subcommand.
 
     OPTIONS:
@@ -26,6 +28,7 @@ public enum ISBNScanCommand {
       isbnscan scan --roi 0.05,0.4,0.9,0.15 photo.jpg
                                               scan only a band across the middle
       isbnscan validate 0-306-40615-2         check a typed ISBN-10
+      isbnscan camera --continuous            catalogue a shelf with the webcam
 
     See 'isbnscan help <subcommand>' for details.
 
@@ -61,13 +64,22 @@ public enum ISBNScanCommand {
             return runSubcommand(ValidateCommand.spec, rest, stdout: stdout, stderr: stderr) { (parsed) throws(UsageError) -> ExitStatus in
                 try ValidateCommand.run(parsed, stdout: stdout, stderr: stderr)
             }
+        case "camera":
+            return runSubcommand(CameraCommand.spec, rest, stdout: stdout, stderr: stderr) { (parsed) throws(UsageError) -> ExitStatus in
+                try CameraCommand.run(parsed, stdout: stdout, stderr: stderr)
+            }
+        case "devices":
+            return runSubcommand(DevicesCommand.spec, rest, stdout: stdout, stderr: stderr) { (parsed) throws(UsageError) -> ExitStatus in
+                try DevicesCommand.run(parsed, stdout: stdout, stderr: stderr)
+            }
         default:
             let hint = first.hasPrefix("-") ? "unknown option '\(first)'" : "unknown subcommand '\(first)'"
             return usageError(hint, command: nil, stderr: stderr)
         }
     }
 
-    static let specs: [String: CommandSpec] = ["scan": ScanCommand.spec, "validate": ValidateCommand.spec]
+    static let specs: [String: CommandSpec] = ["scan": ScanCommand.spec, "validate": ValidateCommand.spec,
+                                               "camera": CameraCommand.spec, "devices": DevicesCommand.spec]
 
     private static func runSubcommand(_ spec: CommandSpec, _ arguments: [String], stdout: TextSink, stderr: TextSink,
                                       body: (ParsedArguments) throws(UsageError) -> ExitStatus) -> ExitStatus {

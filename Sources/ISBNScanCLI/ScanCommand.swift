@@ -76,15 +76,7 @@ enum ScanCommand {
 
     static func settings(from parsed: ParsedArguments) throws(UsageError) -> Settings {
         var settings = Settings()
-        if parsed.value("roi") != nil && parsed.value("roi-avfoundation") != nil {
-            throw UsageError("give either --roi or --roi-avfoundation, not both")
-        }
-        do {
-            if let text = parsed.value("roi") { settings.region = try RegionOfInterest(parsing: text) }
-        } catch { throw UsageError("--roi: \(error)") }
-        do {
-            if let text = parsed.value("roi-avfoundation") { settings.region = try RegionOfInterest(parsingAVFoundation: text) }
-        } catch { throw UsageError("--roi-avfoundation: \(error)") }
+        if let region = try region(from: parsed) { settings.region = region }
         if let text = parsed.value("max-pixels") {
             settings.decode.maxPixels = try ArgumentParser.integer(text, option: "--max-pixels", in: 1...(1 << 40))
         }
@@ -99,6 +91,20 @@ enum ScanCommand {
         settings.json = parsed.flag("json")
         settings.quiet = parsed.flag("quiet")
         return settings
+    }
+
+    /// The region given with `--roi` or `--roi-avfoundation` (not both), or `nil`.
+    static func region(from parsed: ParsedArguments) throws(UsageError) -> RegionOfInterest? {
+        if parsed.value("roi") != nil && parsed.value("roi-avfoundation") != nil {
+            throw UsageError("give either --roi or --roi-avfoundation, not both")
+        }
+        do {
+            if let text = parsed.value("roi") { return try RegionOfInterest(parsing: text) }
+        } catch { throw UsageError("--roi: \(error)") }
+        do {
+            if let text = parsed.value("roi-avfoundation") { return try RegionOfInterest(parsingAVFoundation: text) }
+        } catch { throw UsageError("--roi-avfoundation: \(error)") }
+        return nil
     }
 
     static func run(_ parsed: ParsedArguments, stdout: TextSink, stderr: TextSink) throws(UsageError) -> ExitStatus {
@@ -198,7 +204,16 @@ enum ResultPrinter {
             return JSON.object(["file": JSON.string(result.path), "width": "null", "height": "null", "symbols": "[]",
                                 "isbns": "[]", "rejected": "[]", "error": JSON.optional(result.error?.cause)])
         }
-        let symbols = report.codes.map { code -> String in
+        return JSON.object(["file": JSON.string(result.path),
+                            "width": result.imageSize.map { String($0.width) } ?? "null",
+                            "height": result.imageSize.map { String($0.height) } ?? "null",
+                            "symbols": symbolsJSON(report), "isbns": isbnsJSON(report.accepted),
+                            "rejected": rejectedJSON(report), "error": "null"])
+    }
+
+    /// The `symbols` array: every EAN symbol with position, pass and verdict.
+    static func symbolsJSON(_ report: ScanReport) -> String {
+        JSON.array(report.codes.map { code -> String in
             let s = code.symbol
             let polygon = JSON.array(s.polygon.map { "[\($0.x), \($0.y)]" })
             return JSON.object(["type": JSON.string(s.symbology.rawValue), "data": JSON.string(s.data),
@@ -207,21 +222,24 @@ enum ResultPrinter {
                                 "pass": JSON.string(s.pass),
                                 "verdict": JSON.string(code.verdict.isbn == nil ? "rejected" : "accepted"),
                                 "reason": JSON.optional(code.verdict.rejection?.reason.rawValue)])
-        }
-        let isbns = report.accepted.map { code -> String in
-            let isbn = code.verdict.isbn!
+        })
+    }
+
+    /// The `isbns` array for accepted codes.
+    static func isbnsJSON(_ accepted: [ReadCode]) -> String {
+        JSON.array(accepted.compactMap { code -> String? in
+            guard let isbn = code.verdict.isbn else { return nil }
             return JSON.object(["isbn13": JSON.string(isbn.isbn13), "isbn10": JSON.string(isbn.isbn10),
                                 "addon": JSON.optional(code.symbol.addOn)])
-        }
-        let rejected = report.rejected.map { code in
+        })
+    }
+
+    /// The `rejected` array: refused codes with reason and detail.
+    static func rejectedJSON(_ report: ScanReport) -> String {
+        JSON.array(report.rejected.map { code in
             JSON.object(["type": JSON.string(code.symbol.symbology.rawValue), "data": JSON.string(code.symbol.data),
                          "reason": JSON.string(code.verdict.rejection!.reason.rawValue),
                          "detail": JSON.string(code.verdict.rejection!.detail)])
-        }
-        return JSON.object(["file": JSON.string(result.path),
-                            "width": result.imageSize.map { String($0.width) } ?? "null",
-                            "height": result.imageSize.map { String($0.height) } ?? "null",
-                            "symbols": JSON.array(symbols), "isbns": JSON.array(isbns),
-                            "rejected": JSON.array(rejected), "error": "null"])
+        })
     }
 }

@@ -131,7 +131,8 @@ ssize_t isc_v4l2_read(int fd, void *buffer, size_t size);
 /* ---- stop signals ---------------------------------------------------------------------- */
 
 /** Installs SIGINT and SIGTERM handlers (sigaction without SA_RESTART, so a blocked poll
- *  returns EINTR) that only record the signal. Returns 0 or errno. */
+ *  returns EINTR) that only record the signal, and unblocks both in the calling thread.
+ *  Returns 0 or errno. */
 int isc_install_stop_handlers(void);
 /** The signal number that asked to stop (SIGINT 2, SIGTERM 15), or 0. */
 int isc_stop_signal(void);
