@@ -14,7 +14,8 @@ public struct Frame {
     public let bytes: UnsafeRawBufferPointer
     /// The stream format the bytes are in.
     public let format: StreamFormat
-    /// The driver's frame counter (`v4l2_buffer.sequence`, from 0; gaps are dropped frames).
+    /// The driver's frame counter (`v4l2_buffer.sequence`, from 0; gaps are dropped frames);
+    /// with read() I/O, the frames read so far.
     public let sequence: Int
     /// The driver flagged the frame as damaged (`V4L2_BUF_FLAG_ERROR`).
     public let damaged: Bool
@@ -53,6 +54,8 @@ public final class CaptureDevice {
     private var buffers: [MappedBuffer] = []
     private var streaming = false
     private var readBuffer: UnsafeMutableRawBufferPointer?
+    /// Frames read with read(2), which has no sequence number of its own.
+    private var framesRead = 0
 
     /// Opens `path` (O_RDWR | O_NONBLOCK) and queries it with VIDIOC_QUERYCAP.
     ///
@@ -243,7 +246,8 @@ public final class CaptureDevice {
                 }
                 guard n >= 0 else { throw .from(errno: Int32(-n), operation: "read", device: path) }
                 let frame = Frame(bytes: UnsafeRawBufferPointer(rebasing: readBuffer[0..<n]), format: format,
-                                  sequence: -1, damaged: false)
+                                  sequence: framesRead, damaged: false)
+                framesRead += 1
                 return body(frame)
             }
 

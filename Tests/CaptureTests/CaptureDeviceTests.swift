@@ -81,6 +81,7 @@ extension FakeDeviceTests { @Suite struct CaptureDeviceTests {
         let device = try started(["FRAMES": inside, "IO": "read", "FPS": "0"])
         #expect(!device.info.canStream && device.info.canRead)
         #expect(try isbns(from: device, frames: 1) == ["9780345391803"])
+        #expect(try device.withNextFrame(timeout: 5) { $0.sequence } == 1)   // counted by isbnscan
         #expect(try InProcessFake.counter("fake_v4l2_live_mappings") == 0)
     }
 

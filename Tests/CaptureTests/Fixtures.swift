@@ -17,25 +17,29 @@ enum InProcessFake {
         }
     }()
 
-    static let keys = ["DEVICE", "FRAMES", "FRAMES_PER_IMAGE", "LOOP", "FORMATS", "SIZES", "PAD", "FPS", "IO",
-                       "CARD", "FAULT", "LOG"]
-
-    /// Routes CV4L2 through the fake and sets its configuration (keys without the
-    /// `FAKE_V4L2_` prefix); every other setting is cleared. Serialized suites only.
+    /// Routes CV4L2 through the fake and gives it `settings` (names without the
+    /// `FAKE_V4L2_` prefix) through `fake_v4l2_use_settings`, which replaces the environment:
+    /// no setenv while other suites spawn processes. Serialized suites only.
     static func configure(_ settings: [String: String]) throws {
-        _ = try routed.get()
-        for key in keys { unsetenv("FAKE_V4L2_" + key) }
-        for (key, value) in settings { setenv("FAKE_V4L2_" + key, value, 1) }
+        let use = unsafeBitCast(try symbol("fake_v4l2_use_settings"), to: (@convention(c) (UnsafePointer<CChar>?) -> Void).self)
+        let text = settings.map { "\($0.key)=\($0.value)" }.joined(separator: "\n")
+        text.withCString { use($0) }
+    }
+
+    /// A function the fake exports.
+    static func symbol(_ name: String) throws -> UnsafeMutableRawPointer {
+        let path = try routed.get()
+        guard let handle = dlopen(path, RTLD_NOW | RTLD_NOLOAD) else {
+            throw FakeV4L2.BuildError(message: "\(path) is not loaded")
+        }
+        defer { dlclose(handle) }
+        guard let symbol = dlsym(handle, name) else { throw FakeV4L2.BuildError(message: "no \(name) in \(path)") }
+        return symbol
     }
 
     /// A counter the fake exports (`fake_v4l2_open_devices`, `fake_v4l2_live_mappings`).
     static func counter(_ name: String) throws -> Int {
-        let path = try routed.get()
-        guard let handle = dlopen(path, RTLD_NOW | RTLD_NOLOAD), let symbol = dlsym(handle, name) else {
-            throw FakeV4L2.BuildError(message: "no \(name) in \(path)")
-        }
-        dlclose(handle)
-        let function = unsafeBitCast(symbol, to: (@convention(c) () -> Int32).self)
+        let function = unsafeBitCast(try symbol(name), to: (@convention(c) () -> Int32).self)
         return Int(function())
     }
 

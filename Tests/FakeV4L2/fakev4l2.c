@@ -32,7 +32,8 @@
  *                      says EAGAIN although poll said ready) | stall-after:N (no frame after N)
  *   FAKE_V4L2_LOG      file that gets one line per event (open, s_fmt, mmap, streamon, …)
  *                      and, at exit, "exit open=<devices> mapped=<mappings> streaming=<0|1>"
- * Counters for in-process tests: fake_v4l2_open_devices(), fake_v4l2_live_mappings().
+ * In-process tests pass the same settings with fake_v4l2_use_settings("FRAMES=a.png\nFPS=0")
+ * instead of setenv, and read the counters fake_v4l2_open_devices(), fake_v4l2_live_mappings().
  * Not thread-safe: one capture thread, as isbnscan has.
  */
 #define _GNU_SOURCE
@@ -88,10 +89,44 @@ static double now_seconds(void) {
     return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
 }
 
+/* ---- settings -------------------------------------------------------------------------- */
+
+/* Settings given with fake_v4l2_use_settings replace the environment entirely. */
+static char *given_settings;
+
+/* The value of setting `name` (FAKE_V4L2_<name> in the environment), or NULL. */
+static const char *setting(const char *name) {
+    if (given_settings == NULL) {
+        char key[64];
+        snprintf(key, sizeof key, "FAKE_V4L2_%s", name);
+        return getenv(key);
+    }
+    static char value[4096];
+    size_t n = strlen(name);
+    for (const char *line = given_settings; *line; ) {
+        size_t len = strcspn(line, "\n");
+        if (len > n && strncmp(line, name, n) == 0 && line[n] == '=') {
+            snprintf(value, sizeof value, "%.*s", (int)(len - n - 1), line + n + 1);
+            return value;
+        }
+        line += len + (line[len] == '\n');
+    }
+    return NULL;
+}
+
+/* In-process tests: use `text` ("NAME=value" lines, names without FAKE_V4L2_) instead of the
+ * environment, so no test has to call setenv while other threads read the environment.
+ * NULL goes back to the environment. The returned value of setting() is valid until the
+ * next call, so callers copy or parse it at once. */
+void fake_v4l2_use_settings(const char *text) {
+    free(given_settings);
+    given_settings = text ? strdup(text) : NULL;
+}
+
 /* ---- log ------------------------------------------------------------------------------- */
 
 static void log_event(const char *fmt, ...) {
-    const char *path = getenv("FAKE_V4L2_LOG");
+    const char *path = setting("LOG");
     if (path == NULL || *path == 0) return;
     char line[256];
     va_list ap;
@@ -255,7 +290,7 @@ static int parse_kind(const char *s, size_t n) {
 
 static void configure(device *d) {
     const char *v;
-    v = getenv("FAKE_V4L2_FORMATS");
+    v = setting("FORMATS");
     if (v == NULL || *v == 0) v = "YUYV,MJPG";
     d->nformats = 0;
     while (*v && d->nformats < MAX_FORMATS) {
@@ -264,7 +299,7 @@ static void configure(device *d) {
         if (kind >= 0) d->formats[d->nformats++] = kind;
         v += n + (v[n] == ',');
     }
-    v = getenv("FAKE_V4L2_SIZES");
+    v = setting("SIZES");
     if (v == NULL || *v == 0) v = "640x480,1280x720,320x240";
     d->nsizes = 0;
     while (*v && d->nsizes < MAX_SIZES) {
@@ -278,7 +313,7 @@ static void configure(device *d) {
         v += n + (v[n] == ',');
     }
     d->nimages = 0;
-    v = getenv("FAKE_V4L2_FRAMES");
+    v = setting("FRAMES");
     if (v == NULL) v = "blank";
     while (d->nimages < MAX_IMAGES) {
         size_t n = strcspn(v, ":");
@@ -292,21 +327,21 @@ static void configure(device *d) {
         if (v[n] == 0) break;
         v += n + 1;
     }
-    v = getenv("FAKE_V4L2_FRAMES_PER_IMAGE");
+    v = setting("FRAMES_PER_IMAGE");
     d->per_image = v ? atol(v) : 10;
     if (d->per_image < 1) d->per_image = 1;
-    v = getenv("FAKE_V4L2_LOOP");
+    v = setting("LOOP");
     d->loop = v ? atoi(v) : 1;
-    v = getenv("FAKE_V4L2_PAD");
+    v = setting("PAD");
     d->pad = v ? atoi(v) : 0;
-    v = getenv("FAKE_V4L2_FPS");
+    v = setting("FPS");
     d->fps = v && *v ? atof(v) : -1;
     d->parm_fps = 30;
-    v = getenv("FAKE_V4L2_IO");
+    v = setting("IO");
     d->read_io = v && !strcmp(v, "read");
-    v = getenv("FAKE_V4L2_CARD");
+    v = setting("CARD");
     snprintf(d->card, sizeof d->card, "%s", v ? v : "Fake Camera");
-    v = getenv("FAKE_V4L2_FAULT");
+    v = setting("FAULT");
     if (v == NULL) v = "";
     d->notcapture = !strcmp(v, "notcapture");
     d->eagain = !strcmp(v, "eagain");
@@ -740,10 +775,10 @@ static int any_fake(struct pollfd *fds, nfds_t n) {
 /* ---- interposed entry points ----------------------------------------------------------- */
 
 static int fake_open(const char *path, int flags, mode_t mode) {
-    const char *served = getenv("FAKE_V4L2_DEVICE");
+    const char *served = setting("DEVICE");
     if (served == NULL || *served == 0) served = "/dev/video0";
     if (path == NULL || strcmp(path, served) != 0) return sys_open(path, flags, mode);
-    const char *fault = getenv("FAKE_V4L2_FAULT");
+    const char *fault = setting("FAULT");
     if (fault && !strcmp(fault, "busy")) { log_event("open EBUSY"); errno = EBUSY; return -1; }
     if (fault && !strcmp(fault, "eacces")) { log_event("open EACCES"); errno = EACCES; return -1; }
     if (!devices_initialised) {
@@ -906,6 +941,6 @@ ssize_t read(int fd, void *buf, size_t count) {
 __attribute__((destructor)) static void report_at_exit(void) {
     int streaming = 0;
     for (int i = 0; devices_initialised && i < MAX_DEVICES; i++) streaming |= devices[i].fd >= 0 && devices[i].streaming;
-    if (getenv("FAKE_V4L2_LOG"))
+    if (setting("LOG"))
         log_event("exit open=%d mapped=%d streaming=%d", fake_v4l2_open_devices(), live_mappings, streaming);
 }
