@@ -1,5 +1,6 @@
 # isbnscan — targets:
-#   make deps    install the Debian packages the build and tests need (only what pkg-config lacks)
+#   make deps    install the Debian packages the build and tests need (only what is missing;
+#                V4L2 needs only the kernel headers; the tests compile the fake camera with cc)
 #   make build   debug build
 #   make test    deps, then `swift test` (all test suites)
 #   make scan    deps, release build, then scan the bundled test images (the main job)
@@ -32,6 +33,8 @@ deps:
 	  pkg-config --exists $$module 2>/dev/null || missing="$$missing $$package"; \
 	done; \
 	command -v setpriv >/dev/null 2>&1 || missing="$$missing util-linux"; \
+	command -v cc >/dev/null 2>&1 || missing="$$missing gcc"; \
+	[ -f /usr/include/linux/videodev2.h ] || missing="$$missing linux-libc-dev"; \
 	if [ -n "$$missing" ]; then \
 	  echo "make deps: installing$$missing"; \
 	  $(SUDO) apt-get update -qq && \

@@ -27,7 +27,8 @@
  *   FAKE_V4L2_FPS      frames per second; 0 = as fast as asked. Default: what S_PARM set, else 30
  *   FAKE_V4L2_IO       mmap (default: STREAMING) or read (READWRITE only)
  *   FAKE_V4L2_CARD     card name (default "Fake Camera")
- *   FAKE_V4L2_FAULT    busy | eacces (open fails) | notcapture (an output-only device) |
+ *   FAKE_V4L2_FAULT    busy | eacces (open fails) | busy-fmt (S_FMT says EBUSY: another
+ *                      program streams) | notcapture (an output-only device) |
  *                      enodev-after:N (unplugged after N frames) | eagain (every other DQBUF
  *                      says EAGAIN although poll said ready) | stall-after:N (no frame after N)
  *   FAKE_V4L2_LOG      file that gets one line per event (open, s_fmt, mmap, streamon, …)
@@ -243,6 +244,7 @@ typedef struct {
     char card[32];
     /* faults */
     int notcapture;
+    int busy_fmt;
     long enodev_after, stall_after;
     int eagain, eagain_toggle;
     int gone;
@@ -344,6 +346,7 @@ static void configure(device *d) {
     v = setting("FAULT");
     if (v == NULL) v = "";
     d->notcapture = !strcmp(v, "notcapture");
+    d->busy_fmt = !strcmp(v, "busy-fmt");
     d->eagain = !strcmp(v, "eagain");
     d->enodev_after = !strncmp(v, "enodev-after:", 13) ? atol(v + 13) : -1;
     d->stall_after = !strncmp(v, "stall-after:", 12) ? atol(v + 12) : -1;
@@ -577,7 +580,7 @@ static int device_ioctl(device *d, unsigned long request, void *arg) {
     case VIDIOC_TRY_FMT: {
         struct v4l2_format *f = arg;
         if (f->type != V4L2_BUF_TYPE_VIDEO_CAPTURE || d->notcapture) { errno = EINVAL; return -1; }
-        if (request == VIDIOC_S_FMT && d->nbuffers) { errno = EBUSY; return -1; }
+        if (request == VIDIOC_S_FMT && (d->nbuffers || d->busy_fmt)) { errno = EBUSY; return -1; }
         if (request == VIDIOC_G_FMT) {
             f->fmt.pix.pixelformat = fourcc_of(d->kind);
             f->fmt.pix.width = d->width;

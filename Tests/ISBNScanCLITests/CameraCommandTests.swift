@@ -155,6 +155,20 @@ import Testing
         #expect(symbol["verdict"] as? String == "accepted")
     }
 
+    @Test func refusedCodeIsAWarningOnceAndNoResult() throws {
+        let fake = Fake(["FRAMES": testImages + "/rejected/isbn979.png", "FPS": "0"])
+        let run = try fake.run(["--continuous", "--max-frames", "10"])
+        #expect(run.status == 4)
+        #expect(run.stdout == "")
+        let warnings = run.stderr.split(separator: "\n").filter { $0.hasPrefix("Warning:") }
+        #expect(warnings == ["Warning: frame 2: EAN-13 9791032305690 refused, prefix: prefix 979 is not 978: ISBN-13 in the 979 range"])
+    }
+
+    @Test func addOnsArePrintedAfterTheISBN() throws {
+        let run = try Fake(["FRAMES": testImages + "/isbn/addon-ean5.png", "FPS": "0"]).run(["--addons", "--max-frames", "10", "-q"])
+        #expect(run.stdout == "9780553293357 51299\n")
+    }
+
     @Test func beepRingsTheBellOnStderr() throws {
         let run = try Fake(["FRAMES": Self.inside, "FPS": "0"]).run(["--beep", "-q", "--max-frames", "20"])
         #expect(run.stdout == "9780345391803\n")
@@ -172,6 +186,7 @@ import Testing
 
     @Test(arguments: [
         (["FAULT": "busy"], [String](), "Error: /dev/video0: device busy (open): another program is using the camera\n"),
+        (["FAULT": "busy-fmt"], [], "Error: /dev/video0: device busy (VIDIOC_S_FMT): another program is using the camera\n"),
         (["FAULT": "eacces"], [], "Error: /dev/video0: permission denied; add yourself to the 'video' group (sudo usermod -aG video $USER) and log in again\n"),
         (["FAULT": "notcapture"], [], "Error: /dev/video0: 'Fake Camera' is not a video capture device\n"),
         ([:], ["--device", "/nonexistent/video9"], "Error: /nonexistent/video9: no such device (is the camera plugged in? 'isbnscan devices' lists them)\n"),
