@@ -1,7 +1,7 @@
 import Foundation
 
 /// The fake V4L2 device of the test suite (`Tests/FakeV4L2/fakev4l2.c`), compiled with `cc`
-/// once per test process into a temporary folder.
+/// once per test process into a temporary folder that is removed when the process exits.
 ///
 /// Two ways to use it: run `isbnscan` with `LD_PRELOAD` set to ``library`` (CLI tests), or
 /// route the CV4L2 shim's system calls through it in-process with
@@ -15,11 +15,19 @@ public enum FakeV4L2 {
     public static let testImages = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("TestImages").path
 
+    /// This process's folder for the library and the tests' files, removed at exit.
+    static let root: String = {
+        let path = rootPath()
+        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        atexit { try? FileManager.default.removeItem(atPath: FakeV4L2.rootPath()) }
+        return path
+    }()
+
+    static func rootPath() -> String { NSTemporaryDirectory() + "fakev4l2-\(getpid())" }
+
     /// Path of the built `libfakev4l2.so`; the build error when `cc` failed.
     public static let built: Result<String, BuildError> = {
-        let directory = NSTemporaryDirectory() + "fakev4l2-\(getpid())-\(UUID().uuidString.prefix(8))"
-        try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        let output = directory + "/libfakev4l2.so"
+        let output = root + "/libfakev4l2.so"
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["cc", "-O2", "-shared", "-fPIC", "-o", output, source, "-ljpeg", "-lpng"]
@@ -44,7 +52,7 @@ public enum FakeV4L2 {
 
     /// A temporary directory for one test (logs, a fake `/dev`).
     public static func temporaryDirectory() -> String {
-        let path = NSTemporaryDirectory() + "fakev4l2-test-\(UUID().uuidString)"
+        let path = root + "/test-\(UUID().uuidString)"
         try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         return path
     }
