@@ -7,7 +7,7 @@ let package = Package(
     products: [
         .executable(name: "isbnscan", targets: ["isbnscan"]),
         .library(name: "ISBN", targets: ["ISBN"]),
-        .library(name: "ISBNScanKit", targets: ["ISBN", "Imaging", "Scanning", "Batch"]),
+        .library(name: "ISBNScanKit", targets: ["ISBN", "Imaging", "Scanning", "Batch", "Capture"]),
     ],
     targets: [
         // C libraries from Debian, found with pkg-config.
@@ -17,6 +17,9 @@ let package = Package(
         .systemLibrary(name: "CExif", pkgConfig: "libexif", providers: [.apt(["libexif-dev"])]),
         // C shim: libpng/libjpeg decoding with setjmp kept inside C, EXIF orientation.
         .target(name: "CCodecs", dependencies: ["CPNG", "CJPEG", "CExif"]),
+        // C shim: V4L2 ioctls with fixed arguments, ioctl numbers and fourccs as real symbols,
+        // SIGINT/SIGTERM flag. Needs only the Linux headers (linux-libc-dev).
+        .target(name: "CV4L2"),
 
         // Pure Swift: ISBN-13 / ISBN-10 rules. Depends on nothing.
         .target(name: "ISBN"),
@@ -26,15 +29,20 @@ let package = Package(
         .target(name: "Scanning", dependencies: ["CZBar", "Imaging", "ISBN"]),
         // Folder walking and parallel scanning with results in input order.
         .target(name: "Batch", dependencies: ["Imaging", "Scanning"]),
+        // V4L2 capture devices, frames, pixel formats → luminance, frame confirmation.
+        .target(name: "Capture", dependencies: ["CV4L2", "CCodecs", "Imaging", "Scanning", "ISBN"]),
         // Argument parsing, commands, output, exit statuses.
-        .target(name: "ISBNScanCLI", dependencies: ["ISBN", "Imaging", "Scanning", "Batch"]),
+        .target(name: "ISBNScanCLI", dependencies: ["ISBN", "Imaging", "Scanning", "Batch", "Capture"]),
         .executableTarget(name: "isbnscan", dependencies: ["ISBNScanCLI"]),
 
         .testTarget(name: "ISBNTests", dependencies: ["ISBN"]),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging"]),
         .testTarget(name: "ScanningTests", dependencies: ["Scanning", "Imaging", "ISBN"]),
         .testTarget(name: "BatchTests", dependencies: ["Batch", "Scanning", "Imaging"]),
-        .testTarget(name: "ISBNScanCLITests", dependencies: ["ISBNScanCLI", "isbnscan"]),
+        // Test support: builds the fake V4L2 device (Tests/FakeV4L2/fakev4l2.c) with cc.
+        .target(name: "FakeV4L2", path: "Tests/FakeV4L2", exclude: ["fakev4l2.c"]),
+        .testTarget(name: "CaptureTests", dependencies: ["Capture", "CV4L2", "CCodecs", "Imaging", "Scanning", "FakeV4L2"]),
+        .testTarget(name: "ISBNScanCLITests", dependencies: ["ISBNScanCLI", "isbnscan", "FakeV4L2"]),
     ],
     swiftLanguageModes: [.v6]
 )

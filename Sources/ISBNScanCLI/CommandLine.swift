@@ -20,6 +20,8 @@ public enum ISBNScanCommand {
       scan                    Read the barcodes in image files (PNG, JPEG, PGM, PPM)
                               and folders of them, in parallel.
       validate                Check ISBNs typed by hand (ISBN-13 or ISBN-10).
+      camera                  Hold a book up to a webcam (V4L2) and print its ISBN.
+      devices                 List the video devices (/dev/video*) and their formats.
       help [<subcommand>]     Show help for isbnscan or one subcommand.
 
     OPTIONS:
@@ -33,6 +35,7 @@ public enum ISBNScanCommand {
       isbnscan scan --roi 0.05,0.4,0.9,0.15 photo.jpg
                                               scan only a band across the middle
       isbnscan validate 0-306-40615-2         check a typed ISBN-10
+      isbnscan camera --continuous            catalogue a shelf with the webcam
 
     See 'isbnscan help <subcommand>' for details.
 
@@ -71,6 +74,14 @@ public enum ISBNScanCommand {
             return runSubcommand(ValidateCommand.spec, rest, raw: rawRest, stdout: stdout, stderr: stderr) { (parsed) throws(UsageError) -> ExitStatus in
                 try ValidateCommand.run(parsed, stdout: stdout, stderr: stderr)
             }
+        case "camera":
+            return runSubcommand(CameraCommand.spec, rest, raw: rawRest, stdout: stdout, stderr: stderr) { (parsed) throws(UsageError) -> ExitStatus in
+                try CameraCommand.run(parsed, stdout: stdout, stderr: stderr)
+            }
+        case "devices":
+            return runSubcommand(DevicesCommand.spec, rest, raw: rawRest, stdout: stdout, stderr: stderr) { (parsed) throws(UsageError) -> ExitStatus in
+                try DevicesCommand.run(parsed, stdout: stdout, stderr: stderr)
+            }
         default:
             let hint = first.hasPrefix("-") ? "unknown option '\(first)'" : "unknown subcommand '\(first)'"
             return usageError(hint, command: nil, stderr: stderr)
@@ -83,7 +94,8 @@ public enum ISBNScanCommand {
         return isatty(sink.fd) == 1
     }
 
-    static let specs: [String: CommandSpec] = ["scan": ScanCommand.spec, "validate": ValidateCommand.spec]
+    static let specs: [String: CommandSpec] = ["scan": ScanCommand.spec, "validate": ValidateCommand.spec,
+                                               "camera": CameraCommand.spec, "devices": DevicesCommand.spec]
 
     private static func runSubcommand(_ spec: CommandSpec, _ arguments: [String], raw: [[UInt8]]?,
                                       stdout: TextSink, stderr: TextSink,

@@ -127,7 +127,16 @@ final class ResultWriter {
             return JSON.object(["file": JSON.string(result.path), "width": "null", "height": "null", "symbols": "[]",
                                 "isbns": "[]", "rejected": "[]", "error": JSON.optional(result.error?.cause)])
         }
-        let symbols = report.codes.map { code -> String in
+        return JSON.object(["file": JSON.string(result.path),
+                            "width": result.imageSize.map { String($0.width) } ?? "null",
+                            "height": result.imageSize.map { String($0.height) } ?? "null",
+                            "symbols": symbolsJSON(report), "isbns": isbnsJSON(report.accepted),
+                            "rejected": rejectedJSON(report), "error": "null"])
+    }
+
+    /// The `symbols` array: every EAN symbol with position, pass and verdict.
+    static func symbolsJSON(_ report: ScanReport) -> String {
+        JSON.array(report.codes.map { code -> String in
             let s = code.symbol
             let polygon = JSON.array(s.polygon.map { "[\($0.x), \($0.y)]" })
             return JSON.object(["type": JSON.string(s.symbology.rawValue), "data": JSON.string(s.data),
@@ -136,22 +145,25 @@ final class ResultWriter {
                                 "pass": JSON.string(s.pass),
                                 "verdict": JSON.string(code.verdict.isbn == nil ? "rejected" : "accepted"),
                                 "reason": JSON.optional(code.verdict.rejection?.reason.rawValue)])
-        }
-        let isbns = report.accepted.map { code -> String in
-            let isbn = code.verdict.isbn!
+        })
+    }
+
+    /// The `isbns` array for accepted codes.
+    static func isbnsJSON(_ accepted: [ReadCode]) -> String {
+        JSON.array(accepted.compactMap { code -> String? in
+            guard let isbn = code.verdict.isbn else { return nil }
             return JSON.object(["isbn13": JSON.string(isbn.isbn13), "isbn10": JSON.string(isbn.isbn10),
                                 "addon": JSON.optional(code.symbol.addOn)])
-        }
-        let rejected = report.rejected.map { code in
+        })
+    }
+
+    /// The `rejected` array: refused codes with reason and detail.
+    static func rejectedJSON(_ report: ScanReport) -> String {
+        JSON.array(report.rejected.map { code in
             JSON.object(["type": JSON.string(code.symbol.symbology.rawValue), "data": JSON.string(code.symbol.data),
                          "reason": JSON.string(code.verdict.rejection!.reason.rawValue),
                          "detail": JSON.string(code.verdict.rejection!.detail)])
-        }
-        return JSON.object(["file": JSON.string(result.path),
-                            "width": result.imageSize.map { String($0.width) } ?? "null",
-                            "height": result.imageSize.map { String($0.height) } ?? "null",
-                            "symbols": JSON.array(symbols), "isbns": JSON.array(isbns),
-                            "rejected": JSON.array(rejected), "error": "null"])
+        })
     }
 }
 

@@ -1,4 +1,5 @@
 import Batch
+import Capture
 import Imaging
 import ISBN
 import Scanning
@@ -123,15 +124,7 @@ enum ScanCommand {
 
     static func settings(from parsed: ParsedArguments) throws(UsageError) -> Settings {
         var settings = Settings()
-        if parsed.value("roi") != nil && parsed.value("roi-avfoundation") != nil {
-            throw UsageError("give either --roi or --roi-avfoundation, not both")
-        }
-        do {
-            if let text = parsed.value("roi") { settings.region = try RegionOfInterest(parsing: text) }
-        } catch { throw UsageError("--roi: \(error)") }
-        do {
-            if let text = parsed.value("roi-avfoundation") { settings.region = try RegionOfInterest(parsingAVFoundation: text) }
-        } catch { throw UsageError("--roi-avfoundation: \(error)") }
+        if let region = try region(from: parsed) { settings.region = region }
         if let text = parsed.value("max-pixels") {
             settings.decode.maxPixels = try ArgumentParser.integer(text, option: "--max-pixels", in: 1...(1 << 40))
         }
@@ -156,6 +149,20 @@ enum ScanCommand {
         settings.quiet = parsed.flag("quiet")
         settings.walk = WalkOptions(recursive: parsed.flag("recursive"), includeHidden: parsed.flag("hidden"))
         return settings
+    }
+
+    /// The region given with `--roi` or `--roi-avfoundation` (not both), or `nil`.
+    static func region(from parsed: ParsedArguments) throws(UsageError) -> RegionOfInterest? {
+        if parsed.value("roi") != nil && parsed.value("roi-avfoundation") != nil {
+            throw UsageError("give either --roi or --roi-avfoundation, not both")
+        }
+        do {
+            if let text = parsed.value("roi") { return try RegionOfInterest(parsing: text) }
+        } catch { throw UsageError("--roi: \(error)") }
+        do {
+            if let text = parsed.value("roi-avfoundation") { return try RegionOfInterest(parsingAVFoundation: text) }
+        } catch { throw UsageError("--roi-avfoundation: \(error)") }
+        return nil
     }
 
     static func run(_ parsed: ParsedArguments, stdout: TextSink, stderr: TextSink, isTerminal: Bool) throws(UsageError) -> ExitStatus {
@@ -190,11 +197,11 @@ enum ScanCommand {
         let batch = BatchScanner(jobs: settings.jobs) {
             FileScanner(decodeOptions: options, scannerOptions: scannerOptions, region: region, effort: effort)
         }
-        Interruption.install()
+        StopSignal.install()
         var tally = Tally()
         let start = monotonicSeconds()
         batch.run(walk.inputs, idle: {
-            if Interruption.signal != nil { batch.stop() }
+            if StopSignal.received != nil { batch.stop() }
             progress?.draw(done: tally.files + tally.skipped, found: tally.withISBN)
         }, deliver: { _, outcome in
             switch outcome {
@@ -203,7 +210,7 @@ enum ScanCommand {
                 tally.add(result, all: settings.all)
                 writer.write(result)
             }
-            if Interruption.signal != nil { batch.stop() }
+            if StopSignal.received != nil { batch.stop() }
             progress?.draw(done: tally.files + tally.skipped, found: tally.withISBN)
         })
         writer.finish()
@@ -216,9 +223,9 @@ enum ScanCommand {
             diagnostics.write("Error: \(error)\n")
             status = .inputError
         }
-        let interrupted = Interruption.signal
+        let interrupted = StopSignal.received
         if let signal = interrupted {
-            stderr.write("Interrupted by \(Interruption.name(signal)): \(tally.files + tally.skipped) of \(walk.inputs.count) files done"
+            stderr.write("Interrupted by \(signalName(signal)): \(tally.files + tally.skipped) of \(walk.inputs.count) files done"
                          + (settings.output.map { ", written to \(escaped($0, json: false))" } ?? "") + "\n")
         }
         if !settings.quiet && (writer.showNames || interrupted != nil) {

@@ -72,6 +72,22 @@ isc_status isc_jpeg_decode_luma(const uint8_t *data, size_t size, uint64_t max_p
                                 isc_luma_image *out, char *message, size_t message_size);
 
 /**
+ * Decodes one Motion-JPEG frame (V4L2_PIX_FMT_MJPEG) to luminance, like
+ * isc_jpeg_decode_luma. Many webcams leave out the Huffman tables (no DHT segment) and rely
+ * on the standard ones (ITU-T T.81 Annex K.3; the AVI1 convention of Motion-JPEG). When no
+ * DHT comes before the first SOS, the standard tables are inserted just before it and
+ * `*inserted_dht` is set to 1. (libjpeg-turbo would also fall back to them by itself; the
+ * insertion makes that explicit and independent of the libjpeg build.)
+ */
+isc_status isc_mjpeg_decode_luma(const uint8_t *data, size_t size, uint64_t max_pixels,
+                                 isc_luma_image *out, int *inserted_dht,
+                                 char *message, size_t message_size);
+
+/** The DHT segment (FF C4 … , all four Annex K.3 tables) that isc_mjpeg_decode_luma inserts.
+ *  Returns its length; 0 if libjpeg could not provide the tables. */
+size_t isc_mjpeg_standard_dht(const uint8_t **segment);
+
+/**
  * EXIF orientation (1…8) from an EXIF block that starts with "Exif\0\0" or directly with a
  * TIFF header ("II*\0" / "MM\0*"), via libexif. Returns 0 when absent or invalid.
  */

@@ -1,0 +1,83 @@
+import Capture
+
+/// `isbnscan devices`: lists V4L2 device nodes with their capture formats and frame sizes.
+enum DevicesCommand {
+    static let spec = CommandSpec(
+        name: "devices",
+        abstract: "List the video devices (/dev/video*): driver, name, formats, frame sizes.",
+        usage: "isbnscan devices [--json]",
+        arguments: [],
+        options: [OptionSpec("json", help: "One JSON object per device (JSON Lines).")],
+        discussion: """
+        OUTPUT:
+          /dev/video0: 'HD Webcam' (driver uvcvideo, bus usb-0000:00:14.0-1), capture, streaming
+            YUYV  YUYV 4:2:2: 640x480 1280x720
+            MJPG  Motion-JPEG (compressed): 640x480 1280x720 1920x1080
+          /dev/video1: 'HD Webcam' (driver uvcvideo, ...), not a capture device
+          The fourcc in the first column is what 'isbnscan camera --format' takes.
+          JSON: {"device", "driver", "card", "bus", "capture", "streaming", "read",
+          "formats": [{"fourcc", "description", "compressed", "sizes": ["WxH"...]}],
+          "error"}.
+
+        EXIT STATUS:
+          0  at least one capture device was listed
+          1  a device could not be opened or queried (the others are still listed)
+          2  usage error
+          4  no video capture device
+        """)
+
+    static func run(_ parsed: ParsedArguments, stdout: TextSink, stderr: TextSink) throws(UsageError) -> ExitStatus {
+        guard parsed.positionals.isEmpty else { throw UsageError("unexpected argument '\(parsed.positionals[0])'") }
+        let json = parsed.flag("json")
+        let paths = VideoDevices.paths()
+        var captureDevices = 0, errors = 0
+        for path in paths {
+            do {
+                let device = try CaptureDevice(path: path, requireCapture: false)
+                defer { device.close() }
+                let info = device.info
+                let formats = info.canCapture ? device.formats() : []
+                if info.canCapture { captureDevices += 1 }
+                if json {
+                    let list = formats.map { f in
+                        JSON.object(["fourcc": JSON.string(f.pixelFormat.description), "description": JSON.string(f.name),
+                                     "compressed": String(f.compressed),
+                                     "sizes": JSON.array(f.sizes.map { JSON.string($0.description) })])
+                    }
+                    stdout.write(JSON.object(["device": JSON.string(path), "driver": JSON.string(info.driver),
+                                              "card": JSON.string(info.card), "bus": JSON.string(info.busInfo),
+                                              "capture": String(info.canCapture), "streaming": String(info.canStream),
+                                              "read": String(info.canRead), "formats": JSON.array(list),
+                                              "error": "null"]) + "\n")
+                    continue
+                }
+                var line = "\(escaped(path, json: false)): '\(escaped(info.card, json: false))' (driver \(escaped(info.driver, json: false)), bus \(escaped(info.busInfo, json: false)))"
+                if info.canCapture {
+                    line += ", capture"
+                    if info.canStream { line += ", streaming" }
+                    if info.canRead { line += ", read()" }
+                } else {
+                    line += ", not a capture device"
+                }
+                stdout.write(line + "\n")
+                for f in formats {
+                    let fourcc = f.pixelFormat.description
+                    let pad = String(repeating: " ", count: max(1, 6 - fourcc.count))
+                    let sizes = f.sizes.map(\.description).joined(separator: " ")
+                    stdout.write("  \(fourcc)\(pad)\(escaped(f.name, json: false))\(f.compressed ? " (compressed)" : ""): \(sizes.isEmpty ? "no sizes listed" : sizes)\n")
+                }
+            } catch {
+                errors += 1
+                stderr.write("Error: \(error.description)\n")
+                if json {
+                    stdout.write(JSON.object(["device": JSON.string(path), "driver": "null", "card": "null", "bus": "null",
+                                              "capture": "false", "streaming": "false", "read": "false", "formats": "[]",
+                                              "error": JSON.string(error.description)]) + "\n")
+                }
+            }
+        }
+        if paths.isEmpty { stderr.write("No video devices (/dev/video*) found.\n") }
+        else if captureDevices == 0 && errors == 0 { stderr.write("No video capture device among \(paths.count) video device\(paths.count == 1 ? "" : "s").\n") }
+        return errors > 0 ? .inputError : (captureDevices > 0 ? .found : .nothingFound)
+    }
+}

@@ -1,0 +1,347 @@
+import FakeV4L2
+import Foundation
+import Testing
+@testable import ISBNScanCLI
+
+/// `isbnscan camera` and `isbnscan devices`, run as the built binary with the fake V4L2
+/// device preloaded (LD_PRELOAD): the real open/ioctl/mmap/poll path, no camera needed.
+@Suite struct CameraCommandTests {
+    static let inside = testImages + "/roi/band-inside.png"        // 9780345391803 in the band
+    static let outside = testImages + "/roi/band-outside.png"      // 9780060850524 above the band
+    static let twoBooks = testImages + "/roi/band-two-books.png"   // 9780743273565 in, 9780451524935 above
+    static let gray8 = testImages + "/isbn/png-gray8.png"          // 9780306406157
+
+    /// A fake-device run: the environment for the binary and the fake's event log.
+    struct Fake {
+        let directory = FakeV4L2.temporaryDirectory()
+        var log: String { directory + "/events.log" }
+        var settings: [String: String]
+
+        init(_ settings: [String: String]) { self.settings = settings }
+
+        func environment() throws -> [String: String] {
+            var env = ["LD_PRELOAD": try FakeV4L2.library(), "FAKE_V4L2_LOG": log,
+                       "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"]
+            for (key, value) in settings { env["FAKE_V4L2_" + key] = value }
+            return env
+        }
+
+        func run(_ arguments: [String]) throws -> Run {
+            try isbnscan(["camera"] + arguments, environment: try environment())
+        }
+
+        var events: [String] {
+            ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+        }
+
+        /// The device was released in order and nothing was left at exit.
+        func expectReleased(streamed: Bool = true, sourceLocation: SourceLocation = #_sourceLocation) {
+            let events = self.events
+            #expect(events.last == "exit open=0 mapped=0 streaming=0", sourceLocation: sourceLocation)
+            #expect(events.contains("close"), sourceLocation: sourceLocation)
+            if streamed {
+                let off = events.firstIndex { $0.hasPrefix("streamoff") }
+                let unmaps = events.indices.filter { events[$0] == "munmap" }
+                let close = events.lastIndex(of: "close")
+                #expect(unmaps.count == 4, sourceLocation: sourceLocation)
+                #expect(off != nil && close != nil && off! < unmaps.first! && unmaps.last! < close!, sourceLocation: sourceLocation)
+            }
+        }
+    }
+
+    @Test func onceprintsTheISBNAndReleasesTheCamera() throws {
+        let fake = Fake(["FRAMES": Self.inside])
+        let run = try fake.run(["--timeout", "20"])
+        #expect(run.status == 0)
+        #expect(run.stdout == "9780345391803\n")
+        #expect(run.stderr.contains("camera: /dev/video0: 'Fake Camera' (driver fakev4l2)\n"))
+        #expect(run.stderr.contains("camera: YUYV 1280x720 at 30 fps, scanning 1152x108 pixels at (64,288) (region 0.05,0.4,0.9,0.15); stops at the first ISBN\n"))
+        #expect(run.stderr.contains(", 1 ISBN printed\n"))
+        #expect(fake.events.contains("s_fmt YUYV 1280x720"))
+        fake.expectReleased()
+    }
+
+    @Test(arguments: ["YUYV", "GREY", "NV12", "MJPG", "MJPG-NODHT"])
+    func everyFormat(format: String) throws {
+        let fake = Fake(["FRAMES": Self.inside, "FORMATS": format, "FPS": "0"])
+        let run = try fake.run(["--size", "640x480", "--format", String(format.prefix(4)), "--max-frames", "50"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout == "9780345391803\n")
+        #expect(run.stderr.contains("camera: \(format.prefix(4)) 640x480"))
+    }
+
+    @Test func autoFormatPrefersRawLuminanceOverMJPEG() throws {
+        let fake = Fake(["FRAMES": Self.inside, "FORMATS": "MJPG,YUYV", "FPS": "0"])
+        let run = try fake.run(["--max-frames", "50", "-q"])
+        #expect(run.stdout == "9780345391803\n")
+        #expect(fake.events.contains("s_fmt YUYV 1280x720"))
+        #expect(run.stderr == "")
+    }
+
+    @Test func readIOFallback() throws {
+        let fake = Fake(["FRAMES": Self.inside, "IO": "read", "FPS": "0"])
+        let run = try fake.run(["--max-frames", "50"])
+        #expect(run.status == 0)
+        #expect(run.stdout == "9780345391803\n")
+        #expect(run.stderr.contains("(driver fakev4l2), read() I/O\n"))
+        #expect(fake.events.last == "exit open=0 mapped=0 streaming=0")
+    }
+
+    @Test func continuousReportsEachBookOnce() throws {
+        // Three books, 6 frames each, then white frames; the second shows one book in the
+        // band and one above it, which must not be reported.
+        let fake = Fake(["FRAMES": [Self.inside, Self.twoBooks, Self.gray8].joined(separator: ":"),
+                         "FRAMES_PER_IMAGE": "6", "LOOP": "0", "FPS": "0", "SIZES": "640x480"])
+        let run = try fake.run(["--continuous", "--max-frames", "30"])
+        #expect(run.status == 0)
+        #expect(run.stdout == "9780345391803\n9780743273565\n9780306406157\n")
+        #expect(run.stderr.contains("camera: 30 frames in "))
+        #expect(run.stderr.contains(", 3 ISBNs printed\n"))
+        fake.expectReleased()
+    }
+
+    @Test func continuousRepeatsABookOnlyAfterItLeftTheView() throws {
+        let frames = [Self.inside, "blank", Self.inside].joined(separator: ":")
+        let settings = ["FRAMES": frames, "FRAMES_PER_IMAGE": "5", "LOOP": "0", "FPS": "0", "SIZES": "640x480"]
+        let again = try Fake(settings).run(["--continuous", "--max-frames", "15", "--repeat-after", "0", "-q"])
+        #expect(again.stdout == "9780345391803\n9780345391803\n")
+        let once = try Fake(settings).run(["--continuous", "--max-frames", "15", "--repeat-after", "600", "-q"])
+        #expect(once.stdout == "9780345391803\n")
+    }
+
+    @Test func confirmFramesRulesOutASingleFrame() throws {
+        // The book is in view for exactly 2 frames: 2 confirmations print it, 3 do not.
+        let settings = ["FRAMES": "blank:\(Self.inside)", "FRAMES_PER_IMAGE": "2", "LOOP": "0", "FPS": "0", "SIZES": "640x480"]
+        #expect(try Fake(settings).run(["--max-frames", "10", "--confirm-frames", "2", "-q"]).stdout == "9780345391803\n")
+        let three = try Fake(settings).run(["--max-frames", "10", "--confirm-frames", "3", "-q"])
+        #expect(three.stdout == "")
+        #expect(three.status == 4)
+    }
+
+    @Test func barcodeOutsideTheBandIsNotReported() throws {
+        let fake = Fake(["FRAMES": Self.outside, "FPS": "0", "SIZES": "640x480"])
+        let run = try fake.run(["--max-frames", "20"])
+        #expect(run.status == 4)
+        #expect(run.stdout == "")
+        #expect(run.stderr.contains("camera: 20 frames in "))
+        // The same frames with the whole frame as region: found, so the band made the difference.
+        let whole = try Fake(["FRAMES": Self.outside, "FPS": "0", "SIZES": "640x480"]).run(["--max-frames", "20", "--roi", "0,0,1,1"])
+        #expect(whole.stdout == "9780060850524\n")
+        // The AVFoundation form of the band behaves like --roi.
+        let av = try Fake(["FRAMES": Self.outside, "FPS": "0", "SIZES": "640x480"]).run(["--max-frames", "20", "--roi-avfoundation", "0.4,0.05,0.15,0.9"])
+        #expect(av.stdout == "")
+    }
+
+    @Test func jsonLinesHaveTheKeysOfScanWithDeviceAndFrame() throws {
+        let fake = Fake(["FRAMES": Self.inside, "FPS": "0"])
+        let run = try fake.run(["--json", "--max-frames", "50"])
+        #expect(run.status == 0)
+        let lines = run.stdout.split(separator: "\n")
+        #expect(lines.count == 1)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? [String: Any])
+        #expect(Set(object.keys) == ["device", "frame", "width", "height", "symbols", "isbns", "rejected", "error"])
+        #expect(object["device"] as? String == "/dev/video0")
+        #expect(object["frame"] as? Int == 2)   // seen in frames 1 and 2: confirmed at 2
+        #expect(object["width"] as? Int == 1280)
+        #expect(object["height"] as? Int == 720)
+        let isbns = try #require(object["isbns"] as? [[String: Any]])
+        #expect(isbns.first?["isbn13"] as? String == "9780345391803")
+        #expect(isbns.first?["isbn10"] as? String == "0345391802")
+        let symbol = try #require((object["symbols"] as? [[String: Any]])?.first)
+        // Polygon in frame pixels: the band starts at y 288, and the 800x600 picture is
+        // centred on the 1280x720 frame, so its barcode (y 255...315) lies at y 315...375.
+        let ys = try #require(symbol["polygon"] as? [[Int]]).map { $0[1] }
+        #expect(ys.allSatisfy { (288...396).contains($0) })
+        #expect(symbol["verdict"] as? String == "accepted")
+    }
+
+    @Test func refusedCodeIsAWarningOnceAndNoResult() throws {
+        let fake = Fake(["FRAMES": testImages + "/rejected/isbn979.png", "FPS": "0"])
+        let run = try fake.run(["--continuous", "--max-frames", "10"])
+        #expect(run.status == 4)
+        #expect(run.stdout == "")
+        let warnings = run.stderr.split(separator: "\n").filter { $0.hasPrefix("Warning:") }
+        #expect(warnings == ["Warning: frame 2: EAN-13 9791032305690 refused, prefix: prefix 979 is not 978: ISBN-13 in the 979 range"])
+    }
+
+    @Test func addOnsArePrintedAfterTheISBN() throws {
+        let run = try Fake(["FRAMES": testImages + "/isbn/addon-ean5.png", "FPS": "0"]).run(["--addons", "--max-frames", "10", "-q"])
+        #expect(run.stdout == "9780553293357 51299\n")
+    }
+
+    @Test func beepRingsTheBellOnStderr() throws {
+        let run = try Fake(["FRAMES": Self.inside, "FPS": "0"]).run(["--beep", "-q", "--max-frames", "20"])
+        #expect(run.stdout == "9780345391803\n")
+        #expect(run.stderr == "\u{7}")
+    }
+
+    @Test func timeoutWithNothingFoundExitsFour() throws {
+        let fake = Fake(["FRAMES": "blank"])
+        let run = try fake.run(["--timeout", "0.5"])
+        #expect(run.status == 4)
+        #expect(run.stdout == "")
+        #expect(run.stderr.contains(", 0 ISBNs printed\n"))
+        fake.expectReleased()
+    }
+
+    @Test(arguments: [
+        (["FAULT": "busy"], [String](), "Error: /dev/video0: device busy (open): another program is using the camera\n"),
+        (["FAULT": "busy-fmt"], [], "Error: /dev/video0: device busy (VIDIOC_S_FMT): another program is using the camera\n"),
+        (["FAULT": "eacces"], [], "Error: /dev/video0: permission denied; add yourself to the 'video' group (sudo usermod -aG video $USER) and log in again\n"),
+        (["FAULT": "notcapture"], [], "Error: /dev/video0: 'Fake Camera' is not a video capture device\n"),
+        ([:], ["--device", "/nonexistent/video9"], "Error: /nonexistent/video9: no such device (is the camera plugged in? 'isbnscan devices' lists them)\n"),
+        (["FORMATS": "YUYV,MJPG"], ["--format", "GREY"], "Error: /dev/video0: pixel format GREY not supported; the device offers YUYV, MJPG\n"),
+        (["FORMATS": "YUYV"], ["--format", "MJPG"], "Error: /dev/video0: pixel format MJPG not supported; the device offers YUYV\n"),
+    ])
+    func openAndFormatErrors(settings: [String: String], arguments: [String], message: String) throws {
+        let fake = Fake(settings)
+        let run = try fake.run(arguments + ["--timeout", "5", "-q"])
+        #expect(run.status == 1)
+        #expect(run.stdout == "")
+        #expect(run.stderr == message)
+        #expect(fake.events.last == "exit open=0 mapped=0 streaming=0")
+    }
+
+    @Test func unpluggedMidStreamExitsOneAfterReleasing() throws {
+        let fake = Fake(["FRAMES": "blank", "FAULT": "enodev-after:5", "FPS": "0"])
+        let run = try fake.run(["--continuous"])
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("Error: /dev/video0: device unplugged (VIDIOC_DQBUF failed with ENODEV)\n"))
+        // STREAMOFF fails on a device that is gone (ENODEV); the buffers are unmapped anyway.
+        #expect(fake.events.contains("unplugged after 5 frames"))
+        #expect(fake.events.filter { $0 == "munmap" }.count == 4)
+        fake.expectReleased(streamed: false)
+    }
+
+    @Test func stalledCameraIsAnError() throws {
+        let fake = Fake(["FRAMES": "blank", "FAULT": "stall-after:3", "FPS": "0"])
+        let run = try fake.run(["--continuous", "--frame-timeout", "0.3"])
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("Error: /dev/video0: no frame from the camera for 0.3 s (stalled device or driver)\n"))
+        fake.expectReleased()
+    }
+
+    @Test func eagainFromTheDriverIsRetried() throws {
+        let run = try Fake(["FRAMES": Self.inside, "FAULT": "eagain", "FPS": "0"]).run(["--max-frames", "20", "-q"])
+        #expect(run.status == 0)
+        #expect(run.stdout == "9780345391803\n")
+    }
+
+    @Test(arguments: [(SIGINT, "SIGINT"), (SIGTERM, "SIGTERM")])
+    func signalStopsWithStatus130AfterReleasing(signal: Int32, name: String) throws {
+        let fake = Fake(["FRAMES": "blank", "FPS": "30"])
+        let errPath = fake.directory + "/stderr"
+        _ = FileManager.default.createFile(atPath: errPath, contents: nil)
+        let err = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: isbnscanBinary)
+        process.arguments = ["camera", "--continuous"]
+        process.environment = try fake.environment()
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        // Wait until it streams (the fake logs streamon), then signal it.
+        var waited = 0
+        while !fake.events.contains("streamon") && waited < 600 && process.isRunning {
+            usleep(50_000)
+            waited += 1
+        }
+        #expect(fake.events.contains("streamon"))
+        kill(process.processIdentifier, signal)
+        waited = 0
+        while process.isRunning && waited < 200 {   // 10 s, then fail rather than hang
+            usleep(50_000)
+            waited += 1
+        }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+        try err.close()
+        let stderr = try String(contentsOfFile: errPath, encoding: .utf8)
+        #expect(process.terminationReason == .exit)
+        #expect(process.terminationStatus == 130)
+        #expect(stderr.hasSuffix("camera: interrupted by \(name); camera released\n"))
+        fake.expectReleased()
+    }
+
+    @Test(arguments: [
+        (["--once", "--continuous"], "Error: give either --once or --continuous, not both"),
+        (["--size", "big"], "Error: --size 'big' is not WIDTHxHEIGHT in pixels (e.g. 1280x720)"),
+        (["--format", "H264"], "Error: --format 'H264' is not one of auto, YUYV, MJPG, GREY, NV12, YU12"),
+        (["--fps", "0"], "Error: --fps 0 is outside 1...240"),
+        (["--timeout", "soon"], "Error: --timeout 'soon' is not a number of seconds (0...86400)"),
+        (["--timeout", "0"], "Error: --timeout must be more than 0 seconds"),
+        (["--confirm-frames", "0"], "Error: --confirm-frames 0 is outside 1...100"),
+        (["--roi", "0.5,0.5,0.6,0.1"], "Error: --roi: x+width is 1.1, past the image edge at 1"),
+        (["extra"], "Error: unexpected argument 'extra'"),
+    ])
+    func usageErrors(arguments: [String], message: String) throws {
+        let run = try isbnscan(["camera"] + arguments)
+        #expect(run.status == 2)
+        #expect(run.stdout == "")
+        #expect(run.stderr.hasPrefix(message + "\nUsage: isbnscan camera "))
+    }
+
+    @Test func helpTexts() throws {
+        let camera = try isbnscan(["camera", "--help"])
+        #expect(camera.status == 0)
+        #expect(camera.stdout.hasPrefix("OVERVIEW: Hold a book up to a webcam (V4L2) and print its ISBN.\n"))
+        #expect(camera.stdout.contains("  130  interrupted by Ctrl-C (SIGINT) or SIGTERM, after releasing the camera\n"))
+        let devices = try isbnscan(["help", "devices"])
+        #expect(devices.stdout.hasPrefix("OVERVIEW: List the video devices (/dev/video*)"))
+        let overview = try isbnscan(["--help"])
+        #expect(overview.stdout.contains("  camera                  Hold a book up to a webcam (V4L2) and print its ISBN.\n"))
+        #expect(overview.stdout.contains("  devices                 List the video devices (/dev/video*) and their formats.\n"))
+    }
+
+    // MARK: devices
+
+    /// Runs `isbnscan devices` over a fake /dev holding `nodes` (the fake serves `video0`).
+    func devices(_ nodes: [String], settings: [String: String] = [:], json: Bool = false) throws -> (Run, String) {
+        var fake = Fake(settings)
+        let dev = fake.directory + "/dev"
+        try FileManager.default.createDirectory(atPath: dev, withIntermediateDirectories: true)
+        for node in nodes { _ = FileManager.default.createFile(atPath: dev + "/" + node, contents: nil) }
+        fake.settings["DEVICE"] = dev + "/video0"
+        var env = try fake.environment()
+        env["ISBNSCAN_DEV_DIR"] = dev
+        return (try isbnscan(["devices"] + (json ? ["--json"] : []), environment: env), dev)
+    }
+
+    @Test func devicesListsFormatsAndSizes() throws {
+        let (run, dev) = try devices(["video0", "vbi0", "video-notes"], settings: ["FORMATS": "YUYV,MJPG", "SIZES": "640x480,1280x720"])
+        #expect(run.status == 0)
+        #expect(run.stdout == """
+            \(dev)/video0: 'Fake Camera' (driver fakev4l2, bus fake:0), capture, streaming
+              YUYV  YUYV 4:2:2: 640x480 1280x720
+              MJPG  Motion-JPEG (compressed): 640x480 1280x720
+
+            """)
+        #expect(run.stderr == "")
+    }
+
+    @Test func devicesJSON() throws {
+        let (run, dev) = try devices(["video0"], settings: ["FORMATS": "GREY", "SIZES": "320x240"], json: true)
+        #expect(run.stdout == """
+            {"device": "\(dev)/video0", "driver": "fakev4l2", "card": "Fake Camera", "bus": "fake:0", "capture": true, \
+            "streaming": true, "read": false, "formats": [{"fourcc": "GREY", "description": "8-bit Greyscale", \
+            "compressed": false, "sizes": ["320x240"]}], "error": null}
+
+            """)
+    }
+
+    @Test func devicesReportsNodesThatAreNotCaptureDevices() throws {
+        let (run, dev) = try devices(["video0", "video1"], settings: ["FAULT": "notcapture"])
+        // video1 is a plain file: not a V4L2 device (exit 1); video0 is an output-only device.
+        #expect(run.status == 1)
+        #expect(run.stdout == "\(dev)/video0: 'Fake Camera' (driver fakev4l2, bus fake:0), not a capture device\n")
+        #expect(run.stderr == "Error: \(dev)/video1: not a V4L2 video device\n")
+    }
+
+    @Test func devicesWithNoneExitsFour() throws {
+        let (run, _) = try devices([])
+        #expect(run.status == 4)
+        #expect(run.stdout == "")
+        #expect(run.stderr == "No video devices (/dev/video*) found.\n")
+    }
+}
