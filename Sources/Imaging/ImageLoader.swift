@@ -153,9 +153,27 @@ public enum ImageLoader {
         guard expected <= maxFileBytes else {
             throw .unsupportedFormat(path: path, detail: "file is \(expected) bytes, over the 2 GiB file limit")
         }
-        var bytes = [UInt8](repeating: 0, count: max(expected, 65536))
-        var total = 0
-        while true {
+        // The expected size is read straight into uninitialized storage (no zero-fill); a file
+        // that grew meanwhile is read on in doubling steps.
+        var failure: Int32 = 0
+        var atEnd = false
+        var bytes = [UInt8](unsafeUninitializedCapacity: max(expected + 1, 65536)) { buffer, count in
+            count = 0
+            while count < buffer.count {
+                let got = read(fd, buffer.baseAddress! + count, buffer.count - count)
+                if got < 0 {
+                    if errno == EINTR { continue }
+                    failure = errno
+                    return
+                }
+                if got == 0 { atEnd = true; return }
+                count += got
+                if count >= 16 && ImageFormat.sniff(buffer[0..<16]) == nil { atEnd = true; return }
+            }
+        }
+        if failure != 0 { throw fileError(path: path, errno: failure, operation: "read") }
+        var total = bytes.count
+        while !atEnd {
             if total == bytes.count {
                 guard bytes.count < maxFileBytes else { break }
                 bytes.append(contentsOf: repeatElement(0, count: bytes.count))
@@ -167,13 +185,11 @@ public enum ImageLoader {
                 if errno == EINTR { continue }
                 throw fileError(path: path, errno: errno, operation: "read")
             }
-            if got == 0 { break }
-            let before = total
+            if got == 0 { atEnd = true }
             total += got
-            if before < 16 && total >= 16 && ImageFormat.sniff(bytes[0..<16]) == nil { break }
         }
         if total == 0 { throw .empty(path: path) }
-        bytes.removeSubrange(total...)
+        if total < bytes.count { bytes.removeSubrange(total...) }
         return bytes
     }
 

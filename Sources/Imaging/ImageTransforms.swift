@@ -58,6 +58,7 @@ extension LuminanceImage {
     public func downscaled(by factor: Int) -> LuminanceImage {
         precondition(factor >= 1, "factor must be at least 1")
         if factor == 1 { return self }
+        if factor == 2 && width >= 2 && height >= 2 { return halved() }
         let ow = max(1, width / factor), oh = max(1, height / factor)
         let out = LuminanceImage(width: ow, height: oh, filledWith: 0)
         let src = buffer.pointer, dst = out.buffer.pointer
@@ -76,6 +77,23 @@ extension LuminanceImage {
                 }
             }
             for ox in 0..<ow { dst[oy * ow + ox] = UInt8((sums[ox] + area / 2) / area) }
+        }
+        return out
+    }
+
+    /// `downscaled(by: 2)` for images at least 2×2: each output pixel the rounded mean of a
+    /// 2×2 block (an odd last row or column is dropped, as there).
+    private func halved() -> LuminanceImage {
+        let ow = width / 2, oh = height / 2
+        let out = LuminanceImage(width: ow, height: oh, filledWith: 0)
+        let src = buffer.pointer, dst = out.buffer.pointer
+        for oy in 0..<oh {
+            let top = src + 2 * oy * width, bottom = top + width, row = dst + oy * ow
+            for ox in 0..<ow {
+                let x = 2 * ox
+                let sum = Int(top[x]) + Int(top[x + 1]) + Int(bottom[x]) + Int(bottom[x + 1])
+                row[ox] = UInt8(truncatingIfNeeded: (sum + 2) >> 2)
+            }
         }
         return out
     }
