@@ -31,10 +31,11 @@ enum ScanCommand {
                 width: h, height: w)). 0.4,0.05,0.15,0.9 is the band above.
                 """),
             OptionSpec("effort", value: "level", help: """
-                How hard to try when a first scan finds nothing: fast (one
-                zbar scan), normal (tone curves, thresholding, inversion,
-                scaling, rotations; the default) or thorough (more angles,
-                upscaling for tiny barcodes).
+                How hard to try: fast (zbar scans of the image as it is),
+                normal (then recovery passes: smoothing, isbnscan's own
+                per-digit line decoder for curved or tiny barcodes, tone
+                curves, thresholding, inversion, scaling, rotations; the
+                default) or thorough (more angles, upscaling, every line).
                 """),
             OptionSpec("all", help: "Print every EAN-13/EAN-8 read, each with its verdict,\nnot only accepted ISBNs."),
             OptionSpec("addons", help: "Also read EAN-5/EAN-2 add-ons (the price code beside an\nISBN) and print them after the ISBN."),

@@ -2,9 +2,9 @@ import Imaging
 
 /// How hard to try on an image where the first scan finds nothing.
 public enum Effort: String, Sendable, CaseIterable {
-    /// One zbar scan of the image as it is.
+    /// zbar scans of the image as it is (sparse, then every line).
     case fast
-    /// When the first scan finds no EAN-13/EAN-8: smoothing, two tone curves, contrast
+    /// When those find no EAN-13/EAN-8: smoothing, the per-digit line decoder, two tone curves, contrast
     /// stretch, local thresholding, inversion (plain and smoothed), half/quarter size, and
     /// ±30° rotations (with zbar's column scans these cover barcodes at any angle up to 90°
     /// in most photos).
@@ -57,10 +57,13 @@ struct DecodingPass {
 
 /// zbar plus recovery passes: the decoding strategy `scan`, batch and camera share.
 ///
-/// 1. One zbar scan of the region of interest (the "full" pass). If it finds an EAN-13 or
-///    EAN-8 — or `effort` is ``Effort/fast`` — that is the answer.
+/// 1. ``firstLook(_:region:scale:)``: sparse zbar scans (rows, then columns), at half size for
+///    regions over ``halfSizeAbovePixels``. Then one zbar scan of every line of the region (the
+///    "full" pass). If either finds an EAN-13 or EAN-8 — or `effort` is ``Effort/fast`` — that
+///    is the answer.
 /// 2. Otherwise the region is cropped and each pass of the effort level scans a transformed
-///    copy (see ``Effort``). Every symbol's polygon is mapped back to full-image pixels.
+///    copy (see ``Effort``), cheapest first, until a code is confirmed. One pass reads with
+///    ``EANLineDecoder`` instead of zbar. Every symbol's polygon is mapped back to full-image pixels.
 /// 3. Misreads are worse than misses: a code from these passes counts only when at least
 ///    `confirmations` passes read the same digits at the same place (a code read by one pass
 ///    only is looked at again through that pass on a smoothed and on a lightened copy of the
