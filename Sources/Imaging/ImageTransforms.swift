@@ -142,6 +142,48 @@ extension LuminanceImage {
         return out
     }
 
+    /// Unsharp masking: `self + amount × (self − gaussian(self, sigma))`, clamped to 0…255.
+    /// Restores the contrast of thin bars and spaces that optical blur (out-of-focus phone
+    /// photos) has greyed, so that their edges cross a threshold again. The Gaussian is
+    /// approximated by three box blurs (`sigma` in pixels).
+    public func unsharpMasked(sigma: Double, amount: Double) -> LuminanceImage {
+        let radius = max(1, Int(((4 * sigma * sigma + 1).squareRoot() - 1) / 2 + 0.5))
+        var blurred = [Int32](repeating: 0, count: width * height)
+        let src = buffer.pointer
+        for i in 0..<(width * height) { blurred[i] = Int32(src[i]) }
+        blurred.withUnsafeMutableBufferPointer { values in
+            for _ in 0..<3 {
+                Self.boxPass(values, count: height, stride: width, step: 1, length: width, radius: radius)
+                Self.boxPass(values, count: width, stride: 1, step: width, length: height, radius: radius)
+            }
+        }
+        let out = LuminanceImage(width: width, height: height, filledWith: 0)
+        let dst = out.buffer.pointer
+        for i in 0..<(width * height) {
+            let value = Double(src[i]) + amount * (Double(src[i]) - Double(blurred[i]))
+            dst[i] = UInt8(max(0, min(255, value.rounded())))
+        }
+        return out
+    }
+
+    /// One box-blur pass of radius `radius` along `count` lines of `length` values, line `k`
+    /// starting at `k * stride`, neighbours `step` apart; edges are clamped.
+    private static func boxPass(_ values: UnsafeMutableBufferPointer<Int32>, count: Int, stride: Int, step: Int,
+                                length: Int, radius: Int) {
+        var line = [Int32](repeating: 0, count: length)
+        let width = Int32(2 * radius + 1)
+        for k in 0..<count {
+            let base = k * stride
+            for i in 0..<length { line[i] = values[base + i * step] }
+            var sum: Int32 = 0
+            for j in -radius...radius { sum += line[min(max(j, 0), length - 1)] }
+            for i in 0..<length {
+                values[base + i * step] = (sum + width / 2) / width
+                sum += line[min(i + radius + 1, length - 1)] - line[max(i - radius, 0)]
+            }
+        }
+    }
+
     /// Binarizes against the local mean of a `window`×`window` neighbourhood minus `offset`
     /// (uneven light, shadows across the barcode). Uses an integral image; output is 0 or 255.
     public func locallyThresholded(window: Int = 25, offset: Int = 8) -> LuminanceImage {

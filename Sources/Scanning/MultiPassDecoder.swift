@@ -208,6 +208,10 @@ public final class MultiPassDecoder {
             .plain("gamma-1.6") { $0.gammaAdjusted(1.6) },
             .plain("stretch") { $0.contrastStretched() },
             .plain("threshold") { $0.locallyThresholded() },
+            // Out-of-focus photos: thin bars come back with unsharp masking. Only wide masks:
+            // mild sharpening (sigma 1-3) makes zbar misread blurred bars consistently.
+            .plain("unsharp") { $0.unsharpMasked(sigma: 4, amount: 3) },
+            .plain("unsharp-strong") { $0.unsharpMasked(sigma: 4, amount: 8) },
             .plain("invert") { $0.inverted() },
             .plain("invert-smooth") { $0.inverted().boxBlurred() },
         ]

@@ -87,9 +87,11 @@ public struct ScanReport: Sendable {
 }
 
 extension Symbol {
-    /// Whether the boxes of `self` and `other` overlap by more than half of the smaller box.
-    /// zbar's boxes of a straight barcode can be thin (a few scan lines), so each box is
-    /// first grown to at least 8 pixels in each direction.
+    /// Whether `self` and `other` lie at the same place: their boxes overlap by more than half
+    /// of the smaller box, or they span the same extent (80 % or more of the wider) along one
+    /// axis and lie side by side along the other, less than a quarter of that extent apart (two
+    /// bands of the same bars). zbar's boxes of a straight barcode can be thin (a few scan
+    /// lines), so each box is first grown to at least 8 pixels in each direction.
     func overlaps(_ other: Symbol) -> Bool {
         func grown(_ b: (minX: Int, minY: Int, maxX: Int, maxY: Int)) -> (Int, Int, Int, Int) {
             let padX = max(0, 8 - (b.maxX - b.minX)) / 2, padY = max(0, 8 - (b.maxY - b.minY)) / 2
@@ -99,6 +101,13 @@ extension Symbol {
         let ix = max(0, min(ax1, bx1) - max(ax0, bx0)), iy = max(0, min(ay1, by1) - max(ay0, by0))
         let areaA = (ax1 - ax0) * (ay1 - ay0), areaB = (bx1 - bx0) * (by1 - by0)
         let smaller = max(1, min(areaA, areaB))
-        return ix * iy * 2 > smaller
+        if ix * iy * 2 > smaller { return true }
+        // Two reads of one barcode by different passes can cover different bands of its bars:
+        // nearly the same extent along the bars' reading direction, side by side across it.
+        let (aw, ah, bw, bh) = (ax1 - ax0, ay1 - ay0, bx1 - bx0, by1 - by0)
+        let gapY = max(0, max(ay0, by0) - min(ay1, by1)), gapX = max(0, max(ax0, bx0) - min(ax1, bx1))
+        if ix * 5 >= 4 * max(aw, bw) && gapY * 4 <= max(aw, bw) { return true }
+        if iy * 5 >= 4 * max(ah, bh) && gapX * 4 <= max(ah, bh) { return true }
+        return false
     }
 }

@@ -107,3 +107,19 @@ import Testing
         #expect(decoded.image.width == 500 && decoded.image.height == 375)
     }
 }
+
+@Suite struct UnsharpMaskTests {
+    @Test func restoresTheContrastOfABlurredThinBar() {
+        // A 2-pixel dark bar on white, blurred to a shallow dip; unsharp masking deepens it.
+        var row = [UInt8](repeating: 255, count: 40)
+        row[19] = 0; row[20] = 0
+        let sharp = LuminanceImage(width: 40, height: 9, pixels: Array((0..<9).map { _ in row }.joined()))
+        let blurred = sharp.boxBlurred().boxBlurred().boxBlurred()
+        let restored = blurred.unsharpMasked(sigma: 4, amount: 3)
+        #expect(blurred[19, 4] > 120)
+        #expect(restored[19, 4] < blurred[19, 4] - 60)
+        #expect(restored[2, 4] == 255)  // flat white stays white
+        let flat = LuminanceImage(width: 7, height: 5, filledWith: 90)
+        #expect(flat.unsharpMasked(sigma: 4, amount: 8)[3, 2] == 90)
+    }
+}
