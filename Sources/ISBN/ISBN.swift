@@ -40,8 +40,11 @@ public struct ISBN: Hashable, Sendable, CustomStringConvertible {
     /// An ISBN-10 (9 digits and a check digit 0-9 or X) must pass its modulo-11 check, then is
     /// converted to its 978 ISBN-13 and judged like a scanned code.
     public static func judge(typed input: String) -> Verdict {
-        var text = Substring(input.trimmingWhitespace())
-        for label in ["ISBN-13:", "ISBN-10:", "ISBN-13", "ISBN-10", "ISBN:", "ISBN"] {
+        // Dashes pasted from web catalogues (U+2010 hyphen, U+2011 non-breaking hyphen,
+        // U+2012 figure dash, U+2013 en dash, U+2212 minus) count as the hyphen-minus.
+        let dashes: Set<Character> = ["\u{2010}", "\u{2011}", "\u{2012}", "\u{2013}", "\u{2212}"]
+        var text = Substring(String(input.map { dashes.contains($0) ? "-" : $0 }).trimmingWhitespace())
+        for label in ["ISBN-13:", "ISBN-10:", "ISBN13:", "ISBN10:", "ISBN-13", "ISBN-10", "ISBN:", "ISBN"] {
             if text.uppercased().hasPrefix(label) { text = text.dropFirst(label.count); break }
         }
         guard !text.isEmpty else { return .rejected(Rejection(.nonDigit, "empty code")) }

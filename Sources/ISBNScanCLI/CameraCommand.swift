@@ -10,7 +10,7 @@ enum CameraCommand {
     static let spec = CommandSpec(
         name: "camera",
         abstract: "Hold a book up to a webcam (V4L2) and print its ISBN.",
-        usage: "isbnscan camera [--device path] [--size WxH] [--fps n] [--format f] [--roi x,y,w,h] [--once | --continuous] [--timeout s] [--json] [--addons] [--beep] [-q]",
+        usage: "isbnscan camera [--device path] [--size WxH] [--fps n] [--format f] [--roi x,y,w,h] [--once | --continuous] [--timeout s] [--json] [--addons] [--beep] [options]",
         arguments: [],
         options: [
             OptionSpec("device", value: "path", help: "The V4L2 capture device (default: /dev/video0).\n'isbnscan devices' lists them."),

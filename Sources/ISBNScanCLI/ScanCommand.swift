@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Batch
 import Capture
 import Imaging
@@ -147,6 +150,10 @@ enum ScanCommand {
         settings.all = parsed.flag("all")
         settings.addOns = parsed.flag("addons")
         settings.unique = parsed.flag("unique")
+        if settings.unique && settings.all { throw UsageError("--unique lists accepted ISBNs only; it cannot be combined with --all") }
+        if settings.unique && settings.addOns {
+            throw UsageError("--unique counts ISBNs, whatever their add-on; it cannot be combined with --addons")
+        }
         settings.quiet = parsed.flag("quiet")
         settings.walk = WalkOptions(recursive: parsed.flag("recursive"), includeHidden: parsed.flag("hidden"))
         return settings
@@ -178,10 +185,13 @@ enum ScanCommand {
         let diagnostics = DiagnosticSink(stderr, clearing: progress)
         if !settings.quiet {
             for folder in walk.revisitedFolders {
-                diagnostics.write("Warning: \(escaped(folder.description, json: false)): folder already walked (a symbolic link loop?), not entered again\n")
+                diagnostics.write("Warning: \(escaped(folder.description, json: false)): folder already walked (named twice, or reached again through a symbolic link), not entered again\n")
             }
         }
 
+        if let output = settings.output, let clash = Self.input(in: walk, sameFileAs: output) {
+            throw UsageError("--output \(escaped(output, json: false)) is the input \(escaped(clash, json: false)); refusing to overwrite it")
+        }
         let file: AtomicFileSink?
         do {
             file = try settings.output.map { (path) throws(OutputError) in try AtomicFileSink(path: path) }
@@ -236,6 +246,21 @@ enum ScanCommand {
     }
 }
 
+extension ScanCommand {
+    /// The input that is the same file as `output` (same device and inode), if any.
+    static func input(in walk: FolderWalk, sameFileAs output: String) -> String? {
+        var target = stat()
+        guard stat(output, &target) == 0 else { return nil }
+        for input in walk.inputs where !input.path.isStandardInput {
+            var info = stat()
+            if input.path.withCString({ stat($0, &info) }) == 0, info.st_dev == target.st_dev, info.st_ino == target.st_ino {
+                return input.path.description
+            }
+        }
+        return nil
+    }
+}
+
 /// Standard error with the progress bar taken off before each line.
 final class DiagnosticSink: TextSink {
     private let sink: TextSink
@@ -255,6 +280,8 @@ struct Tally {
     var files = 0
     var withISBN = 0
     var withoutCode = 0
+    /// Files whose codes were all refused (no ISBN among them).
+    var refusedOnly = 0
     var rejectedCodes = 0
     var errors = 0
     /// Files in folders left out because they are no image.
@@ -267,19 +294,22 @@ struct Tally {
         let hasISBN = report.codes.contains { $0.verdict.isbn != nil }
         if hasISBN { withISBN += 1 }
         if report.codes.isEmpty { withoutCode += 1 }
+        if !hasISBN && !report.codes.isEmpty { refusedOnly += 1 }
         rejectedCodes += report.rejected.count
         if hasISBN || (all && !report.codes.isEmpty) { found = true }
     }
 
     var exitStatus: ExitStatus { errors > 0 ? .inputError : (found ? .found : .nothingFound) }
 
-    /// `scanned 4 files: 2 with an ISBN, 0 without any barcode, 0 codes refused, 2 unreadable (0.4 s, 10 files/s)`,
+    /// `scanned 4 files: 2 with an ISBN, 1 with refused codes only, 0 without any barcode, 1 unreadable
+    /// (3 codes refused; 0.4 s, 10 files/s)`: the four file counts add up to the files scanned;
     /// then what the walk left out, if anything.
     func summary(walk: FolderWalk, recursive: Bool, seconds: Double) -> String {
         func plural(_ n: Int, _ word: String) -> String { "\(n) \(word)\(n == 1 ? "" : "s")" }
-        var line = "scanned \(plural(files, "file")): \(withISBN) with an ISBN, \(withoutCode) without any barcode, "
-            + "\(plural(rejectedCodes, "code")) refused, \(errors) unreadable"
-        line += " (\(formatSeconds(seconds)) s, \(formatRate(seconds > 0 ? Double(files) / seconds : 0)) files/s)"
+        var line = "scanned \(plural(files, "file")): \(withISBN) with an ISBN, \(refusedOnly) with refused codes only, "
+            + "\(withoutCode) without any barcode, \(errors) unreadable"
+        line += " (\(plural(rejectedCodes, "code")) refused; \(formatSeconds(seconds)) s, "
+            + "\(formatRate(seconds > 0 ? Double(files) / seconds : 0)) files/s)"
         var left: [String] = []
         if skipped > 0 { left.append(plural(skipped, "non-image file")) }
         if walk.skippedHidden > 0 { left.append("\(walk.skippedHidden) hidden (use --hidden)") }

@@ -12,11 +12,15 @@ enum ValidateCommand {
         OUTPUT:
           <code>: valid ISBN-13 <isbn13> (ISBN-10 <isbn10>)
           <code>: invalid, <reason>: <detail>
+          <code>: refused, prefix: <detail>   (a well-formed code outside 978,
+                                               e.g. a 979 ISBN: refused by policy)
           Reasons: non-digit, length (not 13 digits), prefix (not 978), check-digit.
+          Hyphens may be ASCII or typographic dashes; a label ISBN, ISBN-13:,
+          ISBN10: ... before the code is ignored.
 
         EXIT STATUS:
           0  every code is a valid 978 ISBN
-          1  at least one code is invalid
+          1  at least one code is invalid or refused
           2  usage error (no code given, unknown option)
 
         EXAMPLES:
@@ -43,7 +47,8 @@ enum ValidateCommand {
                 case .accepted(let isbn):
                     stdout.write("\(input): valid ISBN-13 \(isbn.isbn13) (ISBN-10 \(isbn.isbn10))\n")
                 case .rejected(let rejection):
-                    stdout.write("\(input): invalid, \(rejection)\n")
+                    // A 979 ISBN is a real ISBN that this tool refuses by policy, not an invalid one.
+                    stdout.write("\(input): \(rejection.reason == .prefix ? "refused" : "invalid"), \(rejection)\n")
                 }
             }
             if verdict.isbn == nil { allValid = false }

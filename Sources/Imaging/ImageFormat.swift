@@ -34,7 +34,7 @@ public enum ImageFormat: String, Sendable, CaseIterable {
         if starts("%PDF") { return "PDF" }
         if bytes.count >= 2, bytes[0] == UInt8(ascii: "P"), (UInt8(ascii: "1")...UInt8(ascii: "7")).contains(bytes[1]) {
             let kind = bytes[1] == UInt8(ascii: "7") ? "PAM" : "plain (ASCII) or bitmap"
-            return "Netpbm P\(Character(UnicodeScalar(bytes[1]))), \(kind); isbnscan reads binary P5 and P6 only"
+            return "Netpbm P\(Character(UnicodeScalar(bytes[1]))), \(kind)"
         }
         return nil
     }

@@ -78,7 +78,8 @@ public enum ImageLoader {
                 throw .truncated(path: path, detail: "file ends inside the format signature")
             }
             if let name = ImageFormat.nameOfUnsupported(data) {
-                throw .unsupportedFormat(path: path, detail: "\(name) (isbnscan reads PNG, JPEG, PGM and PPM)")
+                let binary = name.hasPrefix("Netpbm") ? "binary PGM (P5) and PPM (P6)" : "PGM and PPM"
+                throw .unsupportedFormat(path: path, detail: "\(name) (isbnscan reads PNG, JPEG, \(binary))")
             }
             throw .notAnImage(path: path)
         }

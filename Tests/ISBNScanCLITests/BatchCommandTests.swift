@@ -36,7 +36,7 @@ struct Shelf {
         let flat = try isbnscan(["scan", p])
         #expect(flat.status == 0)
         #expect(flat.stdout == "\(p)/a.jpg: 9780735619678\n\(p)/b.png: 9780306406157\n")
-        #expect(flat.stderr.hasPrefix("scanned 2 files: 2 with an ISBN, 0 without any barcode, 0 codes refused, 0 unreadable ("))
+        #expect(flat.stderr.hasPrefix("scanned 2 files: 2 with an ISBN, 0 with refused codes only, 0 without any barcode, 0 unreadable (0 codes refused; "))
         #expect(flat.stderr.hasSuffix(" files/s); left out 1 non-image file, 1 hidden (use --hidden), 1 subfolder (use -r)\n"))
 
         let deep = try isbnscan(["scan", "-r", "--hidden", p, "\(testImages)/isbn/pgm-p5.pgm"])
@@ -66,6 +66,8 @@ struct Shelf {
         let p = shelf.path
         let run = try isbnscan(["scan", "--csv", p])
         #expect(run.status == 1)
+        // The four kinds of file add up to the files scanned.
+        #expect(run.stderr.contains("scanned 4 files: 1 with an ISBN, 1 with refused codes only, 1 without any barcode, 1 unreadable (1 code refused; "))
         #expect(run.stdout == "file,isbn13,isbn10,type,data,addon,status,error\r\n"
                 + "\"\(p)/a,\"\"quoted\"\".png\",9780306406157,0306406152,EAN-13,9780306406157,,accepted,\r\n"
                 + "\(p)/b.png,,,EAN-13,4901234567894,,rejected,prefix: prefix 490 is not 978: Japanese JAN product code\r\n"
@@ -89,6 +91,11 @@ struct Shelf {
         #expect(nowhere.status == 1)
         #expect(nowhere.stdout == "")
         #expect(nowhere.stderr == "Error: \(shelf.path)/missing/books.csv: cannot write the output file: No such file or directory\n")
+
+        let onInput = try isbnscan(["scan", "-o", "\(shelf.path)/a.png", shelf.path])  // a typo must not destroy a photo
+        #expect(onInput.status == 2)
+        #expect(onInput.stderr.hasPrefix("Error: --output \(shelf.path)/a.png is the input \(shelf.path)/a.png; refusing to overwrite it\n"))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: "\(shelf.path)/a.png")) == Data(contentsOf: URL(fileURLWithPath: "\(testImages)/isbn/png-gray8.png")))
 
         let device = try isbnscan(["scan", "-q", "-o", "/dev/null", shelf.path])  // written to, never replaced
         #expect(device.status == 0)
@@ -150,7 +157,7 @@ struct Shelf {
         #expect(records.map { $0["file"] as? String } == ["\(p)/a.png", "\(p)/locked.png", "\(p)/private", "\(p)/z.jpg"])
         #expect(records.map { $0["error"] as? String } == [nil, "permission denied", "permission denied", nil])
         #expect(run.stderr.contains("Error: \(p)/locked.png: permission denied\nError: \(p)/private: permission denied\n"))
-        #expect(run.stderr.contains("scanned 4 files: 2 with an ISBN, 0 without any barcode, 0 codes refused, 2 unreadable"))
+        #expect(run.stderr.contains("scanned 4 files: 2 with an ISBN, 0 with refused codes only, 0 without any barcode, 2 unreadable (0 codes refused; "))
     }
 
     @Test func brokenFilesInAFolderAreErrorsNotStops() throws {
@@ -188,7 +195,7 @@ struct Shelf {
         let run = try isbnscan(["scan", "-r", shelf.path])
         #expect(run.status == 0)
         #expect(run.stdout == "\(shelf.path)/books/a.png: 9780306406157\n")
-        #expect(run.stderr.hasPrefix("Warning: \(shelf.path)/books/loop: folder already walked (a symbolic link loop?), not entered again\n"))
+        #expect(run.stderr.hasPrefix("Warning: \(shelf.path)/books/loop: folder already walked (named twice, or reached again through a symbolic link), not entered again\n"))
     }
 
     @Test func nonUTF8NamesAreEscapedInTextAndValidInJSON() throws {
@@ -220,7 +227,7 @@ struct Shelf {
         let run = try isbnscan(["scan", "--effort", "fast", "-j", "2", "--json", "-o", "\(folder).jsonl", folder])
         defer { try? FileManager.default.removeItem(atPath: "\(folder).jsonl") }
         #expect(run.status == 4)
-        #expect(run.stderr.contains("scanned 10000 files: 0 with an ISBN, 10000 without any barcode"))
+        #expect(run.stderr.contains("scanned 10000 files: 0 with an ISBN, 0 with refused codes only, 10000 without any barcode"))
         let lines = try String(contentsOfFile: "\(folder).jsonl", encoding: .utf8).split(separator: "\n")
         #expect(lines.count == 10_000)
         #expect(lines.last?.hasPrefix("{\"file\": \"\(folder)/09999.pgm\"") == true)
@@ -280,7 +287,7 @@ func peakChildMegabytes() -> Int {
         #expect(done.count >= 2 && done.count < 300)
         #expect(done == (0..<done.count).map { String(format: "%@/%03d.png", folder, $0) })  // a prefix, none lost
         #expect(run.stderr.contains("Interrupted by SIGINT: \(done.count) of 300 files done\n"))
-        #expect(run.stderr.contains("scanned \(done.count) files: 0 with an ISBN, \(done.count) without any barcode"))
+        #expect(run.stderr.contains("scanned \(done.count) files: 0 with an ISBN, 0 with refused codes only, \(done.count) without any barcode"))
     }
 
     @Test func sigtermWithOutputFileWritesTheFinishedPart() throws {

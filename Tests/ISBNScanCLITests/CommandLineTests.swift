@@ -21,6 +21,8 @@ import Testing
         (["scan", "--json", "--csv", "x.png"], "Error: give either --json or --csv, not both"),
         (["scan", "-", "-"], "Error: '-' (standard input) can be given only once"),
         (["scan", "-o", "", "x.png"], "Error: --output needs a file name"),
+        (["scan", "--unique", "--all", "x.png"], "Error: --unique lists accepted ISBNs only; it cannot be combined with --all"),
+        (["scan", "--unique", "--addons", "x.png"], "Error: --unique counts ISBNs, whatever their add-on; it cannot be combined with --addons"),
         (["validate"], "Error: no code given"),
         (["frobnicate"], "Error: unknown subcommand 'frobnicate'"),
         ([], "OVERVIEW: Read book barcodes"),

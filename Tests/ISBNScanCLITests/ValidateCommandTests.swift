@@ -18,10 +18,17 @@ import Testing
         #expect(run.stdout == """
             9780306406157: valid ISBN-13 9780306406157 (ISBN-10 0306406152)
             9780306406158: invalid, check-digit: check digit is 8, expected 7
-            9791032305690: invalid, prefix: prefix 979 is not 978: ISBN-13 in the 979 range
+            9791032305690: refused, prefix: prefix 979 is not 978: ISBN-13 in the 979 range
             96385074: invalid, length: 8 digits, an ISBN-13 has 13
 
             """)
+    }
+
+    @Test func typographicDashesAndLabelsAreAccepted() throws {
+        let run = try isbnscan(["validate", "978\u{2010}0\u{2010}306\u{2010}40615\u{2010}7", "978\u{2013}0\u{2013}306\u{2013}40615\u{2013}7",
+                                "ISBN10: 0306406152"])
+        #expect(run.status == 0)
+        #expect(run.stdout.components(separatedBy: "valid ISBN-13 9780306406157").count == 4)
     }
 
     @Test func jsonVerdicts() throws {
