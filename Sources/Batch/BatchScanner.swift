@@ -50,11 +50,12 @@ public final class BatchScanner: Sendable {
 
     /// Scans `inputs` and calls `deliver` on the calling thread with each input's index and
     /// outcome, in index order. Between deliveries, at least every `tick` seconds, calls
-    /// `idle` (progress redraws, polling an interruption flag); it may call ``stop()``.
+    /// `idle` (progress redraws, polling an interruption flag); it may call ``stop()``. After a
+    /// stop, files in flight get `grace` seconds to finish.
     ///
     /// - Returns: how many inputs were delivered (all of them unless stopped).
     @discardableResult
-    public func run(_ inputs: [BatchInput], tick: Double = 0.1, idle: () -> Void = {},
+    public func run(_ inputs: [BatchInput], tick: Double = 0.1, grace: Double = 5, idle: () -> Void = {},
                     deliver: (Int, BatchOutcome) -> Void) -> Int {
         guard !inputs.isEmpty else { return 0 }
         let state = SharedState()
@@ -86,9 +87,14 @@ public final class BatchScanner: Sendable {
                 idle()
             }
         }
-        // Stopped: the files in flight finish; deliver them too (a contiguous prefix, since
-        // inputs are taken in order).
-        finished.wait()
+        // Stopped: the files in flight finish (within `grace` seconds; a worker blocked reading
+        // a FIFO or a terminal is left behind and its file dropped); deliver them too, a
+        // contiguous prefix since inputs are taken in order.
+        if isStopped {
+            _ = finished.wait(timeout: .now() + grace)
+        } else {
+            finished.wait()
+        }
         for outcome in state.take(from: next) {
             deliver(next, outcome)
             next += 1

@@ -115,8 +115,7 @@ public enum FolderWalker {
                 } else if code == ENOENT {
                     continue  // vanished since the listing: nothing to report
                 } else if code == ELOOP {
-                    walk.revisitedFolders.append(path)
-                    continue
+                    error = .readFailed(path: path.description, errno: code, detail: "symbolic link loop (the link leads back to itself)")
                 } else if code == EACCES {
                     error = .permissionDenied(path: path.description)
                 } else {

@@ -20,6 +20,11 @@ static void on_error_exit(j_common_ptr cinfo) {
     char text[JMSG_LENGTH_MAX];
     (*cinfo->err->format_message)(cinfo, text);
     if (err->message[0] == 0) snprintf(err->message, sizeof err->message, "%s", text);
+    /* A valid file in a variant libjpeg-turbo's 8-bit API does not decode (12-bit samples,
+     * lossless, an odd sampling) is unsupported, not corrupt. */
+    int code = cinfo->err->msg_code;
+    if (code == JERR_BAD_PRECISION || code == JERR_NOT_COMPILED || code == JERR_CCIR601_NOTIMPL)
+        err->status = ISC_ERR_UNSUPPORTED;
     longjmp(err->jump, 1);
 }
 

@@ -20,25 +20,45 @@ final class AtomicFileSink: TextSink {
     /// Set once the temporary file is renamed (or removed): nothing left to clean up.
     private var settled = false
 
-    /// Creates the temporary file `.<name>.isbnscan-XXXXXX` in `path`'s folder.
+    /// The file that is replaced: `path`, or the file a symbolic link at `path` points to (the
+    /// link itself stays a link).
+    private let target: String
+
+    /// Creates the temporary file `.<name>.isbnscan-XXXXXX` in the folder of `path` (of the
+    /// file it links to, if it is a symbolic link; just `.isbnscan-XXXXXX` when the name is
+    /// too long for a suffix). Paths under `/dev/` and `/proc/` (`/dev/stdout`) and existing
+    /// files that are not regular files are written directly.
     ///
     /// - Throws: ``OutputError`` when the folder cannot be written.
     init(path: String) throws(OutputError) {
         self.path = path
-        let slash = path.lastIndex(of: "/")
-        let folder = slash.map { String(path[...$0]) } ?? ""
-        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+        var target = path
+        var link = stat()
+        let special = path.hasPrefix("/dev/") || path.hasPrefix("/proc/")
+        if !special, lstat(path, &link) == 0, (link.st_mode & S_IFMT) == S_IFLNK {
+            guard let resolved = realpath(path, nil) else {
+                throw OutputError(path: path, cause: "symbolic link to a missing file or folder")
+            }
+            target = String(cString: resolved)
+            free(resolved)
+        }
+        self.target = target
+        let slash = target.lastIndex(of: "/")
+        let folder = slash.map { String(target[...$0]) } ?? ""
+        let name = slash.map { String(target[target.index(after: $0)...]) } ?? target
         guard !name.isEmpty else { throw OutputError(path: path, cause: "is a directory") }
         var existing = stat()
-        if stat(path, &existing) == 0 && (existing.st_mode & S_IFMT) != S_IFREG {
-            guard (existing.st_mode & S_IFMT) != S_IFDIR else { throw OutputError(path: path, cause: "is a directory") }
-            let fd = open(path, O_WRONLY | O_CLOEXEC)
+        let exists = stat(target, &existing) == 0
+        if special || (exists && (existing.st_mode & S_IFMT) != S_IFREG) {
+            guard !exists || (existing.st_mode & S_IFMT) != S_IFDIR else { throw OutputError(path: path, cause: "is a directory") }
+            let fd = open(target, O_WRONLY | O_CLOEXEC)
             guard fd >= 0 else { throw OutputError(path: path, cause: String(cString: strerror(errno))) }
             self.fd = fd
             self.temporaryPath = nil
             return
         }
-        var template = Array((folder + "." + name + ".isbnscan-XXXXXX").utf8CString)
+        let prefix = name.utf8.count > 200 ? "" : "." + name
+        var template = Array((folder + prefix + ".isbnscan-XXXXXX").utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard fd >= 0 else { throw OutputError(path: path, cause: String(cString: strerror(errno))) }
         self.fd = fd
@@ -75,7 +95,7 @@ final class AtomicFileSink: TextSink {
         guard let temporaryPath else { return }
         var existing = stat()
         let mode: mode_t
-        if stat(path, &existing) == 0 {
+        if stat(target, &existing) == 0 {
             mode = existing.st_mode & 0o7777
         } else {
             let mask = umask(0)
@@ -86,7 +106,7 @@ final class AtomicFileSink: TextSink {
         guard fsync(fd) == 0 else { throw OutputError(path: path, cause: "fsync failed: \(String(cString: strerror(errno)))") }
         close(fd)
         fd = -1
-        guard rename(temporaryPath, path) == 0 else {
+        guard rename(temporaryPath, target) == 0 else {
             throw OutputError(path: path, cause: String(cString: strerror(errno)))
         }
         settled = true

@@ -11,14 +11,23 @@ public protocol TextSink: AnyObject {
 /// is written (no stdio buffering; `camera` relies on it to stream).
 public final class FileDescriptorSink: TextSink {
     let fd: Int32
+    /// The `errno` of the first failed write (ENOSPC on a full disk, EBADF when closed), or 0.
+    /// Later writes are dropped; `main` reports it and exits 1, so lost results never pass for
+    /// success.
+    public private(set) var failure: Int32 = 0
     public init(fd: Int32) { self.fd = fd }
     public func write(_ text: String) {
+        guard failure == 0 else { return }
         var text = text
         text.withUTF8 { bytes in
             var offset = 0
             while offset < bytes.count {
                 let n = Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
-                if n < 0 { if errno == EINTR { continue }; return }
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    failure = errno
+                    return
+                }
                 offset += n
             }
         }

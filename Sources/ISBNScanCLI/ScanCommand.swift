@@ -96,7 +96,7 @@ enum ScanCommand {
         EXIT STATUS:
           0    an ISBN was found (with --all: any EAN symbol)
           1    an input could not be read (takes precedence), or the
-               output file could not be written
+               results could not be written (output file, stdout)
           2    usage error
           4    every input was read, and no ISBN was found
           130  interrupted (SIGINT/SIGTERM); the results so far are written

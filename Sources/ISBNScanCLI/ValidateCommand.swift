@@ -45,10 +45,11 @@ enum ValidateCommand {
             } else {
                 switch verdict {
                 case .accepted(let isbn):
-                    stdout.write("\(input): valid ISBN-13 \(isbn.isbn13) (ISBN-10 \(isbn.isbn10))\n")
+                    stdout.write("\(escaped(input, json: false)): valid ISBN-13 \(isbn.isbn13) (ISBN-10 \(isbn.isbn10))\n")
                 case .rejected(let rejection):
                     // A 979 ISBN is a real ISBN that this tool refuses by policy, not an invalid one.
-                    stdout.write("\(input): \(rejection.reason == .prefix ? "refused" : "invalid"), \(rejection)\n")
+                    let line = "\(input): \(rejection.reason == .prefix ? "refused" : "invalid"), \(rejection)"
+                    stdout.write(escaped(line, json: false) + "\n")
                 }
             }
             if verdict.isbn == nil { allValid = false }

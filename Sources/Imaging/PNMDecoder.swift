@@ -47,7 +47,9 @@ enum PNMDecoder {
         let maxval = try field("maxval")
         guard width > 0, height > 0 else { throw .corrupt("width and height must be at least 1, got \(width)x\(height)") }
         guard maxval >= 1, maxval <= 65535 else { throw .corrupt("maxval \(maxval) is outside 1...65535") }
-        guard width * height <= maxPixels else { throw .tooLarge(width: width, height: height) }
+        guard width <= ImageError.maxSide, height <= ImageError.maxSide, width * height <= maxPixels else {
+            throw .tooLarge(width: width, height: height)
+        }
         guard offset < data.count, ImageFormat.isPNMSeparator(data[offset]) else {
             throw offset >= data.count ? .truncated("file ends after the header") : .corrupt("no whitespace after maxval")
         }

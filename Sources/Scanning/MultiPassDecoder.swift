@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Imaging
 
 /// How hard to try on an image where the first scan finds nothing.
@@ -217,11 +220,19 @@ public final class MultiPassDecoder {
         ]
         if shorter >= 300 { passes.append(.scaled("half", by: 2)) }
         if shorter >= 1200 { passes.append(.scaled("quarter", by: 4)) }
-        passes += [.rotated(by: 30), .rotated(by: -30)]
+        // A rotation's canvas is the bounding box of the turned region: for a thin strip (a
+        // 65535×1 image) it would be gigapixels. Angles whose canvas is over 3 times the region
+        // are skipped: a strip that thin holds no barcode turned by that much.
+        func fits(_ degrees: Double) -> Bool {
+            let radians = degrees * .pi / 180, c = abs(cos(radians)), s = abs(sin(radians))
+            let w = Double(width), h = Double(height)
+            return (w * c + h * s) * (w * s + h * c) <= 3 * w * h
+        }
+        passes += [30.0, -30].filter(fits).map { .rotated(by: $0) }
         if effort == .thorough {
             if width * height <= 4_000_000 { passes.append(.upscaled("upscale-2", by: 2)) }
-            for degrees in [15.0, -15, 45, -45, 60, -60] { passes.append(.rotated(by: degrees)) }
-            for degrees in [15.0, -15, 30, -30, 45, -45] { passes.append(.rotated(by: degrees, inverted: true)) }
+            for degrees in [15.0, -15, 45, -45, 60, -60] where fits(degrees) { passes.append(.rotated(by: degrees)) }
+            for degrees in [15.0, -15, 30, -30, 45, -45] where fits(degrees) { passes.append(.rotated(by: degrees, inverted: true)) }
         }
         return passes
     }

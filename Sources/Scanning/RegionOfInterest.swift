@@ -18,6 +18,8 @@ public struct RegionOfInterest: Hashable, Sendable, CustomStringConvertible {
 
     /// Tolerance for sums such as x + width that land a rounding error past 1.
     static let epsilon = 1e-9
+    /// The smallest width or height accepted, as a fraction of the image side.
+    public static let minimumSide = 0.001
 
     /// - Throws: ``RegionError`` naming the first value that is not a finite number in 0…1,
     ///   a zero size, or an edge past 1 (`x + width > 1`, `y + height > 1`).
@@ -25,8 +27,10 @@ public struct RegionOfInterest: Hashable, Sendable, CustomStringConvertible {
         for (name, value) in [("x", x), ("y", y), ("width", width), ("height", height)] {
             guard value.isFinite, value >= 0, value <= 1 else { throw .outOfRange(name: name, value: value) }
         }
-        guard width > 0 else { throw .zeroSize(name: "width") }
-        guard height > 0 else { throw .zeroSize(name: "height") }
+        // 0.001 of a side: a region thinner than that holds no barcode in any real picture,
+        // and a value like 1e-300 is a typo, not a wish.
+        guard width >= Self.minimumSide else { throw .zeroSize(name: "width") }
+        guard height >= Self.minimumSide else { throw .zeroSize(name: "height") }
         guard x + width <= 1 + Self.epsilon else { throw .pastEdge(sum: "x+width", value: x + width) }
         guard y + height <= 1 + Self.epsilon else { throw .pastEdge(sum: "y+height", value: y + height) }
         self.x = x
@@ -120,7 +124,7 @@ public enum RegionError: Error, Equatable, Sendable, CustomStringConvertible {
         case .notFourNumbers(let text): return "expected four numbers x,y,width,height, got '\(text)'"
         case .notANumber(let name, let text): return "\(name) '\(text)' is not a number"
         case .outOfRange(let name, let value): return "\(name) \(value) is outside 0...1"
-        case .zeroSize(let name): return "\(name) must be greater than 0"
+        case .zeroSize(let name): return "\(name) must be at least \(RegionOfInterest.minimumSide)"
         case .pastEdge(let sum, let value): return "\(sum) is \(value), past the image edge at 1"
         }
     }

@@ -8,6 +8,12 @@ let rawArguments = (1..<Int(CommandLine.argc)).map { index -> [UInt8] in
     let argument = CommandLine.unsafeArgv[index]!
     return Array(UnsafeRawBufferPointer(start: argument, count: strlen(argument)))
 }
-let status = ISBNScanCommand.run(Array(CommandLine.arguments.dropFirst()), raw: rawArguments,
-                                 stdout: FileDescriptorSink(fd: 1), stderr: FileDescriptorSink(fd: 2))
+let stdout = FileDescriptorSink(fd: 1), stderr = FileDescriptorSink(fd: 2)
+var status = ISBNScanCommand.run(Array(CommandLine.arguments.dropFirst()), raw: rawArguments,
+                                 stdout: stdout, stderr: stderr)
+if stdout.failure != 0 {
+    // Results that could not be written are lost: never report success.
+    stderr.write("Error: standard output: write failed: \(String(cString: strerror(stdout.failure)))\n")
+    if status != .usage && status != .interrupted { status = .inputError }
+}
 exit(status.rawValue)

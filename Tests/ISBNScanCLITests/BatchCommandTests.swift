@@ -323,3 +323,48 @@ func peakChildMegabytes() -> Int {
         #expect(!piped.stderr.contains("\u{1B}[K"))
     }
 }
+
+@Suite struct HostileInputTests {
+    @Test func thinImagesAreScannedWithoutBlowingUp() throws {
+        let shelf = try Shelf([:])
+        defer { shelf.remove() }
+        // 65535x1 is allowed (no rotation canvas may grow from it); 100000x1 is over the side limit.
+        try (Data("P5 65535 1 255\n".utf8) + Data(repeating: 255, count: 65535)).write(to: URL(fileURLWithPath: "\(shelf.path)/a.pgm"))
+        try (Data("P5 1 65535 255\n".utf8) + Data(repeating: 255, count: 65535)).write(to: URL(fileURLWithPath: "\(shelf.path)/b.pgm"))
+        try (Data("P5 100000 1 255\n".utf8) + Data(repeating: 255, count: 100000)).write(to: URL(fileURLWithPath: "\(shelf.path)/c.pgm"))
+        let run = try isbnscan(["scan", "--effort", "thorough", "-q", shelf.path])
+        #expect(run.status == 1)
+        #expect(run.stderr == "Error: \(shelf.path)/c.pgm: image is 100000x1, a side over the 65535-pixel maximum\n")
+        #expect(peakChildMegabytes() < 200)
+    }
+
+    @Test func aFailedWriteToStandardOutputIsAnError() throws {
+        let run = try isbnscan(["-c", "exec \"$0\" scan '\(testImages)/isbn/png-gray8.png' > /dev/full", isbnscanBinary], executable: "/bin/sh")
+        #expect(run.status == 1)
+        #expect(run.stderr == "Error: standard output: write failed: No space left on device\n")
+    }
+
+    @Test func outputThroughASymbolicLinkReplacesItsTarget() throws {
+        let shelf = try Shelf(["a.png": "isbn/png-gray8.png", "old.txt": "text:old"])
+        defer { shelf.remove() }
+        #expect(symlink("old.txt", "\(shelf.path)/link.txt") == 0)
+        let long = String(repeating: "n", count: 250) + ".txt"  // no room for a suffix in the temporary name
+        for target in ["\(shelf.path)/link.txt", "\(shelf.path)/\(long)"] {
+            let run = try isbnscan(["scan", "-q", "-o", target, "\(shelf.path)/a.png"])
+            #expect(run.status == 0)
+        }
+        var info = stat()
+        #expect(lstat("\(shelf.path)/link.txt", &info) == 0 && (info.st_mode & S_IFMT) == S_IFLNK)
+        #expect(try String(contentsOfFile: "\(shelf.path)/old.txt", encoding: .utf8) == "9780306406157\n")
+        #expect(try String(contentsOfFile: "\(shelf.path)/\(long)", encoding: .utf8) == "9780306406157\n")
+    }
+
+    @Test func aSymbolicLinkToItselfIsAnError() throws {
+        let shelf = try Shelf(["a.png": "isbn/png-gray8.png"])
+        defer { shelf.remove() }
+        #expect(symlink("self.jpg", "\(shelf.path)/self.jpg") == 0)
+        let run = try isbnscan(["scan", shelf.path])
+        #expect(run.status == 1)
+        #expect(run.stderr.hasPrefix("Error: \(shelf.path)/self.jpg: read failed (errno 40): symbolic link loop (the link leads back to itself)\n"))
+    }
+}

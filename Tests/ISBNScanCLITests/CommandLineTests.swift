@@ -6,7 +6,7 @@ import Testing
     @Test(arguments: [
         (["scan", "--roi", "0.5,0.2,0.6,0.4", "x.png"], "Error: --roi: x+width is 1.1, past the image edge at 1"),
         (["scan", "--roi", "1,2,3", "x.png"], "Error: --roi: expected four numbers x,y,width,height, got '1,2,3'"),
-        (["scan", "--roi-avfoundation", "0.4,0.05,0.15,0", "x.png"], "Error: --roi-avfoundation: rectOfInterest.height must be greater than 0"),
+        (["scan", "--roi-avfoundation", "0.4,0.05,0.15,0", "x.png"], "Error: --roi-avfoundation: rectOfInterest.height must be at least 0.001"),
         (["scan", "--roi", "0,0,1,1", "--roi-avfoundation", "0,0,1,1", "x.png"], "Error: give either --roi or --roi-avfoundation, not both"),
         (["scan", "--frobnicate", "x.png"], "Error: unknown option '--frobnicate'"),
         (["scan", "--al", "x.png"], "Error: unknown option '--al' (did you mean '--all'?)"),
@@ -21,6 +21,7 @@ import Testing
         (["scan", "--json", "--csv", "x.png"], "Error: give either --json or --csv, not both"),
         (["scan", "-", "-"], "Error: '-' (standard input) can be given only once"),
         (["scan", "-o", "", "x.png"], "Error: --output needs a file name"),
+        (["scan", "--roi", "0,0,1e-300,1", "x.png"], "Error: --roi: width must be at least 0.001"),
         (["scan", "--unique", "--all", "x.png"], "Error: --unique lists accepted ISBNs only; it cannot be combined with --all"),
         (["scan", "--unique", "--addons", "x.png"], "Error: --unique counts ISBNs, whatever their add-on; it cannot be combined with --addons"),
         (["validate"], "Error: no code given"),

@@ -64,7 +64,8 @@ import Imaging
 
     @Test func onePixelRegionStillScans() {
         // A region that rounds to zero pixels is widened to one, never a silent 0x0 crop.
-        let rect = try! RegionOfInterest(x: 0.5, y: 0.5, width: 0.0001, height: 0.0001).pixelRect(imageWidth: 100, imageHeight: 100)
+        let rect = try! RegionOfInterest(x: 0.5, y: 0.5, width: 0.001, height: 0.001).pixelRect(imageWidth: 100, imageHeight: 100)
         #expect(rect.width == 1 && rect.height == 1)
+        #expect(throws: RegionError.zeroSize(name: "width")) { try RegionOfInterest(x: 0.5, y: 0.5, width: 0.0001, height: 0.5) }
     }
 }
