@@ -148,40 +148,47 @@ extension LuminanceImage {
     /// approximated by three box blurs (`sigma` in pixels).
     public func unsharpMasked(sigma: Double, amount: Double) -> LuminanceImage {
         let radius = max(1, Int(((4 * sigma * sigma + 1).squareRoot() - 1) / 2 + 0.5))
-        var blurred = [Int32](repeating: 0, count: width * height)
+        let w = width, h = height, count = w * h
+        let a = UnsafeMutablePointer<Int32>.allocate(capacity: count), b = UnsafeMutablePointer<Int32>.allocate(capacity: count)
+        defer { a.deallocate(); b.deallocate() }
         let src = buffer.pointer
-        for i in 0..<(width * height) { blurred[i] = Int32(src[i]) }
-        blurred.withUnsafeMutableBufferPointer { values in
-            for _ in 0..<3 {
-                Self.boxPass(values, count: height, stride: width, step: 1, length: width, radius: radius)
-                Self.boxPass(values, count: width, stride: 1, step: width, length: height, radius: radius)
+        for i in 0..<count { a[i] = Int32(src[i]) }
+        let box = Int32(2 * radius + 1)
+        var sums = [Int32](repeating: 0, count: w)
+        for _ in 0..<3 {
+            // Along rows, a → b: a running sum per row, edges clamped.
+            for y in 0..<h {
+                let row = a + y * w, out = b + y * w
+                var sum: Int32 = 0
+                for j in -radius...radius { sum += row[min(max(j, 0), w - 1)] }
+                for x in 0..<w {
+                    out[x] = (sum + box / 2) / box
+                    sum += row[min(x + radius + 1, w - 1)] - row[max(x - radius, 0)]
+                }
+            }
+            // Down columns, b → a: one running sum per column, rows visited in order.
+            for x in 0..<w { sums[x] = 0 }
+            for j in -radius...radius {
+                let row = b + min(max(j, 0), h - 1) * w
+                for x in 0..<w { sums[x] += row[x] }
+            }
+            for y in 0..<h {
+                let out = a + y * w
+                let entering = b + min(y + radius + 1, h - 1) * w, leaving = b + max(y - radius, 0) * w
+                for x in 0..<w {
+                    out[x] = (sums[x] + box / 2) / box
+                    sums[x] += entering[x] - leaving[x]
+                }
             }
         }
-        let out = LuminanceImage(width: width, height: height, filledWith: 0)
+        let out = LuminanceImage(width: w, height: h, filledWith: 0)
         let dst = out.buffer.pointer
-        for i in 0..<(width * height) {
-            let value = Double(src[i]) + amount * (Double(src[i]) - Double(blurred[i]))
-            dst[i] = UInt8(max(0, min(255, value.rounded())))
+        let gain = Int32((amount * 256).rounded())
+        for i in 0..<count {
+            let value = Int32(src[i]) + (gain * (Int32(src[i]) - a[i]) + 128) >> 8
+            dst[i] = UInt8(clamping: value)
         }
         return out
-    }
-
-    /// One box-blur pass of radius `radius` along `count` lines of `length` values, line `k`
-    /// starting at `k * stride`, neighbours `step` apart; edges are clamped.
-    private static func boxPass(_ values: UnsafeMutableBufferPointer<Int32>, count: Int, stride: Int, step: Int,
-                                length: Int, radius: Int) {
-        var line = [Int32](repeating: 0, count: length)
-        let width = Int32(2 * radius + 1)
-        for k in 0..<count {
-            let base = k * stride
-            for i in 0..<length { line[i] = values[base + i * step] }
-            var sum: Int32 = 0
-            for j in -radius...radius { sum += line[min(max(j, 0), length - 1)] }
-            for i in 0..<length {
-                values[base + i * step] = (sum + width / 2) / width
-                sum += line[min(i + radius + 1, length - 1)] - line[max(i - radius, 0)]
-            }
-        }
     }
 
     /// Binarizes against the local mean of a `window`×`window` neighbourhood minus `offset`
