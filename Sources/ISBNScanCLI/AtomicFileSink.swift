@@ -69,19 +69,7 @@ final class AtomicFileSink: TextSink {
 
     func write(_ text: String) {
         guard fd >= 0, writeError == 0 else { return }
-        var text = text
-        text.withUTF8 { bytes in
-            var offset = 0
-            while offset < bytes.count {
-                let n = Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    writeError = errno
-                    return
-                }
-                offset += n
-            }
-        }
+        writeError = writeAll(text, to: fd)
     }
 
     /// Flushes to disk and renames the temporary file to ``path``; the file gets the mode a

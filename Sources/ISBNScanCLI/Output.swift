@@ -18,19 +18,25 @@ public final class FileDescriptorSink: TextSink {
     public init(fd: Int32) { self.fd = fd }
     public func write(_ text: String) {
         guard failure == 0 else { return }
-        var text = text
-        text.withUTF8 { bytes in
-            var offset = 0
-            while offset < bytes.count {
-                let n = Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    failure = errno
-                    return
-                }
-                offset += n
+        failure = writeAll(text, to: fd)
+    }
+}
+
+/// Writes all of `text`'s UTF-8 bytes to `fd` with `write(2)`, retrying after EINTR and
+/// partial writes. Returns 0, or the `errno` of the write that failed.
+func writeAll(_ text: String, to fd: Int32) -> Int32 {
+    var text = text
+    return text.withUTF8 { bytes -> Int32 in
+        var offset = 0
+        while offset < bytes.count {
+            let n = Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
+            if n < 0 {
+                if errno == EINTR { continue }
+                return errno
             }
+            offset += n
         }
+        return 0
     }
 }
 

@@ -186,56 +186,48 @@ enum EANLineDecoder {
     }
 
     private static func readEAN13(_ runs: [Int], at i: Int, offsets: [Int]) -> Reading? {
-        guard i + 59 <= runs.count else { return nil }
-        let width = Double(offsets[i + 59] - offsets[i])
-        let module = width / 95
-        guard module >= 0.6, isGuard(runs, at: i, module: module), isGuard(runs, at: i + 56, module: module),
+        readSymbol(runs, at: i, offsets: offsets, half: 6)
+    }
+
+    private static func readEAN8(_ runs: [Int], at i: Int, offsets: [Int]) -> Reading? {
+        readSymbol(runs, at: i, offsets: offsets, half: 4)
+    }
+
+    /// An EAN-13 (`half` = 6 characters each side) or EAN-8 (`half` = 4) whose start guard is
+    /// runs `i`…`i+2`: guard, `half` left-hand characters, middle guard (5 runs), `half`
+    /// right-hand characters, end guard; 11 + 14 × `half` modules in 11 + 8 × `half` runs.
+    private static func readSymbol(_ runs: [Int], at i: Int, offsets: [Int], half: Int) -> Reading? {
+        let count = 11 + 8 * half, middle = i + 3 + 4 * half
+        guard i + count <= runs.count else { return nil }
+        let module = Double(offsets[i + count] - offsets[i]) / Double(11 + 14 * half)
+        guard module >= 0.6, isGuard(runs, at: i, module: module), isGuard(runs, at: i + count - 3, module: module),
               i == 1 || Double(runs[i - 1]) >= 3 * module else { return nil }
-        // Middle guard: space, bar, space, bar, space of one module each, at runs i+27…i+31.
-        for k in 27...31 {
-            let ratio = Double(runs[i + k]) / module
+        // Middle guard: space, bar, space, bar, space of one module each.
+        for k in middle..<(middle + 5) {
+            let ratio = Double(runs[k]) / module
             if ratio < 0.5 || ratio > 1.6 { return nil }
         }
         var digits: [UInt8] = []
         var parity: [Bool] = []
-        for c in 0..<6 {
+        for c in 0..<half {
             guard let (digit, isG) = character(runs, at: i + 3 + 4 * c, leftHand: true) else { return nil }
             digits.append(digit)
             parity.append(isG)
         }
-        guard let first = parities.firstIndex(of: parity) else { return nil }
-        for c in 0..<6 {
-            guard let (digit, _) = character(runs, at: i + 32 + 4 * c, leftHand: false) else { return nil }
+        for c in 0..<half {
+            guard let (digit, _) = character(runs, at: middle + 5 + 4 * c, leftHand: false) else { return nil }
             digits.append(digit)
         }
-        let all = [UInt8(first)] + digits
-        guard EAN.hasValidCheckDigit(all) else { return nil }
-        return Reading(symbology: .ean13, digits: String(all.map { Character(String($0)) }),
-                       start: offsets[i], end: offsets[i + 59] - 1)
-    }
-
-    private static func readEAN8(_ runs: [Int], at i: Int, offsets: [Int]) -> Reading? {
-        guard i + 43 <= runs.count else { return nil }
-        let width = Double(offsets[i + 43] - offsets[i])
-        let module = width / 67
-        guard module >= 0.6, isGuard(runs, at: i, module: module), isGuard(runs, at: i + 40, module: module),
-              i == 1 || Double(runs[i - 1]) >= 3 * module else { return nil }
-        for k in 19...23 {
-            let ratio = Double(runs[i + k]) / module
-            if ratio < 0.5 || ratio > 1.6 { return nil }
-        }
-        var digits: [UInt8] = []
-        for c in 0..<4 {
-            guard let (digit, isG) = character(runs, at: i + 3 + 4 * c, leftHand: true), !isG else { return nil }
-            digits.append(digit)
-        }
-        for c in 0..<4 {
-            guard let (digit, _) = character(runs, at: i + 24 + 4 * c, leftHand: false) else { return nil }
-            digits.append(digit)
+        if half == 6 {
+            // The parity pattern of the left half encodes the leading digit (§5.2.1.2.3).
+            guard let first = parities.firstIndex(of: parity) else { return nil }
+            digits.insert(UInt8(first), at: 0)
+        } else if parity.contains(true) {
+            return nil  // EAN-8 uses the L set only on the left
         }
         guard EAN.hasValidCheckDigit(digits) else { return nil }
-        return Reading(symbology: .ean8, digits: String(digits.map { Character(String($0)) }),
-                       start: offsets[i], end: offsets[i + 43] - 1)
+        return Reading(symbology: half == 6 ? .ean13 : .ean8, digits: String(digits.map { Character(String($0)) }),
+                       start: offsets[i], end: offsets[i + count] - 1)
     }
 
     /// The digit whose 4 elements start at run `i`, scaled to 7 modules by their own width.
