@@ -258,6 +258,9 @@ struct CameraSession {
             }
             line += ", \(reported) ISBN\(reported == 1 ? "" : "s") printed"
             if badFrames > 0 { line += ", \(badFrames) unusable frame\(badFrames == 1 ? "" : "s")" }
+            if outcome == nil, let timeout = s.timeout, elapsed >= timeout {
+                line += "; --timeout of \(String(format2: timeout)) s reached"
+            }
             stderr.write(line + "\n")
         }
         return outcome ?? (reported > 0 ? .found : .nothingFound)

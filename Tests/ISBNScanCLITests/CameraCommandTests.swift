@@ -180,7 +180,7 @@ import Testing
         let run = try fake.run(["--timeout", "0.5"])
         #expect(run.status == 4)
         #expect(run.stdout == "")
-        #expect(run.stderr.contains(", 0 ISBNs printed\n"))
+        #expect(run.stderr.contains(", 0 ISBNs printed; --timeout of 0.50 s reached\n"))
         fake.expectReleased()
     }
 
