@@ -133,9 +133,10 @@ public final class MultiPassDecoder {
     public func decode(_ image: LuminanceImage, region: RegionOfInterest = .full, firstLookDone: Bool = false) -> ScanReport {
         let rect = region.pixelRect(imageWidth: image.width, imageHeight: image.height)
         let big = rect.width * rect.height > Self.halfSizeAbovePixels
+        var halved: LuminanceImage?  // the whole image at half size, when made for the first look
         if !firstLookDone {
-            let preview = big ? image.downscaled(by: 2) : image
-            if let symbols = firstLook(preview, region: region, scale: big ? 2 : 1) { return ScanReport(symbols: symbols) }
+            if big { halved = image.downscaled(by: 2) }
+            if let symbols = firstLook(halved ?? image, region: region, scale: big ? 2 : 1) { return ScanReport(symbols: symbols) }
         }
         let first = scanner.scan(image, pixels: rect, pass: "full", density: 1)
         if effort == .fast || first.contains(where: { !$0.symbology.isAddOn }) {
@@ -145,7 +146,9 @@ public final class MultiPassDecoder {
         // barcode the full scan missed in a 12-megapixel photo is blurred or noisy, and halving
         // smooths it at a quarter of the cost of every pass after).
         let factor = big ? 2 : 1
-        let crop = image.cropped(x: rect.x, y: rect.y, width: rect.width, height: rect.height).downscaled(by: factor)
+        let wholeImage = rect.x == 0 && rect.y == 0 && rect.width == image.width && rect.height == image.height
+        let crop = (wholeImage ? halved : nil)
+            ?? image.cropped(x: rect.x, y: rect.y, width: rect.width, height: rect.height).downscaled(by: factor)
         let passes = Self.passes(for: effort, width: crop.width, height: crop.height)
         // normal scans every other line of regions over 600 pixels high and wide; thorough every line.
         let recoveryDensity = effort == .thorough ? 1 : max(1, min(crop.width, crop.height) / 600)
@@ -192,8 +195,8 @@ public final class MultiPassDecoder {
     }
 
     /// Rows and columns between the lines of the first, sparse scan of a `width`×`height`
-    /// region: one line per 1/200 of the shorter side, so a barcode a tenth of the region tall
-    /// is still crossed by 20 lines; 1 (no sparse scan) for regions under 400 pixels.
+    /// region: one line per 1/100 of the shorter side, so a barcode a tenth of the region tall
+    /// is still crossed by 10 lines; 1 (no sparse scan) for regions under 200 pixels.
     static func coarseDensity(width: Int, height: Int) -> Int {
         max(1, min(width, height) / 100)
     }
