@@ -88,9 +88,9 @@ public struct ScanReport: Sendable {
 
 extension Symbol {
     /// Whether `self` and `other` lie at the same place: their boxes overlap by more than half
-    /// of the smaller box, or they span the same extent (80 % or more of the wider) along one
-    /// axis and lie side by side along the other, less than a quarter of that extent apart (two
-    /// bands of the same bars). zbar's boxes of a straight barcode can be thin (a few scan
+    /// of the smaller box, or — when they hold the same digits — they span the same extent
+    /// (80 % or more of the wider) along one axis and lie side by side along the other, less
+    /// than a quarter of that extent apart (two bands of the same bars). zbar's boxes of a straight barcode can be thin (a few scan
     /// lines), so each box is first grown to at least 8 pixels in each direction.
     func overlaps(_ other: Symbol) -> Bool {
         func grown(_ b: (minX: Int, minY: Int, maxX: Int, maxY: Int)) -> (Int, Int, Int, Int) {
@@ -104,6 +104,8 @@ extension Symbol {
         if ix * iy * 2 > smaller { return true }
         // Two reads of one barcode by different passes can cover different bands of its bars:
         // nearly the same extent along the bars' reading direction, side by side across it.
+        // Only for the same digits: two different books stacked close together stay two books.
+        guard data == other.data else { return false }
         let (aw, ah, bw, bh) = (ax1 - ax0, ay1 - ay0, bx1 - bx0, by1 - by0)
         let gapY = max(0, max(ay0, by0) - min(ay1, by1)), gapX = max(0, max(ax0, bx0) - min(ax1, bx1))
         if ix * 5 >= 4 * max(aw, bw) && gapY * 4 <= max(aw, bw) { return true }

@@ -63,6 +63,16 @@ import Imaging
         #expect(decode(turned, .thorough).isbns.map(\.isbn13) == ["9780306406157"])
     }
 
+    @Test func twoBooksReadByRecoveryPassesStayTwoBooks() throws {
+        // Both barcodes inverted: each is found by the recovery passes, neither contradicts
+        // the other, and neither is refused as ambiguous.
+        let shelf = try ImageLoader.load(path: "\(testImages)/roi/band-two-books.png").image.inverted()
+        #expect(decode(shelf, .fast).codes.isEmpty)
+        let report = decode(shelf, .normal)
+        #expect(report.isbns.map(\.isbn13) == ["9780451524935", "9780743273565"])
+        #expect(report.rejected.isEmpty)
+    }
+
     @Test func recoveryPassesRespectTheRegion() {
         // Inverted barcode, but the region is the top 10 % where there is no barcode.
         let top = try! RegionOfInterest(x: 0, y: 0, width: 1, height: 0.1)

@@ -17,6 +17,19 @@ import ISBN
         #expect(report.codes.map(\.verdict.rejection?.reason) == [.ambiguous, .ambiguous])
     }
 
+    @Test func twoBandsOfOneBarcodeAreOneBookButTwoStackedBooksAreTwo() {
+        // Passes that read the same bars along different rows give boxes one above the other.
+        let upper = Symbol(symbology: .ean13, data: "9780306406157", quality: 9, orientation: 0, polygon: box(74, 45, 263, 86))
+        let lower = Symbol(symbology: .ean13, data: "9780306406157", quality: 5, orientation: 0, polygon: box(75, 131, 257, 58))
+        #expect(upper.overlaps(lower))
+        #expect(ScanReport(symbols: [upper, lower]).codes.count == 1)
+        // Two different books stacked just as close: both kept, neither ambiguous.
+        var other = lower
+        other.data = "9780553293357"
+        #expect(!upper.overlaps(other))
+        #expect(ScanReport(symbols: [upper, other]).isbns.map(\.isbn13).sorted() == ["9780306406157", "9780553293357"])
+    }
+
     @Test func twoBooksSideBySideAreBothKept() {
         let a = Symbol(symbology: .ean13, data: "9780306406157", quality: 10, orientation: 0, polygon: box(100, 100, 200, 10))
         let b = Symbol(symbology: .ean13, data: "9780131103627", quality: 10, orientation: 0, polygon: box(400, 100, 200, 10))
