@@ -6,12 +6,13 @@ import Glibc
 ///
 /// Results go to `stdout`, diagnostics (`Error:`, `Warning:`, summaries) to `stderr`.
 public enum ISBNScanCommand {
-    public static let version = "0.1.0"
+    public static let version = "0.2.0"
 
     static let overview = """
     OVERVIEW: Read book barcodes (EAN-13 ISBNs) from photos and scans.
 
-    isbnscan finds EAN-13 and EAN-8 barcodes with zbar and keeps only valid ISBN-13s:
+    isbnscan finds EAN-13 and EAN-8 barcodes with zbar (and, for hard photos, recovery
+    passes and a line decoder of its own) and keeps only valid ISBN-13s:
     13 digits, prefix 978, correct check digit. It says why any other code was refused.
 
     USAGE: isbnscan <subcommand> [options]
