@@ -39,6 +39,9 @@ public final class FileScanner {
     /// and judges every code. Never throws: a bad file comes back with ``FileScanResult/error``.
     public func scanFile(path: String) -> FileScanResult { scanFile(path: RawPath(path)) }
 
+    /// JPEGs with more pixels than this get their first look from a half-size decode.
+    static let previewAbovePixels = 1_500_000
+
     /// As ``scanFile(path:)-(String)`` for a path given as bytes (not necessarily UTF-8);
     /// the result's ``FileScanResult/path`` is `path.description`.
     ///
@@ -49,19 +52,20 @@ public final class FileScanner {
     public func scanFile(path: RawPath) -> FileScanResult {
         do {
             var options = decodeOptions
-            if options.jpegScale == 1 { options.halveJPEGAbovePixels = MultiPassDecoder.halfSizeAbovePixels }
+            if options.jpegScale == 1 { options.halveJPEGAbovePixels = Self.previewAbovePixels }
             let preview = try ImageLoader.load(path: path, options: options)
             if preview.scale == 1 {
                 return FileScanResult(path: path.description, report: decoder.decode(preview.image, region: region),
                                       error: nil, imageSize: preview.fullSize)
             }
-            if let symbols = decoder.firstLook(preview.image, region: region, scale: preview.scale) {
+            let big = preview.fullSize.width * preview.fullSize.height > MultiPassDecoder.halfSizeAbovePixels
+            if let symbols = decoder.firstLook(preview.image, region: region, scale: preview.scale, everyLine: big) {
                 return FileScanResult(path: path.description, report: ScanReport(symbols: symbols), error: nil,
                                       imageSize: preview.fullSize)
             }
             let decoded = try ImageLoader.load(path: path, options: decodeOptions)
             return FileScanResult(path: path.description,
-                                  report: decoder.decode(decoded.image, region: region, firstLookDone: true),
+                                  report: decoder.decode(decoded.image, region: region, firstLookDone: big),
                                   error: nil, imageSize: decoded.fullSize)
         } catch {
             return FileScanResult(path: path.description, report: nil, error: error, imageSize: nil)

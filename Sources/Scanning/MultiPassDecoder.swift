@@ -98,7 +98,8 @@ public final class MultiPassDecoder {
     ///
     /// `image` is the picture at 1/`scale` of its size; polygons come back in full-size pixels.
     /// - Returns: the symbols, if an EAN-13 or EAN-8 is among them; else `nil`.
-    public func firstLook(_ image: LuminanceImage, region: RegionOfInterest = .full, scale: Int = 1) -> [Symbol]? {
+    public func firstLook(_ image: LuminanceImage, region: RegionOfInterest = .full, scale: Int = 1,
+                          everyLine: Bool = true) -> [Symbol]? {
         scanner.reset()  // the same answer for an image whatever was scanned before it
         let rect = region.pixelRect(imageWidth: image.width, imageHeight: image.height)
         func scaledUp(_ symbols: [Symbol]) -> [Symbol] {
@@ -115,7 +116,7 @@ public final class MultiPassDecoder {
         let density = Self.coarseDensity(width: rect.width, height: rect.height)
         var looks: [(rows: Int, columns: Int, pass: String)] = []
         if density > 1 { looks += [(density, 0, scale > 1 ? "half" : "full"), (0, density, scale > 1 ? "half" : "full")] }
-        if scale > 1 { looks.append((1, 1, "half")) }
+        if scale > 1 && everyLine { looks.append((1, 1, "half")) }
         for look in looks {
             let symbols = scanner.scan(image, pixels: rect, pass: look.pass, rows: look.rows, columns: look.columns)
             if symbols.contains(where: { !$0.symbology.isAddOn }) { return scaledUp(symbols) }
