@@ -52,7 +52,12 @@ public final class FileScanner {
     public func scanFile(path: RawPath) -> FileScanResult {
         do {
             var options = decodeOptions
-            if options.jpegScale == 1 { options.halveJPEGAbovePixels = Self.previewAbovePixels }
+            if options.jpegScale == 1 {
+                // With add-ons asked for, only big photos get a half-size look (the small EAN-5 is
+                // often lost at half size, and the full decode would follow anyway).
+                options.halveJPEGAbovePixels = decoder.scanner.options.addOns ? MultiPassDecoder.halfSizeAbovePixels
+                                                                               : Self.previewAbovePixels
+            }
             let preview = try ImageLoader.load(path: path, options: options)
             if preview.scale == 1 {
                 return FileScanResult(path: path.description, report: decoder.decode(preview.image, region: region),

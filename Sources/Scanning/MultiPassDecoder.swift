@@ -97,8 +97,7 @@ public final class MultiPassDecoder {
     /// (`scale` > 1: a JPEG decoded at half size, or a big photo halved), a scan of every line.
     ///
     /// `image` is the picture at 1/`scale` of its size; polygons come back in full-size pixels.
-    /// - Returns: the symbols, if an EAN-13 or EAN-8 is among them (and, on a reduced image
-    ///   with add-ons enabled, an add-on too); else `nil`.
+    /// - Returns: the symbols, if an EAN-13 or EAN-8 is among them; else `nil`.
     public func firstLook(_ image: LuminanceImage, region: RegionOfInterest = .full, scale: Int = 1,
                           everyLine: Bool = true) -> [Symbol]? {
         scanner.reset()  // the same answer for an image whatever was scanned before it
@@ -120,11 +119,7 @@ public final class MultiPassDecoder {
         if scale > 1 && everyLine { looks.append((1, 1, "half")) }
         for look in looks {
             let symbols = scanner.scan(image, pixels: rect, pass: look.pass, rows: look.rows, columns: look.columns)
-            guard symbols.contains(where: { !$0.symbology.isAddOn }) else { continue }
-            // The small EAN-5/EAN-2 add-on is often lost at half size: with add-ons asked for,
-            // a reduced look that found none is not the answer; the full-size scans follow.
-            if scale > 1 && scanner.options.addOns && !symbols.contains(where: { $0.symbology.isAddOn }) { return nil }
-            return scaledUp(symbols)
+            if symbols.contains(where: { !$0.symbology.isAddOn }) { return scaledUp(symbols) }
         }
         return nil
     }
