@@ -123,7 +123,6 @@ enum ScanCommand {
         var effort = Effort.normal
         var walk = WalkOptions()
         var jobs = BatchScanner.defaultJobs
-        var json: Bool { format == .json }
     }
 
     static func settings(from parsed: ParsedArguments) throws(UsageError) -> Settings {
@@ -240,7 +239,7 @@ enum ScanCommand {
                          + (settings.output.map { ", written to \(escaped($0, json: false))" } ?? "") + "\n")
         }
         if !settings.quiet && (writer.showNames || interrupted != nil) {
-            stderr.write(tally.summary(walk: walk, recursive: settings.walk.recursive, seconds: monotonicSeconds() - start) + "\n")
+            stderr.write(tally.summary(walk: walk, seconds: monotonicSeconds() - start) + "\n")
         }
         return interrupted != nil ? .interrupted : status
     }
@@ -304,7 +303,7 @@ struct Tally {
     /// `scanned 4 files: 2 with an ISBN, 1 with refused codes only, 0 without any barcode, 1 unreadable
     /// (3 codes refused; 0.4 s, 10 files/s)`: the four file counts add up to the files scanned;
     /// then what the walk left out, if anything.
-    func summary(walk: FolderWalk, recursive: Bool, seconds: Double) -> String {
+    func summary(walk: FolderWalk, seconds: Double) -> String {
         func plural(_ n: Int, _ word: String) -> String { "\(n) \(word)\(n == 1 ? "" : "s")" }
         var line = "scanned \(plural(files, "file")): \(withISBN) with an ISBN, \(refusedOnly) with refused codes only, "
             + "\(withoutCode) without any barcode, \(errors) unreadable"

@@ -17,6 +17,20 @@ public enum Effort: String, Sendable, CaseIterable {
     case thorough
 }
 
+/// The coordinate in the full image of `v`, a pixel coordinate in a copy `factor` times smaller
+/// (pixel centres line up: the centre of reduced pixel 0 is at (factor − 1) / 2).
+func fromReduced(_ v: Double, by factor: Double) -> Double { (v + 0.5) * factor - 0.5 }
+
+extension Symbol {
+    /// The symbol with its polygon mapped through `transform` (pixel coordinates of the scanned
+    /// image → of the original), as an axis-aligned quadrilateral clockwise from top-left.
+    func mapped(_ transform: (Double, Double) -> (Double, Double)) -> Symbol {
+        var symbol = self
+        symbol.polygon = MultiPassDecoder.boundingQuad(polygon.map { transform(Double($0.x), Double($0.y)) })
+        return symbol
+    }
+}
+
 /// One extra way of looking at an image: a transform of the scanned region and the map from
 /// the transformed image's pixels back to the region's.
 struct DecodingPass {
@@ -31,13 +45,13 @@ struct DecodingPass {
 
     static func scaled(_ name: String, by factor: Int) -> DecodingPass {
         DecodingPass(name: name) { image in
-            (image.downscaled(by: factor), { (($0 + 0.5) * Double(factor) - 0.5, ($1 + 0.5) * Double(factor) - 0.5) })
+            (image.downscaled(by: factor), { (fromReduced($0, by: Double(factor)), fromReduced($1, by: Double(factor))) })
         }
     }
 
     static func upscaled(_ name: String, by factor: Double) -> DecodingPass {
         DecodingPass(name: name) { image in
-            (image.upscaled(by: factor), { (($0 + 0.5) / factor - 0.5, ($1 + 0.5) / factor - 0.5) })
+            (image.upscaled(by: factor), { (fromReduced($0, by: 1 / factor), fromReduced($1, by: 1 / factor)) })
         }
     }
 
@@ -52,7 +66,7 @@ struct DecodingPass {
             let (turned, toSource) = source.rotated(degrees: degrees)
             return (turned, { u, v in
                 let (x, y) = toSource(u, v)
-                return ((x + 0.5) * Double(factor) - 0.5, (y + 0.5) * Double(factor) - 0.5)
+                return (fromReduced(x, by: Double(factor)), fromReduced(y, by: Double(factor)))
             })
         }
     }
@@ -102,24 +116,15 @@ public final class MultiPassDecoder {
                           everyLine: Bool = true) -> [Symbol]? {
         scanner.reset()  // the same answer for an image whatever was scanned before it
         let rect = region.pixelRect(imageWidth: image.width, imageHeight: image.height)
-        func scaledUp(_ symbols: [Symbol]) -> [Symbol] {
-            guard scale > 1 else { return symbols }
-            let factor = Double(scale)
-            return symbols.map { symbol in
-                var symbol = symbol
-                symbol.polygon = Self.boundingQuad(symbol.polygon.map { point in
-                    ((Double(point.x) + 0.5) * factor - 0.5, (Double(point.y) + 0.5) * factor - 0.5)
-                })
-                return symbol
-            }
-        }
         let density = Self.coarseDensity(width: rect.width, height: rect.height)
         var looks: [(rows: Int, columns: Int, pass: String)] = []
         if density > 1 { looks += [(density, 0, scale > 1 ? "half" : "full"), (0, density, scale > 1 ? "half" : "full")] }
         if scale > 1 && everyLine { looks.append((1, 1, "half")) }
         for look in looks {
             let symbols = scanner.scan(image, pixels: rect, pass: look.pass, rows: look.rows, columns: look.columns)
-            if symbols.contains(where: { !$0.symbology.isAddOn }) { return scaledUp(symbols) }
+            guard symbols.contains(where: { !$0.symbology.isAddOn }) else { continue }
+            let factor = Double(scale)
+            return scale == 1 ? symbols : symbols.map { $0.mapped { (fromReduced($0, by: factor), fromReduced($1, by: factor)) } }
         }
         return nil
     }
@@ -158,12 +163,10 @@ public final class MultiPassDecoder {
             let symbols = pass.byLines ? EANLineDecoder.scan(transformed, pass: name ?? pass.name)
                                        : scanner.scan(transformed, pass: name ?? pass.name, density: recoveryDensity)
             return symbols.map { symbol in
-                var symbol = symbol
-                symbol.polygon = Self.boundingQuad(symbol.polygon.map { point in
-                    let (x, y) = toRegion(Double(point.x), Double(point.y))
-                    return ((x + 0.5) * Double(factor) - 0.5 + Double(rect.x), (y + 0.5) * Double(factor) - 0.5 + Double(rect.y))
-                })
-                return symbol
+                symbol.mapped { u, v in
+                    let (x, y) = toRegion(u, v)
+                    return (fromReduced(x, by: Double(factor)) + Double(rect.x), fromReduced(y, by: Double(factor)) + Double(rect.y))
+                }
             }
         }
         // Passes run cheapest first and stop once a code is confirmed with no disagreement.

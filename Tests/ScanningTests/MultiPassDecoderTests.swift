@@ -44,8 +44,7 @@ import Imaging
         let turned = upright.rotated(degrees: degrees).image
         let (image, toSource) = DecodingPass.rotated(by: -degrees).apply(turned)
         let symbol = try #require(BarcodeScanner().scan(image).first)
-        let mapped = MultiPassDecoder.boundingQuad(symbol.polygon.map { toSource(Double($0.x), Double($0.y)) })
-        try expectCentred(Symbol(symbology: .ean13, data: symbol.data, quality: 1, orientation: nil, polygon: mapped), in: turned)
+        try expectCentred(symbol.mapped(toSource), in: turned)
     }
 
     /// The box lies inside the rotated canvas, near its centre where the barcode is.
