@@ -8,8 +8,9 @@
 #                        then Pillow, numpy and zxing-cpp (pip) in a venv at .build/bench-venv
 #   make bench           release build, then throughput: isbnscan vs zbarimg vs zxing-cpp on 300
 #                        generated photos, and isbnscan's peak memory on 12-megapixel JPEGs (issue 3)
-#   make bench-accuracy  release build, then decoded counts per reader and effort on ../shared/corpus
-#                        and a generated hard set (issue 5); BENCH_JSON=file also writes JSON
+#   make bench-accuracy  release build, then decoded counts and trust (wrong ISBNs, books lost to a
+#                        misread) per reader and effort on ../shared/corpus, a generated hard set and a
+#                        generated misread-prone set (issues 5, 9); BENCH_JSON=file also writes JSON
 #   make bench-camera  release build, then `isbnscan camera` on the fake V4L2 device (tests/
 #                one core): frames/s at 1280x720 YUYV with the band region of interest
 #   make clean   remove build products
@@ -103,7 +104,9 @@ bench: bench-deps $(RELEASE_BIN)
 
 bench-accuracy: bench-deps $(RELEASE_BIN)
 	$(BENCH_PY) Bench/make_hard_set.py --out $(BENCH_DIR)/hard --seed 7
-	$(BENCH_PY) Bench/accuracy.py --bin $(RELEASE_BIN) --corpus $(CORPUS) --hard $(BENCH_DIR)/hard $(if $(BENCH_JSON),--json-out $(BENCH_JSON))
+	$(BENCH_PY) Bench/make_misread_set.py --out $(BENCH_DIR)/misread --seed 11
+	$(BENCH_PY) Bench/accuracy.py --bin $(RELEASE_BIN) --corpus $(CORPUS) --hard $(BENCH_DIR)/hard \
+	  --misread $(BENCH_DIR)/misread $(if $(BENCH_JSON),--json-out $(BENCH_JSON))
 $(FAKE_V4L2): Tests/FakeV4L2/fakev4l2.c
 	@mkdir -p $(dir $@)
 	cc -O2 -shared -fPIC -o $@ $< -ljpeg -lpng

@@ -3,9 +3,14 @@
 
     accuracy.py --bin .build/release/isbnscan --corpus ../shared/corpus --hard DIR [--json-out FILE]
 
-Sets: (a) the real photos under --corpus (every folder with NAME.png + NAME.txt; a folder whose name
+Sets: (a) the real photos under --corpus (every folder with NAME.png/.jpg + NAME.txt; a folder whose name
 contains 'extension' or 'addon' holds EAN-13 + add-on, the .txt being the 13 digits followed directly by the
-add-on digits), (b) the hard synthetic set Bench/make_hard_set.py wrote to DIR (DIR/truth.tsv).
+add-on digits; a 12-digit UPC-A answer is compared as the 13-digit EAN-13 with a leading 0, as zbar reports it),
+(b) the hard synthetic set Bench/make_hard_set.py wrote to DIR (DIR/truth.tsv), (c) with --misread, the
+misread-prone set of Bench/make_misread_set.py (bars printed too thick or too thin).
+Per set: decoded counts, a trust table (wrong ISBNs accepted, books lost to a misread, ambiguous results) and
+targets: 0 wrong ISBNs at every effort; on the misread-prone set the right ISBN accepted on at least 95% of the
+images where some pass read it.
 Readers, each over all files of a set in one invocation: isbnscan at --effort fast, normal and thorough
 (--all --addons --json, and -j 1 when the build has --jobs, so speeds compare with the single-threaded
 others), zbarimg (EAN-13/EAN-8/EAN-5/EAN-2, --xml: one <source href> block per file), and zxing-cpp's
@@ -40,6 +45,8 @@ def corpus_rows(root):
             with open(os.path.join(d, stem + ".txt")) as f:
                 text = f.read().strip()
             main, addon = B.split_expected(text, addon_allowed=addon_folder)
+            if len(main) == 12:  # UPC-A: zbar (and isbnscan) report it as EAN-13 with a leading 0
+                main = "0" + main
             rows.append({"file": os.path.realpath(os.path.join(d, name)),
                          "name": os.path.relpath(os.path.join(d, name), root),
                          "category": os.path.relpath(d, root), "main": main, "addon": addon, "expected": text})
@@ -58,7 +65,7 @@ def run_tools(rows, binary, has_jobs, zxing_version):
     return runs
 
 
-def report_set(title, rows, runs, synthetic):
+def report_set(title, rows, runs, synthetic, misread=False):
     n = len(rows)
     with_addon = [r for r in rows if r["addon"]]
     print("== %s: %d images (%d with an add-on) ==" % (title, n, len(with_addon)))
@@ -88,6 +95,27 @@ def report_set(title, rows, runs, synthetic):
         for name, w in s["wrong_reads"].items():
             print("wrong read: %s: %s expected %s, read %s" % (tool, name, w["expected"], " ".join(w["read"])))
 
+    # Trust (issue 9): wrong ISBNs accepted, books lost to a misread, ambiguous results.
+    trust = {}
+    trow = []
+    for r in runs:
+        t = B.trust_counts(rows, r)
+        trust[r.tool] = t
+        is_ours = r.verdicts is not None
+        trow.append([r.tool, scores[r.tool]["decoded"], t["wrong"], t["lost"] if is_ours else "-",
+                     t["ambiguous"] if is_ours else "-"])
+    print()
+    print("trust (wrong = an accepted ISBN that is not the expected code; for zbarimg and zxing-cpp every 978 reading "
+          "counts as accepted; lost = the expected code was read by some pass but refused as ambiguous or misread):")
+    print(B.table(["tool", "decoded", "wrong ISBNs", "lost to a misread", "ambiguous"], trow))
+    for tool, t in trust.items():
+        for w in t["wrong_files"]:
+            print("wrong ISBN: %s: %s" % (tool, w))
+        for w in t["lost_files"]:
+            print("lost: %s: %s" % (tool, w))
+    for tool, s in scores.items():
+        s["trust"] = {k: v for k, v in trust[tool].items()}
+
     # Per category (synthetic: degradation; corpus: folder).
     cats = sorted({r["category"] for r in rows}, key=lambda c: [r["category"] for r in rows].index(c))
     header = ["category", "images"] + [t.replace("isbnscan ", "") for t in scores] + ["union"]
@@ -103,10 +131,21 @@ def report_set(title, rows, runs, synthetic):
 
     # Targets.
     checks = []
+    for effort in EFFORTS:
+        w = trust["isbnscan " + effort]["wrong"]
+        checks.append(("%s: 0 wrong ISBNs accepted" % effort, w == 0, str(w)))
+    if misread:
+        for effort in EFFORTS:
+            t = trust["isbnscan " + effort]
+            ok = scores["isbnscan " + effort]["decoded"]
+            seen = ok + t["lost"]
+            checks.append(("%s: right ISBN accepted on >= 95%% of images some pass read it on" % effort,
+                           seen == 0 or ok >= 0.95 * seen, "%d/%d" % (ok, seen)))
     normal = scores["isbnscan normal"]["decoded"]
     best = max((scores[t]["decoded"] for t in others), default=0)
-    checks.append(("normal > max(%s)" % ", ".join(others), normal > best, "%d vs %d" % (normal, best)))
-    checks.append(("normal >= |union|", normal >= len(union), "%d vs %d" % (normal, len(union))))
+    if not misread:
+        checks.append(("normal > max(%s)" % ", ".join(others), normal > best, "%d vs %d" % (normal, best)))
+        checks.append(("normal >= |union|", normal >= len(union), "%d vs %d" % (normal, len(union))))
     thorough_missing = []
     if synthetic:
         tf = scores["isbnscan thorough"]["files"]
@@ -115,7 +154,7 @@ def report_set(title, rows, runs, synthetic):
         checks.append(("thorough reads all of %s" % "/".join(THOROUGH_ALL), not thorough_missing,
                        "%d/%d" % (len(want) - len(thorough_missing), len(want))))
     print()
-    print(B.table(["target (issue 5)", "result", "value"],
+    print(B.table(["target (issues 5, 9)", "result", "value"],
                   [[name, "PASS" if ok else "FAIL", v] for name, ok, v in checks], left=3))
     print("fast: %.2f images/s (compare with the stored baseline's fast speed; target: within 10%%)"
           % scores["isbnscan fast"]["ips"])
@@ -148,6 +187,7 @@ def main():
     ap.add_argument("--bin", default=".build/release/isbnscan")
     ap.add_argument("--corpus", default="../shared/corpus")
     ap.add_argument("--hard", required=True, help="folder written by make_hard_set.py")
+    ap.add_argument("--misread", help="folder written by make_misread_set.py")
     ap.add_argument("--json-out")
     a = ap.parse_args()
 
@@ -168,6 +208,11 @@ def main():
     rows = B.read_truth(os.path.join(a.hard, "truth.tsv"))
     out["sets"]["synthetic"] = report_set("hard synthetic set %s" % os.path.abspath(a.hard), rows,
                                           run_tools(rows, a.bin, has_jobs, zxing_version), synthetic=True)
+    if a.misread:
+        rows = B.read_truth(os.path.join(a.misread, "truth.tsv"))
+        out["sets"]["misread"] = report_set("misread-prone set %s" % os.path.abspath(a.misread), rows,
+                                            run_tools(rows, a.bin, has_jobs, zxing_version), synthetic=False,
+                                            misread=True)
     if a.json_out:
         with open(a.json_out, "w") as f:
             json.dump(out, f, indent=1, default=str)

@@ -67,6 +67,7 @@ class Run:
     status: int
     reads: dict  # real path -> [Read]
     note: str = ""
+    verdicts: dict | None = None  # isbnscan only: real path -> {"isbns", "symbols"}
 
 
 def run_measured(cmd, env=None):
@@ -91,20 +92,63 @@ def isbnscan_has_jobs(binary):
     return b"--jobs" in r.stdout
 
 
-def parse_isbnscan(stdout):
-    """isbnscan --json (JSON Lines) -> {real path: [Read]}; readings refused as 'ambiguous' are not reads."""
+# Reasons for which isbnscan refuses a reading as untrustworthy (the reading is not counted as a read).
+DISTRUSTED = ("ambiguous", "misread")
+
+
+def parse_isbnscan(stdout, verdicts=None):
+    """isbnscan --json (JSON Lines) -> {real path: [Read]}; readings refused as 'ambiguous' or 'misread' are
+    not reads. With `verdicts` (a dict), also fills {real path: {"isbns": [...], "symbols": [(data, reason)]}}."""
     reads = {}
     for line in stdout.decode("utf-8", errors="replace").splitlines():
         line = line.strip()
         if not line.startswith("{"):
             continue
         obj = json.loads(line)
-        lst = reads.setdefault(os.path.realpath(obj["file"]), [])
+        path = os.path.realpath(obj["file"])
+        lst = reads.setdefault(path, [])
+        if verdicts is not None:
+            verdicts[path] = {"isbns": [i["isbn13"] for i in obj.get("isbns") or []],
+                              "symbols": [(s["data"], s.get("reason")) for s in obj.get("symbols") or []]}
         for s in obj.get("symbols") or []:
-            if s.get("reason") == "ambiguous":
+            if s.get("reason") in DISTRUSTED:
                 continue
             lst.append(Read(s["data"], s.get("addon")))
     return reads
+
+
+def is_isbn13(code):
+    """A 978 EAN-13 with a valid check digit: what a reader would hand on as an ISBN."""
+    return len(code) == 13 and code.isdigit() and code.startswith("978") and ean_check_digit(code[:-1]) == code[-1]
+
+
+def ean_check_digit(body):
+    total = sum(int(ch) * (3 if i % 2 == 0 else 1) for i, ch in enumerate(reversed(body)))
+    return str((10 - total % 10) % 10)
+
+
+def trust_counts(rows, run):
+    """{'wrong': accepted ISBNs that are not the expected code, 'lost': images whose expected code some pass read
+    but that was refused (isbnscan only), 'ambiguous': images with a reading refused as ambiguous (isbnscan only),
+    'wrong_files': [...], 'lost_files': [...]}. For zbarimg and zxing-cpp every 978 reading is an accepted ISBN."""
+    out = {"wrong": 0, "lost": 0, "ambiguous": 0, "wrong_files": [], "lost_files": []}
+    for r in rows:
+        f = r["file"]
+        if run.verdicts is not None:
+            v = run.verdicts.get(f, {"isbns": [], "symbols": []})
+            accepted = v["isbns"]
+            if any(reason == "ambiguous" for _, reason in v["symbols"]):
+                out["ambiguous"] += 1
+            if r["main"] not in accepted and any(d == r["main"] and reason in DISTRUSTED for d, reason in v["symbols"]):
+                out["lost"] += 1
+                out["lost_files"].append(r["name"])
+        else:
+            accepted = [x.data for x in run.reads.get(f, []) if is_isbn13(x.data)]
+        bad = sorted({a for a in accepted if a != r["main"]})
+        if bad:
+            out["wrong"] += 1
+            out["wrong_files"].append("%s (expected %s, accepted %s)" % (r["name"], r["main"], " ".join(bad)))
+    return out
 
 
 _SOURCE = re.compile(r"<source href='([^']*)'>(.*?)</source>", re.S)
@@ -181,7 +225,8 @@ def run_zxing(python, files, addons):
 def run_isbnscan(binary, args, label="isbnscan"):
     cmd = [binary, "scan"] + list(args)
     out, err, secs, rss, status = run_measured(cmd)
-    run = Run(label, cmd, secs, rss, status, parse_isbnscan(out))
+    verdicts = {}
+    run = Run(label, cmd, secs, rss, status, parse_isbnscan(out, verdicts), verdicts=verdicts)
     if status not in (0, 1, 4):
         raise RuntimeError("%s exited %d: %s" % (" ".join(cmd[:6]), status, err.decode(errors="replace")[-2000:]))
     if status == 1:

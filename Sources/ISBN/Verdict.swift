@@ -10,8 +10,11 @@ public enum RejectionReason: String, Sendable, CaseIterable, Hashable {
     /// The last digit is not the check digit of the others.
     case checkDigit = "check-digit"
     /// The same place in one image gave two different valid EAN-13 numbers (a 1↔7 or 2↔8
-    /// confusion on a poor print): neither is trusted.
+    /// confusion on a poor print) and the evidence does not settle which is right: neither is trusted.
     case ambiguous
+    /// The same place in one image reads, with clearly more evidence, as another code: this
+    /// reading is a probable misread of that code (which is judged in its place).
+    case misread
 }
 
 /// A refusal: the reason, and a sentence for people saying what exactly failed.

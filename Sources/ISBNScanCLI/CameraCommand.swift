@@ -270,7 +270,9 @@ struct CameraSession {
     mutating func handle(_ report: ScanReport, frame: Int, width: Int, height: Int, at time: Double,
                          confirmer: inout FrameConfirmer, refusals: inout FrameConfirmer) {
         let accepted = report.accepted
-        let due = Set(confirmer.observe(accepted.compactMap { $0.verdict.isbn?.isbn13 }, at: time))
+        // Every reading of the frame goes to the confirmer (a misread is a rival of the code it
+        // misreads); only accepted ISBNs can be printed.
+        let due = Set(confirmer.observe(report.codes.map(\.symbol), reportable: Set(accepted.map(\.symbol.data)), at: time))
         let refusedDue = Set(refusals.observe(report.rejected.map(\.symbol.data), at: time))
         if !settings.quiet {
             for code in report.rejected where refusedDue.contains(code.symbol.data) {

@@ -241,7 +241,7 @@ extension LuminanceImage {
 
     /// Builds a `outWidth`×`outHeight` image whose pixel (x, y) samples `self` bilinearly at
     /// `source(x + 0.5, y + 0.5) - 0.5`; outside `self` is white.
-    func resampled(width outWidth: Int, height outHeight: Int,
+    public func resampled(width outWidth: Int, height outHeight: Int,
                    _ source: (Double, Double) -> (Double, Double)) -> LuminanceImage {
         let out = LuminanceImage(width: outWidth, height: outHeight, filledWith: 255)
         let src = buffer.pointer, dst = out.buffer.pointer

@@ -47,8 +47,8 @@ public final class FileScanner {
     ///
     /// A JPEG over ``MultiPassDecoder/halfSizeAbovePixels`` is first decoded at half size with
     /// libjpeg's DCT scaling (a fraction of the cost of a full decode) for the decoder's
-    /// ``MultiPassDecoder/firstLook(_:region:scale:)``; only when that finds nothing is it
-    /// decoded again at full size.
+    /// ``MultiPassDecoder/firstLook(_:region:scale:)``; only when that finds nothing, or nothing
+    /// the fit of the bars confirms (``ReadingVerifier``), is it decoded again at full size.
     public func scanFile(path: RawPath) -> FileScanResult {
         do {
             var options = decodeOptions
@@ -64,13 +64,17 @@ public final class FileScanner {
                                       error: nil, imageSize: preview.fullSize)
             }
             let big = preview.fullSize.width * preview.fullSize.height > MultiPassDecoder.halfSizeAbovePixels
-            if let symbols = decoder.firstLook(preview.image, region: region, scale: preview.scale, everyLine: big) {
+            let symbols = decoder.firstLook(preview.image, region: region, scale: preview.scale, everyLine: big)
+            if let symbols, decoder.isFinal(symbols) {
                 return FileScanResult(path: path.description, report: ScanReport(symbols: symbols), error: nil,
                                       imageSize: preview.fullSize)
             }
+            // Nothing read, or nothing the fit could confirm at half size: decode at full size,
+            // where what the preview read is measured again.
             let decoded = try ImageLoader.load(path: path, options: decodeOptions)
             return FileScanResult(path: path.description,
-                                  report: decoder.decode(decoded.image, region: region, firstLookDone: big),
+                                  report: decoder.decode(decoded.image, region: region, firstLookDone: big,
+                                                         earlier: symbols ?? []),
                                   error: nil, imageSize: decoded.fullSize)
         } catch {
             return FileScanResult(path: path.description, report: nil, error: error, imageSize: nil)

@@ -117,16 +117,41 @@ public final class MultiPassDecoder {
         scanner.reset()  // the same answer for an image whatever was scanned before it
         let rect = region.pixelRect(imageWidth: image.width, imageHeight: image.height)
         let density = Self.coarseDensity(width: rect.width, height: rect.height)
-        var looks: [(rows: Int, columns: Int, pass: String)] = []
-        if density > 1 { looks += [(density, 0, scale > 1 ? "half" : "full"), (0, density, scale > 1 ? "half" : "full")] }
-        if scale > 1 && everyLine { looks.append((1, 1, "half")) }
+        let name = scale > 1 ? "preview" : "full"
+        var looks: [(rows: Int, columns: Int)] = []
+        if density > 1 { looks += [(density, 0), (0, density)] }
+        if scale > 1 && everyLine { looks.append((1, 1)) }
         for look in looks {
-            let symbols = scanner.scan(image, pixels: rect, pass: look.pass, rows: look.rows, columns: look.columns)
+            let symbols = scanner.scan(image, pixels: rect, pass: name, rows: look.rows, columns: look.columns)
             guard symbols.contains(where: { !$0.symbology.isAddOn }) else { continue }
+            let verified = Self.verified(symbols, in: image)
             let factor = Double(scale)
-            return scale == 1 ? symbols : symbols.map { $0.mapped { (fromReduced($0, by: factor), fromReduced($1, by: factor)) } }
+            return scale == 1 ? verified : verified.map { $0.mapped { (fromReduced($0, by: factor), fromReduced($1, by: factor)) } }
         }
         return nil
+    }
+
+    /// `symbols` with the ``Symbol/verification`` of each main symbol (``ReadingVerifier``)
+    /// in `image`, the image they were read in (polygons in its pixels).
+    static func verified(_ symbols: [Symbol], in image: LuminanceImage) -> [Symbol] {
+        symbols.map { symbol in
+            guard !symbol.symbology.isAddOn, symbol.verification == nil else { return symbol }
+            var checked = symbol
+            checked.verification = ReadingVerifier.verify(symbol, in: image)
+            return checked
+        }
+    }
+
+    /// Whether the first look (or the full scan) has said all there is to say: every place has
+    /// a code the fit confirmed, and, unless `effort` is ``Effort/fast``, it is an ISBN or a
+    /// confirmed other code (a refused code that may be a misread sends the search on).
+    func isFinal(_ readings: [Symbol]) -> Bool {
+        let places = Arbiter.places(readings)
+        guard !places.isEmpty else { return false }
+        return places.allSatisfy { place in
+            guard let winner = place.winner else { return false }
+            return place.readings.contains { $0.data == winner.data && Arbiter.weight($0) == 3 }
+        }
     }
 
     /// Scans `region` of the upright `image` and judges every code: ``firstLook(_:region:scale:)``
@@ -136,17 +161,32 @@ public final class MultiPassDecoder {
     /// - Parameter firstLookDone: the caller already ran ``firstLook(_:region:scale:)`` on a
     ///   reduced copy of this image and it found nothing (``FileScanner`` does so with JPEGs
     ///   decoded at half size).
-    public func decode(_ image: LuminanceImage, region: RegionOfInterest = .full, firstLookDone: Bool = false) -> ScanReport {
+    public func decode(_ image: LuminanceImage, region: RegionOfInterest = .full, firstLookDone: Bool = false,
+                       earlier: [Symbol] = []) -> ScanReport {
         let rect = region.pixelRect(imageWidth: image.width, imageHeight: image.height)
         let big = rect.width * rect.height > Self.halfSizeAbovePixels
         var halved: LuminanceImage?  // the whole image at half size, when made for the first look
+        var readings = earlier
         if !firstLookDone {
             if big { halved = image.downscaled(by: 2) }
-            if let symbols = firstLook(halved ?? image, region: region, scale: big ? 2 : 1) { return ScanReport(symbols: symbols) }
+            readings += firstLook(halved ?? image, region: region, scale: big ? 2 : 1) ?? []
         }
-        let first = scanner.scan(image, pixels: rect, pass: "full", density: 1)
-        if effort == .fast || first.contains(where: { !$0.symbology.isAddOn }) {
-            return ScanReport(symbols: first)
+        // What a reduced look read but could not confirm is measured again at full size.
+        readings = readings.map { symbol in
+            guard symbol.pass == "preview", !symbol.symbology.isAddOn, Arbiter.weight(symbol) != 3 else { return symbol }
+            var again = symbol
+            again.verification = ReadingVerifier.verify(symbol, in: image)
+            return again
+        }
+        if isFinal(readings) { return ScanReport(symbols: readings) }
+        readings += Self.verified(scanner.scan(image, pixels: rect, pass: "full", density: 1), in: image)
+        let firstReadings = readings.contains { !$0.symbology.isAddOn }
+        if effort == .fast || isFinal(readings) { return ScanReport(symbols: readings) }
+        // A refused code or a reading the fit could not confirm: the recovery passes gather
+        // more evidence (an ISBN at the same place supersedes a refused misread of it).
+        if firstReadings && Arbiter.isSettled(readings, minimumEvidence: 1, wantISBN: true)
+            && !readings.contains(where: { if case .contradicted? = $0.verification { true } else { false } }) {
+            return ScanReport(symbols: readings)
         }
         // Recovery passes work on the region; a region over 4 megapixels is halved first (a
         // barcode the full scan missed in a 12-megapixel photo is blurred or noisy, and halving
@@ -162,17 +202,17 @@ public final class MultiPassDecoder {
             let (transformed, toRegion) = pass.apply(source)
             let symbols = pass.byLines ? EANLineDecoder.scan(transformed, pass: name ?? pass.name)
                                        : scanner.scan(transformed, pass: name ?? pass.name, density: recoveryDensity)
-            return symbols.map { symbol in
+            return Self.verified(symbols, in: transformed).map { symbol in
                 symbol.mapped { u, v in
                     let (x, y) = toRegion(u, v)
                     return (fromReduced(x, by: Double(factor)) + Double(rect.x), fromReduced(y, by: Double(factor)) + Double(rect.y))
                 }
             }
         }
-        // Passes run cheapest first and stop once a code is confirmed with no disagreement.
-        // A code only one pass read gets a second look at once: the same pass on a smoothed and
-        // on a lightened copy of the region. Agreement confirms it; a different reading makes it
-        // ambiguous.
+        // Passes run cheapest first and stop once every place has a code with enough evidence
+        // (``Arbiter``: two agreeing passes, or one confirmed by the fit). A code only one pass
+        // read gets a second look at once: the same pass on a smoothed and on a lightened copy
+        // of the region.
         var found: [Symbol] = []
         var variants: [(String, LuminanceImage)]?
         for pass in passes {
@@ -184,18 +224,9 @@ public final class MultiPassDecoder {
                     found += run(pass, on: variant, as: "\(pass.name)+\(suffix)")
                 }
             }
-            let kept = confirmed(found).filter { !$0.symbology.isAddOn }
-            if !kept.isEmpty && Set(kept.map(\.data)).count == kept.count && !isContested(kept) { break }
+            if Arbiter.isSettled(readings + found, minimumEvidence: confirmations, wantISBN: true) { break }
         }
-        return ScanReport(symbols: first + confirmed(found))
-    }
-
-    /// Whether two kept codes overlap (two readings of one barcode: the report will refuse them).
-    private func isContested(_ kept: [Symbol]) -> Bool {
-        for (i, a) in kept.enumerated() {
-            for b in kept[(i + 1)...] where a.overlaps(b) && a.data != b.data { return true }
-        }
-        return false
+        return ScanReport(symbols: readings + found, recoveryEvidence: confirmations)
     }
 
     /// Rows and columns between the lines of the first, sparse scan of a `width`×`height`
@@ -247,33 +278,9 @@ public final class MultiPassDecoder {
     /// Main symbols that no other pass read at the same place.
     func unconfirmed(_ symbols: [Symbol]) -> [Symbol] {
         symbols.filter { symbol in
-            !symbol.symbology.isAddOn && !symbols.contains { $0.pass != symbol.pass && $0.overlaps(symbol) }
+            !symbol.symbology.isAddOn && Arbiter.weight(symbol) < 3
+                && !symbols.contains { $0.pass != symbol.pass && $0.overlaps(symbol) }
         }
-    }
-
-    /// Keeps recovery-pass codes read at least ``confirmations`` times at one place, and both
-    /// sides of any disagreement (so the report refuses them as ambiguous).
-    func confirmed(_ symbols: [Symbol]) -> [Symbol] {
-        var groups: [[Symbol]] = []
-        for symbol in symbols where !symbol.symbology.isAddOn {
-            if let index = groups.firstIndex(where: { $0.contains { $0.overlaps(symbol) } }) {
-                groups[index].append(symbol)
-            } else {
-                groups.append([symbol])
-            }
-        }
-        var kept: [Symbol] = []
-        for group in groups {
-            let readings = Dictionary(grouping: group, by: \.data)
-            if readings.count > 1 {
-                kept += readings.values.map { $0.max { $0.quality < $1.quality }! }
-            } else if group.count >= confirmations {
-                var best = group.max { $0.quality < $1.quality }!
-                best.pass = group[0].pass
-                kept.append(best)
-            }
-        }
-        return kept + symbols.filter { $0.symbology.isAddOn }
     }
 
     /// Axis-aligned quadrilateral (clockwise from top-left) around mapped points.

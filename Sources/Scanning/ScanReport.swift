@@ -11,45 +11,19 @@ public struct ReadCode: Hashable, Sendable {
 /// Built from the raw symbols of one or more scans of the same image:
 /// 1. add-ons (EAN-2/EAN-5) are attached to the nearest EAN-13 beside them (within one
 ///    barcode width); unpaired add-ons are dropped;
-/// 2. repeated reads of the same digits at the same place collapse to one (highest quality);
-/// 3. two *different* EAN-13 values at the same place (boxes overlapping by more than half of
-///    the smaller) are both refused as ``RejectionReason/ambiguous``;
-/// 4. every other EAN-13/EAN-8 is judged by ``ISBN/judge(ean:)``.
+/// 2. readings are grouped by place and weighed by ``Arbiter``: repeated reads of the same
+///    digits at one place collapse to one (highest quality); the code with clearly the most
+///    evidence is judged by ``ISBN/judge(ean:)`` and its rivals are refused as
+///    ``RejectionReason/misread``; without such a code every reading there is refused as
+///    ``RejectionReason/ambiguous``.
 public struct ScanReport: Sendable {
     /// Symbols in reading order (top to bottom, then left to right), each with its verdict.
     public var codes: [ReadCode]
 
-    public init(symbols raw: [Symbol]) {
-        let main = ScanReport.attachAddOns(raw)
-        var kept: [Symbol] = []
-        for symbol in main {
-            if let index = kept.firstIndex(where: { $0.data == symbol.data && $0.overlaps(symbol) }) {
-                if symbol.quality > kept[index].quality {
-                    let addOn = kept[index].addOn
-                    kept[index] = symbol
-                    if kept[index].addOn == nil { kept[index].addOn = addOn }
-                } else if kept[index].addOn == nil {
-                    kept[index].addOn = symbol.addOn
-                }
-            } else {
-                kept.append(symbol)
-            }
-        }
-        kept.sort { a, b in
-            let ba = a.bounds, bb = b.bounds
-            return (ba.minY, ba.minX, a.data) < (bb.minY, bb.minX, b.data)
-        }
-        codes = kept.map { symbol in
-            let rival = kept.first { other in
-                other.symbology == .ean13 && symbol.symbology == .ean13 && other.data != symbol.data
-                    && other.overlaps(symbol)
-            }
-            if let rival {
-                return ReadCode(symbol: symbol, verdict: .rejected(Rejection(.ambiguous,
-                    "the same barcode also read as \(rival.data); neither is trusted")))
-            }
-            return ReadCode(symbol: symbol, verdict: ISBN.judge(ean: symbol.data))
-        }
+    /// - Parameter recoveryEvidence: the evidence (``Arbiter``) a code read only by recovery
+    ///   passes needs to be reported at all (1: every reading counts).
+    public init(symbols raw: [Symbol], recoveryEvidence: Int = 1) {
+        codes = Arbiter.judge(ScanReport.attachAddOns(raw), recoveryEvidence: recoveryEvidence)
     }
 
     /// The first accepted code of each ISBN, in reading order (so each ISBN once, with the
@@ -87,12 +61,18 @@ public struct ScanReport: Sendable {
 }
 
 extension Symbol {
-    /// Whether `self` and `other` lie at the same place: their boxes overlap by more than half
-    /// of the smaller box, or — when they hold the same digits — they span the same extent
-    /// (80 % or more of the wider) along one axis and lie side by side along the other, less
-    /// than a quarter of that extent apart (two bands of the same bars). zbar's boxes of a straight barcode can be thin (a few scan
-    /// lines), so each box is first grown to at least 8 pixels in each direction.
-    func overlaps(_ other: Symbol) -> Bool {
+    /// Whether `self` and `other` are readings of the same barcode.
+    ///
+    /// Their boxes overlap by more than half of the smaller box; or they hold the same digits
+    /// and their boxes touch; or they share the right half of their digits along the same
+    /// stretch of bars; or — same digits, or digits that differ only in 1↔7 / 2↔8 — they span
+    /// the same extent (80 % or more of the wider) along one axis and lie side by side along the
+    /// other, less than a quarter of that extent apart (two bands of the same bars); or one box
+    /// is small (zbar marks one point per scan line) and lies within the other, grown by a
+    /// quarter of its longer side. zbar's boxes of a straight barcode can be thin (a few scan
+    /// lines), so each box is first grown to at least 8 pixels in each direction. Box corners
+    /// are pixels of the same image.
+    public func overlaps(_ other: Symbol) -> Bool {
         func grown(_ b: (minX: Int, minY: Int, maxX: Int, maxY: Int)) -> (Int, Int, Int, Int) {
             let padX = max(0, 8 - (b.maxX - b.minX)) / 2, padY = max(0, 8 - (b.maxY - b.minY)) / 2
             return (b.minX - padX, b.minY - padY, b.maxX + padX, b.maxY + padY)
@@ -102,14 +82,52 @@ extension Symbol {
         let areaA = (ax1 - ax0) * (ay1 - ay0), areaB = (bx1 - bx0) * (by1 - by0)
         let smaller = max(1, min(areaA, areaB))
         if ix * iy * 2 > smaller { return true }
-        // Two reads of one barcode by different passes can cover different bands of its bars:
-        // nearly the same extent along the bars' reading direction, side by side across it.
-        // Only for the same digits: two different books stacked close together stay two books.
-        guard data == other.data else { return false }
+        // The same digits in boxes that touch: zbar's boxes of one slanted barcode read along
+        // rows and along columns cross each other without overlapping much.
+        if data == other.data && ix > 0 && iy > 0 { return true }
         let (aw, ah, bw, bh) = (ax1 - ax0, ay1 - ay0, bx1 - bx0, by1 - by0)
         let gapY = max(0, max(ay0, by0) - min(ay1, by1)), gapX = max(0, max(ax0, bx0) - min(ax1, bx1))
+        // zbar decodes the two halves of an EAN apart: a misread of one half keeps the other.
+        // Two readings that share their right half (6 digits and the check digit, which two
+        // different books share by chance once in a million) and lie along the same stretch of
+        // bars, less than that stretch apart across them, are two reads of one barcode.
+        if symbology == other.symbology && data.count == other.data.count && data.count >= 8 && data != other.data
+            && data.suffix(data.count / 2) == other.data.suffix(data.count / 2) {
+            let horizontal = max(aw, bw) >= max(ah, bh)
+            let along = horizontal ? ix : iy, across = horizontal ? gapY : gapX
+            let shorter = horizontal ? min(aw, bw) : min(ah, bh), longer = horizontal ? max(aw, bw) : max(ah, bh)
+            if along * 2 >= shorter && across <= longer { return true }
+        }
+        // Two reads of one barcode by different passes can cover different bands of its bars:
+        // nearly the same extent along the bars' reading direction, side by side across it.
+        // Only for the same digits, or digits that differ only where bar widths alone tell
+        // them apart (1↔7, 2↔8: the misreads of a print with ink spread, which vary from band
+        // to band): two different books stacked close together stay two books.
+        guard data == other.data || Self.differOnlyInBarWidths(data, other.data) else { return false }
         if ix * 5 >= 4 * max(aw, bw) && gapY * 4 <= max(aw, bw) { return true }
         if iy * 5 >= 4 * max(ah, bh) && gapX * 4 <= max(ah, bh) { return true }
+        // zbar marks a symbol where its decode ends on each line; a pass with few lines gives a
+        // box of one point. A small box whose centre lies within the other's box (grown by a
+        // quarter of its longer side) is a read of the same bars.
+        func contains(_ outer: (Int, Int, Int, Int), _ inner: (Int, Int, Int, Int)) -> Bool {
+            let grow = max(outer.2 - outer.0, outer.3 - outer.1) / 4
+            let cx = (inner.0 + inner.2) / 2, cy = (inner.1 + inner.3) / 2
+            return cx >= outer.0 - grow && cx <= outer.2 + grow && cy >= outer.1 - grow && cy <= outer.3 + grow
+        }
+        let a = (ax0, ay0, ax1, ay1), b = (bx0, by0, bx1, by1)
+        if max(aw, ah) * 2 <= max(bw, bh) { return contains(b, a) }
+        if max(bw, bh) * 2 <= max(aw, ah) { return contains(a, b) }
         return false
+    }
+
+    /// Whether `a` and `b` have the same length and differ only in digits that share their
+    /// edge-to-similar-edge distances (1↔7, 2↔8; GS1 General Specifications §5.2.1.2), at one
+    /// position or more.
+    public static func differOnlyInBarWidths(_ a: String, _ b: String) -> Bool {
+        guard a.count == b.count, a != b else { return false }
+        for (x, y) in zip(a, b) where x != y {
+            guard Set([x, y]) == ["1", "7"] || Set([x, y]) == ["2", "8"] else { return false }
+        }
+        return true
     }
 }

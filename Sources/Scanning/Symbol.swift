@@ -38,8 +38,11 @@ public struct Symbol: Hashable, Sendable {
     /// Bounding quadrilateral in pixel coordinates of the upright image, 4 points clockwise
     /// from top-left (top-left, top-right, bottom-right, bottom-left of the scanned frame).
     public var polygon: [Point]
-    /// Which decoding pass found it (`"full"` for the first pass).
+    /// Which decoding pass found it (`"full"` for the first pass; `"fit"` for a code that only
+    /// the re-measurement of another reading's bars gave, see ``Verification``).
     public var pass: String
+    /// What re-measuring its bars found, or `nil` when it was not re-measured.
+    public var verification: Verification?
 
     public init(symbology: Symbology, data: String, addOn: String? = nil, quality: Int,
                 orientation: Int?, polygon: [Point], pass: String = "full") {

@@ -1,0 +1,206 @@
+import ISBN
+
+/// Decides, place by place, which reading of a barcode to trust: the one place in isbnscan
+/// where what is accepted is decided (for `scan`, batch folders and, per frame, `camera`).
+///
+/// Readings of one image (every pass, every scale) are grouped by place: same symbology, boxes
+/// overlapping (``Symbol/overlaps(_:)``). Each reading brings evidence for its digits:
+///
+/// | evidence | weight |
+/// | --- | --- |
+/// | a decoder read it (a zbar pass, or the line decoder), not re-measured or inconclusive | 1 |
+/// | a decoder read it **and** the fit of the printed symbol re-decodes it (``Verification/confirmed(lines:)``) | 3 |
+/// | a decoder read it, but the fit re-decodes another code (``Verification/contradicted(by:lines:)``) | 0 for it, 2 for the other code |
+///
+/// Repeated readings add up (two passes agreeing give 2). The code with the most evidence at a
+/// place wins when it has at least ``winningRatio`` times the evidence of every rival there
+/// (3:1 wins, 2:1 and 1:1 do not), or ``closeRatio`` times (2:1) when the scan lines that read
+/// it (zbar's quality) also outnumber every rival's ``lineRatio`` times, or when it wins the vote
+/// digit by digit at every position where the readings differ, 3:1 (``Place/digitVote``); its verdict is the ISBN layer's (``ISBN/judge(ean:)``), and
+/// every rival is refused as ``ISBN/RejectionReason/misread`` naming the winner. Without a
+/// winner every reading at the place is refused as ``ISBN/RejectionReason/ambiguous``.
+///
+/// The fit (``ReadingVerifier``, ``EANProfileFit``) measures the widths of bars and spaces
+/// against the GS1 character patterns (GS1 General Specifications §5.2.1) with the ink spread
+/// of the print estimated from the whole symbol, which is what separates 1 from 7 and 2 from 8.
+public enum Arbiter {
+    /// How many times the evidence of its strongest rival a code needs to win its place.
+    public static let winningRatio = 3
+
+    /// Evidence weight of one reading for its own digits (see the table above).
+    static func weight(_ symbol: Symbol) -> Int {
+        switch symbol.verification {
+        case .confirmed?: 3
+        case .contradicted?: 0
+        case .unverified?, nil: 1
+        }
+    }
+
+    /// With at least ``closeRatio`` times a rival's evidence, a code also wins when its scan
+    /// lines outnumber the rival's ``lineRatio`` times.
+    public static let closeRatio = 2
+    /// See ``closeRatio``.
+    public static let lineRatio = 10
+
+    /// One place of an image: the readings there, the evidence and the scan lines per code.
+    struct Place {
+        var readings: [Symbol]
+        var evidence: [String: Int] = [:]
+        /// Scan lines that read each code (zbar's quality, the line decoder's and the fit's line
+        /// counts), summed over the readings.
+        var lines: [String: Int] = [:]
+
+        /// The winning code and its evidence, or `nil` when no code has ``winningRatio`` times
+        /// the evidence of each rival — or ``closeRatio`` times and ``lineRatio`` times its scan
+        /// lines — (or none has any).
+        var winner: (data: String, evidence: Int)? {
+            guard let top = evidence.max(by: { ($0.value, $1.key) < ($1.value, $0.key) }), top.value > 0 else { return nil }
+            let rival = evidence.filter { $0.key != top.key }.map(\.value).max() ?? 0
+            if top.value >= Arbiter.winningRatio * rival { return (top.key, top.value) }
+            let rivalLines = lines.filter { $0.key != top.key }.map(\.value).max() ?? 0
+            if top.value >= Arbiter.closeRatio * rival && (lines[top.key] ?? 0) >= Arbiter.lineRatio * max(1, rivalLines) {
+                return (top.key, top.value)
+            }
+            return digitVote
+        }
+
+        /// The code that wins a vote digit by digit: at every position where the codes read
+        /// here differ, its digit has at least ``winningRatio`` times the evidence of any other
+        /// digit there (misreads of one barcode err at different digits, so their errors are
+        /// outvoted where whole codes are not). `nil` without such a code among those read.
+        var digitVote: (data: String, evidence: Int)? {
+            let codes = evidence.filter { $0.value > 0 }
+            guard codes.count > 1, let length = codes.keys.first?.count,
+                  codes.keys.allSatisfy({ $0.count == length }) else { return nil }
+            var votes = [[Character: Int]](repeating: [:], count: length)
+            for (code, weight) in codes {
+                for (i, digit) in code.enumerated() { votes[i][digit, default: 0] += weight }
+            }
+            var consensus = ""
+            for tally in votes {
+                let ranked = tally.sorted { ($0.value, $1.key) > ($1.value, $0.key) }
+                if ranked.count > 1 && ranked[0].value < Arbiter.winningRatio * ranked[1].value { return nil }
+                consensus.append(ranked[0].key)
+            }
+            guard let support = codes[consensus] else { return nil }
+            return (consensus, support)
+        }
+    }
+
+    /// Groups main symbols (not add-ons) by place and tallies their evidence. Codes that only
+    /// the fit read (a contradicting re-decode) enter as readings of their own, pass `"fit"`.
+    static func places(_ symbols: [Symbol]) -> [Place] {
+        var places: [Place] = []
+        for symbol in symbols where !symbol.symbology.isAddOn {
+            var readings = [symbol]
+            if case .contradicted(let digits, let lines)? = symbol.verification {
+                var fitted = symbol
+                fitted.data = digits
+                fitted.addOn = nil
+                fitted.quality = lines
+                fitted.pass = "fit"
+                fitted.verification = .confirmed(lines: lines)
+                readings.append(fitted)
+            }
+            for reading in readings {
+                if let index = places.firstIndex(where: { place in
+                    place.readings.contains { $0.symbology == reading.symbology && $0.overlaps(reading) }
+                }) {
+                    places[index].readings.append(reading)
+                } else {
+                    places.append(Place(readings: [reading]))
+                }
+            }
+        }
+        // Places joined through a chain of overlaps end up in one; merge places that overlap.
+        var merged: [Place] = []
+        for place in places {
+            if let index = merged.firstIndex(where: { other in
+                other.readings.contains { a in place.readings.contains { $0.symbology == a.symbology && $0.overlaps(a) } }
+            }) {
+                merged[index].readings += place.readings
+            } else {
+                merged.append(place)
+            }
+        }
+        for index in merged.indices {
+            for reading in merged[index].readings {
+                let weight = reading.pass == "fit" ? 2 : weight(reading)
+                merged[index].evidence[reading.data, default: 0] += weight
+                if weight > 0 { merged[index].lines[reading.data, default: 0] += max(1, reading.quality) }
+            }
+        }
+        return merged
+    }
+
+    /// Whether every place has a winner with at least `minimumEvidence`, and — with
+    /// `wantISBN` — whether some winner is an accepted ISBN or every winner's digits were
+    /// confirmed by the fit (a genuine product code, not a misread of an ISBN).
+    static func isSettled(_ symbols: [Symbol], minimumEvidence: Int, wantISBN: Bool) -> Bool {
+        let all = places(symbols)
+        guard !all.isEmpty else { return false }
+        var anyISBN = false
+        var allConfirmed = true
+        for place in all {
+            guard let winner = place.winner, winner.evidence >= minimumEvidence else { return false }
+            if ISBN.judge(ean: winner.data).isbn != nil { anyISBN = true }
+            let confirmed = place.readings.contains { $0.data == winner.data && weight($0) == 3 }
+            if !confirmed { allConfirmed = false }
+        }
+        return !wantISBN || anyISBN || allConfirmed
+    }
+
+    /// Passes of the first look and the full scan (a reading from them needs no second opinion
+    /// to be judged; one from a recovery pass does).
+    static let firstPasses: Set<String> = ["full", "preview"]
+
+    /// The codes of one image with their verdicts, one per code and place, in reading order.
+    ///
+    /// A place that only recovery passes read is judged only when its winner has at least
+    /// `recoveryEvidence` (two agreeing passes by default, or one the fit confirmed); a lone
+    /// unconfirmed recovery reading is dropped, as it is more likely noise than a barcode.
+    static func judge(_ symbols: [Symbol], recoveryEvidence: Int = 1) -> [ReadCode] {
+        var codes: [ReadCode] = []
+        for place in places(symbols) {
+            let required = place.readings.contains { firstPasses.contains($0.pass) } ? 1 : recoveryEvidence
+            if let winner = place.winner, winner.evidence < required { continue }
+            // One symbol per code: the reading with the best quality, add-on from any reading.
+            var kept: [String: Symbol] = [:]
+            for reading in place.readings {
+                guard var existing = kept[reading.data] else { kept[reading.data] = reading; continue }
+                // The place of a code is every box it was read in.
+                let polygon = MultiPassDecoder.boundingQuad((existing.polygon + reading.polygon).map { (Double($0.x), Double($0.y)) })
+                if reading.quality > existing.quality || (existing.pass == "fit" && reading.pass != "fit") {
+                    let addOn = existing.addOn
+                    existing = reading
+                    if existing.addOn == nil { existing.addOn = addOn }
+                } else if existing.addOn == nil {
+                    existing.addOn = reading.addOn
+                }
+                if reading.verification != nil && existing.verification == nil { existing.verification = reading.verification }
+                existing.polygon = polygon
+                kept[reading.data] = existing
+            }
+            let winner = place.winner
+            for (data, symbol) in kept {
+                let verdict: Verdict
+                if let winner, winner.data == data {
+                    verdict = ISBN.judge(ean: data)
+                } else if let winner {
+                    verdict = .rejected(Rejection(.misread, "probable misread: this barcode reads as \(winner.data) "
+                        + "(evidence \(winner.evidence) to \(place.evidence[data] ?? 0))"))
+                } else {
+                    let others = kept.keys.filter { $0 != data }.sorted()
+                    verdict = .rejected(Rejection(.ambiguous, "the same barcode also read as "
+                        + others.joined(separator: ", ") + "; neither is trusted"))
+                }
+                codes.append(ReadCode(symbol: symbol, verdict: verdict))
+            }
+        }
+        codes.sort { a, b in
+            let ba = a.symbol.bounds, bb = b.symbol.bounds
+            return (ba.minY, ba.minX, a.symbol.data) < (bb.minY, bb.minX, b.symbol.data)
+        }
+        return codes
+    }
+}

@@ -1,0 +1,106 @@
+import Imaging
+import ISBN
+
+/// What re-measuring a reading's bars found (see ``ReadingVerifier``).
+public enum Verification: Hashable, Sendable {
+    /// The fit of the printed symbol re-decodes to the same digits on `lines` scan lines (and to
+    /// nothing else on any line).
+    case confirmed(lines: Int)
+    /// The fit re-decodes to `digits` — a different valid code — on `lines` scan lines and to the
+    /// reading itself on none: the reading is a probable misread (a 1↔7 or 2↔8 confusion of bar widths).
+    case contradicted(by: String, lines: Int)
+    /// Nothing conclusive: the fit is poor (blur, noise, a curved or cropped symbol), the lines
+    /// disagree, or the reading is not an EAN-13/EAN-8.
+    case unverified
+}
+
+/// Checks a reading independently of the decoder that made it: takes several scan lines across
+/// the place where it was read and, on each, fits the symbol and re-decodes every character
+/// (``EANProfileFit``).
+///
+/// Lines run along the reading direction (``Symbol/orientation``: rows for 0° and 180°, columns
+/// for 90° and 270°; both ways when unknown), spread evenly over the symbol's extent across
+/// the bars, each extended by 12 modules beyond the symbol on both sides. Coordinates are
+/// pixels of `image`, the image the reading was made in.
+enum ReadingVerifier {
+    /// Scan lines per reading.
+    static let lines = 5
+
+    static func verify(_ symbol: Symbol, in image: LuminanceImage) -> Verification {
+        guard symbol.symbology == .ean13 || symbol.symbology == .ean8,
+              symbol.data.count == (symbol.symbology == .ean13 ? 13 : 8),
+              let digits = Optional(symbol.data.compactMap { $0.wholeNumberValue.map(UInt8.init) }),
+              digits.count == symbol.data.count, !symbol.polygon.isEmpty else { return .unverified }
+        let b = symbol.bounds
+        let horizontal: [Bool]
+        switch symbol.orientation {
+        case 0?, 180?: horizontal = [true]
+        case 90?, 270?: horizontal = [false]
+        default: horizontal = (b.maxX - b.minX) >= (b.maxY - b.minY) ? [true, false] : [false, true]
+        }
+        let modules = Double(symbol.symbology == .ean13 ? 95 : 67)
+        for isRow in horizontal {
+            let (along0, along1) = isRow ? (b.minX, b.maxX) : (b.minY, b.maxY)
+            let (across0, across1) = isRow ? (b.minY, b.maxY) : (b.minX, b.maxX)
+            // zbar marks a symbol where its decode completed on each scan line: at either end
+            // or at the middle guard (it decodes the halves apart), so the box may span the
+            // symbol, either half of it, or one point. Each span it may stand for is tried.
+            let extent = along1 - along0
+            guard Double(extent) >= modules * 0.35 else { continue }
+            let spans = [(along0, along1), (along0, along1 + extent), (along0 - extent, along1)]
+            let acrossLength = isRow ? image.height : image.width
+            var positions: [Int] = []
+            if across1 - across0 >= lines {
+                positions = (0..<lines).map { across0 + (2 * $0 + 1) * (across1 - across0) / (2 * lines) }
+            } else {
+                let centre = (across0 + across1) / 2
+                positions = [0, -2, 2, -4, 4].map { centre + $0 }.filter { $0 >= 0 && $0 < acrossLength }
+            }
+            for (spanStart, spanEnd) in spans where Double(spanEnd - spanStart) >= modules * 0.7 {
+                let margin = Int((Double(spanEnd - spanStart) / modules * 12).rounded(.up))
+                let lineLength = isRow ? image.width : image.height
+                let from = max(0, spanStart - margin), to = min(lineLength - 1, spanEnd + margin)
+                guard to > from else { continue }
+                for reversed in (symbol.orientation == nil ? [false, true] : [symbol.orientation! >= 180]) {
+                    var results: [EANProfileFit.LineResult] = []
+                    for position in positions {
+                        var profile = [Double](repeating: 0, count: to - from + 1)
+                        image.withUnsafeBytes { bytes in
+                            for k in 0...(to - from) {
+                                let along = from + k
+                                profile[k] = Double(isRow ? bytes[position * image.width + along] : bytes[along * image.width + position])
+                            }
+                        }
+                        var start = Double(spanStart - from), end = Double(spanEnd - from)
+                        if reversed {
+                            profile.reverse()
+                            (start, end) = (Double(to - spanEnd), Double(to - spanStart))
+                        }
+                        if let result = EANProfileFit.measure(profile: profile, start: start, end: end, digits: digits) {
+                            results.append(result)
+                        }
+                    }
+                    let verdict = judge(symbol.data, results)
+                    if verdict != .unverified { return verdict }
+                }
+            }
+        }
+        return .unverified
+    }
+
+    /// The verdict from the lines' results: the reading is confirmed when at least one line
+    /// re-decodes to it and none to another code; contradicted when at least two lines agree on
+    /// one other code and none re-decodes to the reading.
+    static func judge(_ data: String, _ results: [EANProfileFit.LineResult]) -> Verification {
+        var votes: [String: Int] = [:]
+        for result in results where result.margin >= EANProfileFit.minimumMargin { if let digits = result.digits { votes[digits, default: 0] += 1 } }
+        let same = votes[data] ?? 0
+        let others = votes.filter { $0.key != data }
+        if same > 0 && others.isEmpty { return .confirmed(lines: same) }
+        if same == 0, let top = others.max(by: { $0.value < $1.value }), top.value >= 2,
+           others.values.filter({ $0 == top.value }).count == 1 {
+            return .contradicted(by: top.key, lines: top.value)
+        }
+        return .unverified
+    }
+}

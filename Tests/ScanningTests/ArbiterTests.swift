@@ -1,0 +1,136 @@
+import Foundation
+import Testing
+import ISBN
+import Imaging
+@testable import Scanning
+
+/// The arbiter: evidence per place, margins, misreads superseded (issue 9).
+@Suite struct ArbiterTests {
+    func box(_ x: Int, _ y: Int, _ w: Int, _ h: Int) -> [Point] {
+        [Point(x: x, y: y), Point(x: x + w, y: y), Point(x: x + w, y: y + h), Point(x: x, y: y + h)]
+    }
+
+    func reading(_ data: String, pass: String, quality: Int = 10, verification: Verification? = nil) -> Symbol {
+        var symbol = Symbol(symbology: .ean13, data: data, quality: quality, orientation: 0, polygon: box(100, 100, 200, 40), pass: pass)
+        symbol.verification = verification
+        return symbol
+    }
+
+    @Test func aReadingSupportedThreeToOneWins() {
+        let right = "9780306406157", rival = "9780306406751"  // 1<->7 twice: the check digit still holds
+        let report = ScanReport(symbols: [reading(right, pass: "smooth"), reading(right, pass: "gamma-0.6"),
+                                          reading(right, pass: "stretch"), reading(rival, pass: "threshold")],
+                                recoveryEvidence: 2)
+        #expect(report.isbns.map(\.isbn13) == [right])
+        let refused = try! #require(report.rejected.first)
+        #expect(refused.symbol.data == rival)
+        #expect(refused.verdict.rejection?.reason == .misread)
+        #expect(refused.verdict.rejection?.detail == "probable misread: this barcode reads as \(right) (evidence 3 to 1)")
+    }
+
+    @Test func oneToOneStaysAmbiguous() {
+        let report = ScanReport(symbols: [reading("9780306406157", pass: "full"), reading("9780306406751", pass: "smooth")])
+        #expect(report.isbns.isEmpty)
+        #expect(report.codes.map(\.verdict.rejection?.reason) == [.ambiguous, .ambiguous])
+    }
+
+    @Test func twoToOneIsNotEnoughWithoutFarMoreScanLines() {
+        let a = [reading("9780306406157", pass: "full", quality: 10), reading("9780306406157", pass: "smooth", quality: 10),
+                 reading("9780306406751", pass: "gamma-0.6", quality: 10)]
+        #expect(ScanReport(symbols: a).isbns.isEmpty)
+        // Ten times the scan lines of the rival settle a 2:1 majority.
+        let b = [reading("9780306406157", pass: "full", quality: 60), reading("9780306406157", pass: "smooth", quality: 60),
+                 reading("9780306406751", pass: "gamma-0.6", quality: 12)]
+        #expect(ScanReport(symbols: b).isbns.map(\.isbn13) == ["9780306406157"])
+    }
+
+    @Test func aReadingTheFitConfirmsOutweighsAnUnconfirmedRival() {
+        let report = ScanReport(symbols: [reading("9780306406157", pass: "full", verification: .confirmed(lines: 5)),
+                                          reading("9780306406751", pass: "full")])
+        #expect(report.isbns.map(\.isbn13) == ["9780306406157"])
+    }
+
+    @Test func aContradictedReadingGivesWayToTheCodeTheFitReads() {
+        // zbar read 9780306406751; the fit of its bars re-decodes 9780306406157 on 5 lines.
+        let report = ScanReport(symbols: [reading("9780306406751", pass: "full",
+                                                  verification: .contradicted(by: "9780306406157", lines: 5))])
+        #expect(report.isbns.map(\.isbn13) == ["9780306406157"])
+        #expect(report.codes.first { $0.symbol.data == "9780306406157" }?.symbol.pass == "fit")
+        #expect(report.rejected.map(\.verdict.rejection?.reason) == [.misread])
+    }
+
+    @Test func aRefusedMisreadOfTheLeftHalfIsSupersededByTheISBN() {
+        // zbar decodes the halves apart: 4182208752847 keeps the right half of 9780201752847.
+        let misread = Symbol(symbology: .ean13, data: "4182208752847", quality: 8, orientation: 0,
+                             polygon: box(300, 278, 788, 5), pass: "full")
+        let isbn = (0..<3).map { i in
+            Symbol(symbology: .ean13, data: "9780201752847", quality: 40, orientation: 0,
+                   polygon: box(686, 183 + i, 401, 6), pass: ["smooth", "gamma-1.6", "stretch"][i])
+        }
+        let report = ScanReport(symbols: [misread] + isbn, recoveryEvidence: 2)
+        #expect(report.isbns.map(\.isbn13) == ["9780201752847"])
+        #expect(report.rejected.map(\.symbol.data) == ["4182208752847"])
+        #expect(report.rejected.map(\.verdict.rejection?.reason) == [.misread])
+    }
+
+    @Test func twoDifferentBooksStackedAreNotRivals() {
+        let upper = Symbol(symbology: .ean13, data: "9780306406157", quality: 10, orientation: 0, polygon: box(100, 100, 200, 10))
+        let lower = Symbol(symbology: .ean13, data: "9780131103627", quality: 10, orientation: 0, polygon: box(100, 130, 200, 10))
+        #expect(ScanReport(symbols: [upper, lower]).isbns.count == 2)
+    }
+
+    @Test func aGenuineJANPhotoStillEndsRefusedWithItsCode() throws {
+        let image = try ImageLoader.load(path: "\(testImages)/rejected/jan.png").image
+        for effort in Effort.allCases {
+            let report = MultiPassDecoder(scanner: BarcodeScanner(), effort: effort).decode(image)
+            #expect(report.isbns.isEmpty)
+            #expect(report.codes.map(\.symbol.data) == ["4901234567894"], "effort \(effort)")
+            #expect(report.codes.map(\.verdict.rejection?.reason) == [.prefix], "effort \(effort)")
+        }
+    }
+
+    @Test func aRefusedFirstReadingDoesNotEndTheSearch() throws {
+        // ean13-extension-1/38.png enlarged 3.5 times and blurred, as a phone photo shows it:
+        // zbar's first look reads only 5181248752847, a misread of the left half of
+        // 9780201752847. The search goes on; the ISBN is read, and no reading is passed off
+        // as a product code. (The readings of this blurred print disagree too much for any
+        // of them to be accepted: ambiguous, which loses the book but never gives a wrong one.)
+        let original = try ImageLoader.load(path: "\(sharedCorpus)/zxing-cpp/ean13-extension-1/38.png").image
+        let photo = original.upscaled(by: 3.5).boxBlurred()
+        let decoder = MultiPassDecoder(scanner: BarcodeScanner(), effort: .normal)
+        #expect(decoder.firstLook(photo)?.map(\.data) == ["5181248752847"])
+        let report = decoder.decode(photo)
+        #expect(report.codes.contains { $0.symbol.data == "9780201752847" })
+        #expect(report.codes.allSatisfy { $0.verdict.rejection?.reason == .ambiguous })
+        // Three times its size, more blurred: the ISBN.
+        let sharper = original.upscaled(by: 3).boxBlurred().boxBlurred().boxBlurred()
+        #expect(decoder.decode(sharper).isbns.map(\.isbn13) == ["9780201752847"])
+    }
+
+    @Test func misreadsThatErrAtDifferentDigitsAreOutvoted() {
+        // The right code read twice; three misreads (valid check digits), each wrong at other
+        // digits (1<->7, 2<->8): 2 to 1 for whole codes, at least 4 to 1 at every digit.
+        let right = "9781788881814"
+        let misreads = ["9187788881814", "9781728887814", "9781788281874"]
+        let symbols = [reading(right, pass: "full"), reading(right, pass: "smooth")]
+            + misreads.enumerated().map { reading($0.element, pass: "pass\($0.offset)") }
+        let report = ScanReport(symbols: symbols)
+        #expect(report.isbns.map(\.isbn13) == [right])
+        #expect(report.rejected.map(\.verdict.rejection?.reason) == [.misread, .misread, .misread])
+        // Two misreads wrong at the same digit as each other: that digit is 2 to 2, no winner.
+        let tied = [reading(right, pass: "full"), reading(right, pass: "smooth"),
+                    reading("9187788881814", pass: "a"), reading("9187788881814", pass: "b")]
+        #expect(ScanReport(symbols: tied).isbns.isEmpty)
+    }
+
+    @Test func theStretchedPhotoWithExifOrientation6GivesItsISBN() throws {
+        // ean13-1/25.png stretched to 4000x3000 and stored turned (EXIF orientation 6): upright,
+        // the decoder sees the stretched picture turned a quarter.
+        let original = try ImageLoader.load(path: "\(sharedCorpus)/zxing-cpp/ean13-1/25.png").image
+        let sx = Double(original.width) / 4000, sy = Double(original.height) / 3000
+        let stretched = original.resampled(width: 4000, height: 3000) { ($0 * sx, $1 * sy) }
+        let upright = stretched.rotated(degrees: 90).image
+        let report = MultiPassDecoder(scanner: BarcodeScanner(), effort: .normal).decode(upright)
+        #expect(report.isbns.map(\.isbn13) == ["9780140013993"])
+    }
+}
