@@ -55,18 +55,19 @@ public enum ISBNScanCommand {
         switch first {
         case "-h", "--help":
             stdout.write(overview)
-            return .found
+            return .success
         case "--version":
             stdout.write("isbnscan \(version)\n")
-            return .found
+            return .success
         case "help":
-            guard let name = rest.first else { stdout.write(overview); return .found }
-            if name == "help" { stdout.write(overview); return .found }
+            guard let name = rest.first else { stdout.write(overview); return .success }
+            if name == "help" { stdout.write(overview); return .success }
             guard let spec = specs[name] else {
                 return usageError("unknown subcommand '\(name)'", command: nil, stderr: stderr)
             }
-            stdout.write(ArgumentParser.help(for: spec))
-            return .found
+            // The same text as `isbnscan <name> --help`.
+            stdout.write(ArgumentParser.help(for: withHelpOption(spec)))
+            return .success
         case "scan":
             return runSubcommand(ScanCommand.spec, rest, raw: rawRest, stdout: stdout, stderr: stderr) { (parsed) throws(UsageError) -> ExitStatus in
                 try ScanCommand.run(parsed, stdout: stdout, stderr: stderr, isTerminal: isTerminal(stderr))
@@ -98,17 +99,23 @@ public enum ISBNScanCommand {
     static let specs: [String: CommandSpec] = ["scan": ScanCommand.spec, "validate": ValidateCommand.spec,
                                                "camera": CameraCommand.spec, "devices": DevicesCommand.spec]
 
+    /// `spec` with `-h, --help` added to its options: what `<subcommand> --help` and
+    /// `help <subcommand>` print, and what the parser accepts.
+    static func withHelpOption(_ spec: CommandSpec) -> CommandSpec {
+        CommandSpec(name: spec.name, abstract: spec.abstract, usage: spec.usage, arguments: spec.arguments,
+                    options: spec.options + [OptionSpec("help", short: "h", help: "Show this help.")],
+                    discussion: spec.discussion)
+    }
+
     private static func runSubcommand(_ spec: CommandSpec, _ arguments: [String], raw: [[UInt8]]?,
                                       stdout: TextSink, stderr: TextSink,
                                       body: (ParsedArguments) throws(UsageError) -> ExitStatus) -> ExitStatus {
-        let withHelp = CommandSpec(name: spec.name, abstract: spec.abstract, usage: spec.usage, arguments: spec.arguments,
-                                   options: spec.options + [OptionSpec("help", short: "h", help: "Show this help.")],
-                                   discussion: spec.discussion)
+        let withHelp = withHelpOption(spec)
         do {
             let parsed = try ArgumentParser.parse(arguments, raw: raw, spec: withHelp)
             if parsed.flag("help") {
                 stdout.write(ArgumentParser.help(for: withHelp))
-                return .found
+                return .success
             }
             return try body(parsed)
         } catch {

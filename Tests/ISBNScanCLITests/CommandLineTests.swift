@@ -63,6 +63,28 @@ import Testing
         }
     }
 
+    @Test(arguments: ["scan", "validate", "camera", "devices"])
+    func helpForASubcommandIsItsHelpOption(name: String) throws {
+        let viaHelp = try isbnscan(["help", name])
+        let viaOption = try isbnscan([name, "--help"])
+        #expect(viaHelp.status == 0)
+        #expect(viaHelp.stdout == viaOption.stdout)
+        #expect(viaHelp.stdout.contains("\n  -h, --help                Show this help.\n"))
+    }
+
+    @Test(arguments: [["--help"], ["-h"], ["help"], ["help", "help"], ["help", "scan"], ["scan", "--help"],
+                      ["validate", "-h"], ["camera", "--help"], ["devices", "-h"], ["--version"]])
+    func helpAndVersionSucceedWithoutFindingAnything(arguments: [String]) {
+        let status = ISBNScanCommand.run(arguments, stdout: StringSink(), stderr: StringSink())
+        #expect(status == .success)
+        #expect(status != .found)
+        #expect(status.rawValue == 0)
+    }
+
+    @Test func exitStatusNumbers() {
+        #expect(ExitStatus.allCases.map(\.rawValue) == [0, 0, 1, 2, 4, 130])
+    }
+
     @Test func versionIsPrinted() throws {
         #expect(try isbnscan(["--version"]).stdout == "isbnscan \(ISBNScanCommand.version)\n")
     }
