@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Imaging
 
 /// The `isbnscan` command line: dispatches to a subcommand and returns the exit status.
 ///
@@ -16,6 +17,9 @@ public enum ISBNScanCommand {
     13 digits, prefix 978, correct check digit. It says why any other code was refused.
 
     USAGE: isbnscan <subcommand> [options]
+           isbnscan [scan options] <file-or-folder> ...
+             (when the first argument is an existing file or folder, not a
+             subcommand, 'scan' is implied, as with zbarimg: isbnscan photo.jpg)
 
     SUBCOMMANDS:
       scan                    Read the barcodes in image files (PNG, JPEG, PGM, PPM)
@@ -69,9 +73,7 @@ public enum ISBNScanCommand {
             stdout.write(ArgumentParser.help(for: withHelpOption(spec)))
             return .success
         case "scan":
-            return runSubcommand(ScanCommand.spec, rest, raw: rawRest, stdout: stdout, stderr: stderr) { (parsed) throws(UsageError) -> ExitStatus in
-                try ScanCommand.run(parsed, stdout: stdout, stderr: stderr, isTerminal: isTerminal(stderr))
-            }
+            return scan(rest, raw: rawRest, stdout: stdout, stderr: stderr)
         case "validate":
             return runSubcommand(ValidateCommand.spec, rest, raw: rawRest, stdout: stdout, stderr: stderr) { (parsed) throws(UsageError) -> ExitStatus in
                 try ValidateCommand.run(parsed, stdout: stdout, stderr: stderr)
@@ -85,9 +87,47 @@ public enum ISBNScanCommand {
                 try DevicesCommand.run(parsed, stdout: stdout, stderr: stderr)
             }
         default:
-            let hint = first.hasPrefix("-") ? "unknown option '\(first)'" : "unknown subcommand '\(first)'"
-            return usageError(hint, command: nil, stderr: stderr)
+            let rawArguments = raw ?? arguments.map { Array($0.utf8) }
+            // `isbnscan photo.jpg`, as zbarimg users type it: an existing file or folder first
+            // means `scan`.
+            if !first.hasPrefix("-"), isFileOrFolder(rawArguments[0]) {
+                return scan(arguments, raw: raw, stdout: stdout, stderr: stderr)
+            }
+            if first.hasPrefix("-") {
+                // `isbnscan -r photos/`: name the command that works.
+                let long = first.hasPrefix("--") ? String(first.dropFirst(2).prefix { $0 != "=" }) : nil
+                let scanOption = ScanCommand.spec.options.contains { option in
+                    long.map { option.long == $0 } ?? (option.short == first.dropFirst().first)
+                }
+                if scanOption, rawArguments.dropFirst().contains(where: isFileOrFolder) {
+                    let command = (["isbnscan", "scan"] + arguments).map(shellQuoted).joined(separator: " ")
+                    return usageError("unknown option '\(first)' (did you mean '\(command)'?)", command: nil, stderr: stderr)
+                }
+                return usageError("unknown option '\(first)'", command: nil, stderr: stderr)
+            }
+            let looksLikePath = first.contains("/") || first.contains(".")
+            return usageError("unknown subcommand '\(first)'" + (looksLikePath ? ", and no file or folder of that name" : ""),
+                              command: nil, stderr: stderr)
         }
+    }
+
+    private static func scan(_ arguments: [String], raw: [[UInt8]]?, stdout: TextSink, stderr: TextSink) -> ExitStatus {
+        runSubcommand(ScanCommand.spec, arguments, raw: raw, stdout: stdout, stderr: stderr) { (parsed) throws(UsageError) -> ExitStatus in
+            try ScanCommand.run(parsed, stdout: stdout, stderr: stderr, isTerminal: isTerminal(stderr))
+        }
+    }
+
+    /// Whether `bytes` names an existing regular file or folder (stat(2), links followed).
+    static func isFileOrFolder(_ bytes: [UInt8]) -> Bool {
+        var info = stat()
+        guard RawPath(bytes: bytes).withCString({ stat($0, &info) }) == 0 else { return false }
+        return (info.st_mode & S_IFMT) == S_IFREG || (info.st_mode & S_IFMT) == S_IFDIR
+    }
+
+    /// `text` as a shell word: unchanged when it holds only safe characters, else in single quotes.
+    static func shellQuoted(_ text: String) -> String {
+        let safe = text.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "-_./,:=+@%".contains($0)) }
+        return safe && !text.isEmpty ? text : "'" + text.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "'\\''") + "'"
     }
 
     /// Whether `sink` writes to a terminal (progress bars only go there).

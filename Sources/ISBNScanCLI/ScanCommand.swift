@@ -103,6 +103,8 @@ enum ScanCommand {
 
         EXAMPLES:
           isbnscan scan cover.jpg
+          isbnscan cover.jpg          (the same: an existing file or folder
+                                      as first argument implies 'scan')
           isbnscan scan -r --csv -o books.csv ~/Pictures/shelf
           isbnscan scan --unique -r photos/
           isbnscan scan --all --json shelf/*.jpg

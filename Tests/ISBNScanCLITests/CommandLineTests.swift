@@ -85,6 +85,50 @@ import Testing
         #expect(ExitStatus.allCases.map(\.rawValue) == [0, 0, 1, 2, 4, 130])
     }
 
+    @Test func anExistingFileOrFolderFirstMeansScan() throws {
+        let file = "\(testImages)/isbn/png-gray8.png"
+        let implied = try isbnscan([file])
+        #expect(implied.status == 0)
+        #expect(implied.stdout == "9780306406157\n")
+        #expect(implied.stderr == "")
+
+        let folder = "\(testImages)/exif"
+        let explicit = try isbnscan(["scan", folder, "--json", "-j", "1"])
+        let short = try isbnscan([folder, "--json", "-j", "1"])
+        #expect(short.status == explicit.status)
+        #expect(short.stdout == explicit.stdout)
+        #expect(!short.stdout.isEmpty)
+        // Usage errors then point at scan's help.
+        let wrong = try isbnscan([file, "--frobnicate"])
+        #expect(wrong.status == 2)
+        #expect(wrong.stderr.hasSuffix("See 'isbnscan scan --help'.\n"))
+    }
+
+    @Test func optionsBeforeAFileNameTheCommandMeant() throws {
+        let folder = "\(testImages)/isbn"
+        let run = try isbnscan(["-r", folder])
+        #expect(run.status == 2)
+        #expect(run.stdout == "")
+        #expect(run.stderr.hasPrefix("Error: unknown option '-r' (did you mean 'isbnscan scan -r \(ISBNScanCommand.shellQuoted(folder))'?)\n"))
+        #expect(ISBNScanCommand.shellQuoted("it's a.jpg") == "'it'\\''s a.jpg'")
+        // Not a scan option, or no file given: no suggestion.
+        #expect(try isbnscan(["--frobnicate", folder]).stderr.hasPrefix("Error: unknown option '--frobnicate'\n"))
+    }
+
+    @Test func aMissingFileIsNeitherASubcommandNorAScan() throws {
+        let empty = try Shelf([:])
+        defer { empty.remove() }
+        let run = try isbnscan(["photo.jpg"], in: empty.path)
+        #expect(run.status == 2)
+        #expect(run.stderr.hasPrefix("Error: unknown subcommand 'photo.jpg', and no file or folder of that name\n"))
+        // A subcommand's name wins over a file of that name.
+        let shelf = try Shelf(["help": "isbn/png-gray8.png"])
+        defer { shelf.remove() }
+        let help = try isbnscan(["help"], in: shelf.path)
+        #expect(help.stdout.hasPrefix("OVERVIEW: "))
+        #expect(try isbnscan(["scan", "./help"], in: shelf.path).stdout == "9780306406157\n")
+    }
+
     @Test func versionIsPrinted() throws {
         #expect(try isbnscan(["--version"]).stdout == "isbnscan \(ISBNScanCommand.version)\n")
     }
