@@ -74,9 +74,10 @@ enum ScanCommand {
           image are skipped and counted, unless the name ends like an image
           (.jpg, .png, .heic...): then they are reported as unreadable.
           Symbolic links are followed; a folder is never walked twice.
-          On a terminal, stderr shows a progress bar; a summary line ends
-          every run with several files. Ctrl-C stops cleanly: files in
-          progress finish, everything done is written, exit status 130.
+          On a terminal, stderr shows a progress bar (its total: the files
+          that will be scanned); a summary line ends every run with several
+          files. Ctrl-C stops cleanly: files in progress finish, everything
+          done is written, exit status 130.
 
         JSON (--json), one line per file:
           {"file", "width", "height", "symbols": [{"type", "data", "addon",
@@ -181,8 +182,9 @@ enum ScanCommand {
         if paths.filter(\.isStandardInput).count > 1 { throw UsageError("'-' (standard input) can be given only once") }
 
         let walk = FolderWalker.walk(paths, options: settings.walk)
+        // The bar counts the files that will be scanned, not the non-images left out.
         let progress = isTerminal && !settings.quiet && walk.inputs.count > 1
-            ? ProgressBar(sink: stderr, total: walk.inputs.count) : nil
+            ? ProgressBar(sink: stderr, total: walk.inputs.count { !BatchScanner.willBeLeftOut($0) }) : nil
         let diagnostics = DiagnosticSink(stderr, clearing: progress)
         if !settings.quiet {
             for folder in walk.revisitedFolders {
@@ -214,7 +216,7 @@ enum ScanCommand {
         let start = monotonicSeconds()
         batch.run(walk.inputs, idle: {
             if StopSignal.received != nil { batch.stop() }
-            progress?.draw(done: tally.files + tally.skipped, found: tally.withISBN)
+            progress?.draw(done: tally.files, found: tally.withISBN)
         }, deliver: { _, outcome in
             switch outcome {
             case .skipped: tally.skipped += 1
@@ -223,7 +225,7 @@ enum ScanCommand {
                 writer.write(result)
             }
             if StopSignal.received != nil { batch.stop() }
-            progress?.draw(done: tally.files + tally.skipped, found: tally.withISBN)
+            progress?.draw(done: tally.files, found: tally.withISBN)
         })
         writer.finish()
         progress?.clear()

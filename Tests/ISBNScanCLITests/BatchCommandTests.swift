@@ -306,6 +306,17 @@ func peakChildMegabytes() -> Int {
         #expect(leftovers.isEmpty)
     }
 
+    @Test func progressBarCountsOnlyTheFilesThatWillBeScanned() throws {
+        let shelf = try Shelf(["a.png": "isbn/png-gray8.png", "b.png": "negative/noise.png", "c": "isbn/png-gray8.png",
+                               "notes.txt": "text:hello", "README": "text:photos of the shelf", "empty.json": ""])
+        defer { shelf.remove() }
+        let run = try isbnscan(["-qec", "'\(isbnscanBinary)' scan '\(shelf.path)'", "/dev/null"], executable: "/usr/bin/script")
+        let totals = Set(run.stdout.matches(of: /\] (\d+)\/(\d+) files/).map { String($0.2) })
+        #expect(totals == ["3"])
+        #expect(run.stdout.contains("scanned 3 files: "))
+        #expect(run.stdout.contains("left out 3 non-image files"))
+    }
+
     @Test func progressBarShowsOnATerminalOnly() throws {
         let shelf = try Shelf(["a.png": "isbn/png-gray8.png", "b.png": "negative/noise.png", "c.png": "isbn/png-gray8.png"])
         defer { shelf.remove() }
