@@ -99,7 +99,9 @@ enum ScanCommand {
           1    an input could not be read (takes precedence), or the
                results could not be written (output file, stdout)
           2    usage error
-          4    every input was read, and no ISBN was found
+          4    every input was read, and no ISBN was found (without -r, a
+               folder's subfolders are not scanned: a last 'Hint:' line
+               then says how many were left out)
           130  interrupted (SIGINT/SIGTERM); the results so far are written
 
         EXAMPLES:
@@ -244,6 +246,11 @@ enum ScanCommand {
         }
         if !settings.quiet && (writer.showNames || interrupted != nil) {
             stderr.write(tally.summary(walk: walk, seconds: monotonicSeconds() - start) + "\n")
+        }
+        if !settings.quiet && interrupted == nil && status == .nothingFound && walk.skippedFolders > 0 {
+            // A phone or camera dump keeps its photos in subfolders: say how to reach them, last.
+            let folders = walk.skippedFolders == 1 ? "1 subfolder was" : "\(walk.skippedFolders) subfolders were"
+            stderr.write("Hint: no ISBN found, and \(folders) not scanned: add -r (--recursive) to scan subfolders too\n")
         }
         return interrupted != nil ? .interrupted : status
     }

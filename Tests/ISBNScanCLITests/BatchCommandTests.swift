@@ -120,6 +120,27 @@ struct Shelf {
         #expect(csv.stdout == "isbn13,isbn10,count,file\r\n9780306406157,0306406152,3,\(p)/a.png\r\n9780321573513,032157351X,1,\(p)/c.pgm\r\n")
     }
 
+    @Test func aFolderOfSubfoldersEndsWithAHintToUseRecursive() throws {
+        let phone = try Shelf(["DCIM/100APPLE/IMG_0001.png": "isbn/png-gray8.png", "DCIM/101APPLE/IMG_0002.png": "negative/noise.png",
+                               "DCIM/.thumbnails/x.png": "isbn/png-gray8.png"])
+        defer { phone.remove() }
+        let flat = try isbnscan(["scan", "\(phone.path)/DCIM"])
+        #expect(flat.status == 4)
+        #expect(flat.stdout == "")
+        let lines = flat.stderr.split(separator: "\n")
+        #expect(lines.count == 2)
+        #expect(lines.first?.hasPrefix("scanned 0 files: ") == true)
+        #expect(lines.last == "Hint: no ISBN found, and 2 subfolders were not scanned: add -r (--recursive) to scan subfolders too")
+        #expect(try isbnscan(["scan", "-q", "\(phone.path)/DCIM"]).stderr == "")
+        let deep = try isbnscan(["scan", "-r", "\(phone.path)/DCIM"])
+        #expect(deep.status == 0)
+        #expect(!deep.stderr.contains("Hint:"))
+        // Something found: the summary's "(use -r)" is enough.
+        let mixed = try Shelf(["a.png": "isbn/png-gray8.png", "sub/b.png": "isbn/png-gray8.png"])
+        defer { mixed.remove() }
+        #expect(!(try isbnscan(["scan", mixed.path]).stderr.contains("Hint:")))
+    }
+
     @Test func emptyFolderAndFolderWithoutImagesFindNothing() throws {
         let empty = try Shelf([:])
         defer { empty.remove() }
