@@ -77,7 +77,8 @@ enum ScanCommand {
           On a terminal, stderr shows a progress bar (its total: the files
           that will be scanned); a summary line ends every run with several
           files. Ctrl-C stops cleanly: files in progress finish, everything
-          done is written, exit status 130.
+          done is written, exit status 130. A second Ctrl-C ends at once;
+          -o's file stays as it was, its temporary file is removed.
 
         JSON (--json), one line per file:
           {"file", "width", "height", "symbols": [{"type", "data", "addon",
@@ -197,6 +198,9 @@ enum ScanCommand {
         if let output = settings.output, let clash = Self.input(in: walk, sameFileAs: output) {
             throw UsageError("--output \(escaped(output, json: false)) is the input \(escaped(clash, json: false)); refusing to overwrite it")
         }
+        // Before the output file exists: from here a first Ctrl-C stops cleanly and a second
+        // one removes the temporary file.
+        StopSignal.install()
         let file: AtomicFileSink?
         do {
             file = try settings.output.map { (path) throws(OutputError) in try AtomicFileSink(path: path) }
@@ -213,7 +217,6 @@ enum ScanCommand {
         let batch = BatchScanner(jobs: settings.jobs) {
             FileScanner(decodeOptions: options, scannerOptions: scannerOptions, region: region, effort: effort)
         }
-        StopSignal.install()
         var tally = Tally()
         let start = monotonicSeconds()
         batch.run(walk.inputs, idle: {

@@ -327,6 +327,64 @@ func peakChildMegabytes() -> Int {
         #expect(leftovers.isEmpty)
     }
 
+    /// A folder of `count` 3000x2000 noise PGMs: about four seconds each at `--effort
+    /// thorough` in a debug build, so a file is still in flight long after a first signal.
+    func slowFolder(count: Int) throws -> String {
+        let folder = NSTemporaryDirectory() + "isbnscan-slow-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let random = try #require(FileHandle(forReadingAtPath: "/dev/urandom"))
+        defer { try? random.close() }
+        for index in 0..<count {
+            let pixels = try #require(try random.read(upToCount: 3000 * 2000))
+            try (Data("P5\n3000 2000\n255\n".utf8) + pixels).write(to: URL(fileURLWithPath: "\(folder)/\(index).pgm"))
+        }
+        return folder
+    }
+
+    /// Starts `isbnscan scan -o` into an empty folder, waits until its temporary file exists
+    /// and a file is being scanned, sends `signals` a moment apart, and returns how it ended
+    /// and what is left in the output folder.
+    func killed(by signals: [Int32]) throws -> (reason: Process.TerminationReason, status: Int32, left: [String]) {
+        let input = try slowFolder(count: 3)
+        let output = NSTemporaryDirectory() + "isbnscan-out-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: input); try? FileManager.default.removeItem(atPath: output) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: isbnscanBinary)
+        process.arguments = ["scan", "-q", "-j", "1", "--effort", "thorough", "-o", "\(output)/books.csv", input]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let deadline = Date().addingTimeInterval(60)
+        while (try FileManager.default.contentsOfDirectory(atPath: output)).isEmpty, Date() < deadline, process.isRunning {
+            usleep(10_000)
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: output).first?.hasPrefix(".books.csv.isbnscan-") == true)
+        usleep(500_000)
+        for signal in signals {
+            kill(process.processIdentifier, signal)
+            usleep(300_000)
+        }
+        process.waitUntilExit()
+        return (process.terminationReason, process.terminationStatus, try FileManager.default.contentsOfDirectory(atPath: output))
+    }
+
+    @Test func aSecondCtrlCRemovesTheTemporaryOutputFile() throws {
+        let run = try killed(by: [SIGINT, SIGINT])
+        #expect(run.reason == .uncaughtSignal)
+        #expect(run.status == SIGINT)
+        #expect(run.left == [])
+    }
+
+    /// SIGHUP: the terminal was closed. (SIGQUIT is handled the same way, but shells and
+    /// test runners often start programs with it ignored.)
+    @Test func aHangupRemovesTheTemporaryOutputFile() throws {
+        let run = try killed(by: [SIGHUP])
+        #expect(run.reason == .uncaughtSignal)
+        #expect(run.status == SIGHUP)
+        #expect(run.left == [])
+    }
+
     @Test func progressBarCountsOnlyTheFilesThatWillBeScanned() throws {
         let shelf = try Shelf(["a.png": "isbn/png-gray8.png", "b.png": "negative/noise.png", "c": "isbn/png-gray8.png",
                                "notes.txt": "text:hello", "README": "text:photos of the shelf", "empty.json": ""])
