@@ -8,7 +8,7 @@ enum ValidateCommand {
     static let spec = CommandSpec(
         name: "validate",
         abstract: "Check typed ISBNs: 978 prefix, 13 digits, check digit.",
-        usage: "isbnscan validate [--json] <code> ...",
+        usage: "isbnscan validate [--json] <code>|- ...",
         arguments: [("<code>", """
             An ISBN-13 or ISBN-10; hyphens and spaces are allowed (quote codes
             with spaces). An ISBN-10 is converted to ISBN-13, then judged.
