@@ -63,6 +63,7 @@ build: deps
 	$(SWIFT) build
 
 test: deps
+	@[ -d "$${ISBNSCAN_CORPUS:-../shared/corpus}/zxing-cpp" ] || echo "make test: NOTE: $${ISBNSCAN_CORPUS:-../shared/corpus}/zxing-cpp is missing, so the corpus tests will fail; copy the shared corpus there or set ISBNSCAN_CORPUS (README, Tests)" >&2
 	$(SWIFT) test
 
 $(RELEASE_BIN): deps $(shell find Sources -type f) Package.swift

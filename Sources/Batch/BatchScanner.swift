@@ -113,6 +113,39 @@ public final class BatchScanner: Sendable {
         return .scanned(result)
     }
 
+    /// Whether `input` will be left out as a non-image (``BatchOutcome/skipped(path:)``),
+    /// judged as ``run(_:tick:grace:idle:deliver:)`` judges it but from the first 16 bytes only:
+    /// a file found in a folder, empty or without an image signature, whose name does not end
+    /// like an image. Files so named are not even opened. For a progress total that counts only
+    /// the files that will be scanned. Uses open(2) and read(2).
+    public static func willBeLeftOut(_ input: BatchInput) -> Bool {
+        guard input.foundInFolder, input.error == nil else { return false }
+        let name = input.path.lastComponent
+        guard isQuietlySkipped(.notAnImage(path: ""), name: name) else { return false }
+        let fd = input.path.withCString { open($0, O_RDONLY | O_CLOEXEC | O_NONBLOCK) }
+        guard fd >= 0 else { return false }  // reported as an error when scanned
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return false }
+        var header = [UInt8](repeating: 0, count: 16)
+        var count = 0
+        while count < header.count {
+            let got = header.withUnsafeMutableBytes { read(fd, $0.baseAddress! + count, $0.count - count) }
+            if got < 0 && errno == EINTR { continue }
+            guard got >= 0 else { return false }
+            if got == 0 { break }
+            count += got
+        }
+        let bytes = header.prefix(count)
+        guard !bytes.isEmpty else { return isQuietlySkipped(.empty(path: ""), name: name) }
+        guard ImageFormat.sniff(bytes) == nil else { return false }
+        let decoded = bytes.withUnsafeBytes { raw in
+            Result { () throws(ImageError) -> DecodedImage in try ImageLoader.decode(raw, path: "") }
+        }
+        guard case .failure(let error) = decoded else { return false }
+        return isQuietlySkipped(error, name: name)
+    }
+
     /// File-name endings of the formats isbnscan reads, and of common photo formats it does
     /// not: a file so named that is empty or no image is reported, not skipped.
     static let imageExtensions: Set<String> = ["jpg", "jpeg", "jpe", "jfif", "png", "pgm", "ppm", "pnm",

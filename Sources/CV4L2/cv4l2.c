@@ -287,15 +287,63 @@ ssize_t isc_v4l2_read(int fd, void *buffer, size_t size) {
 
 static volatile sig_atomic_t stop_signal;
 
-/* The first SIGINT/SIGTERM asks for a clean stop; the handlers go back to the default, so a
- * second one ends the process at once (sigaction is async-signal-safe, POSIX.1-2017 2.4.3). */
-static void on_stop(int sig) {
-    stop_signal = sig;
+/* A file to remove when a signal ends the process (isc_set_cleanup_path); has_cleanup says
+ * whether cleanup_path holds one. */
+static char cleanup_path[4097];
+static volatile sig_atomic_t has_cleanup;
+
+/* A signal that ends the process: remove the registered file, then die of the signal with its
+ * default action (unlink, sigaction and raise are async-signal-safe, POSIX.1-2017 2.4.3). The
+ * signal stays blocked until the handler returns, so raise() takes effect then. */
+static void on_fatal(int sig) {
+    int saved = errno;
+    if (__atomic_load_n(&has_cleanup, __ATOMIC_SEQ_CST)) unlink(cleanup_path);
     struct sigaction dfl;
     memset(&dfl, 0, sizeof dfl);
     dfl.sa_handler = SIG_DFL;
-    sigaction(SIGINT, &dfl, NULL);
-    sigaction(SIGTERM, &dfl, NULL);
+    sigaction(sig, &dfl, NULL);
+    raise(sig);
+    errno = saved;
+}
+
+/* The first SIGINT/SIGTERM asks for a clean stop; a second one ends the process at once
+ * (on_fatal: after removing the registered file). */
+static void on_stop(int sig) {
+    stop_signal = sig;
+    struct sigaction fatal;
+    memset(&fatal, 0, sizeof fatal);
+    fatal.sa_handler = on_fatal;
+    sigemptyset(&fatal.sa_mask);
+    sigaction(SIGINT, &fatal, NULL);
+    sigaction(SIGTERM, &fatal, NULL);
+}
+
+int isc_set_cleanup_path(const char *path) {
+    __atomic_store_n(&has_cleanup, 0, __ATOMIC_SEQ_CST);
+    if (path == NULL) return 0;
+    size_t length = strlen(path);
+    if (length >= sizeof cleanup_path) return ENAMETOOLONG;
+    memcpy(cleanup_path, path, length + 1);
+    __atomic_store_n(&has_cleanup, 1, __ATOMIC_SEQ_CST);
+    /* SIGHUP (the terminal closed) and SIGQUIT end the process too; leave them alone when
+     * ignored (nohup) or already handled. */
+    const int others[] = { SIGHUP, SIGQUIT };
+    for (size_t i = 0; i < sizeof others / sizeof others[0]; i++) {
+        struct sigaction old;
+        if (sigaction(others[i], NULL, &old) == 0 && !(old.sa_flags & SA_SIGINFO) && old.sa_handler == SIG_DFL) {
+            struct sigaction fatal;
+            memset(&fatal, 0, sizeof fatal);
+            fatal.sa_handler = on_fatal;
+            sigemptyset(&fatal.sa_mask);
+            sigaction(others[i], &fatal, NULL);
+            /* As for SIGINT/SIGTERM: a signal blocked by the parent would never arrive. */
+            sigset_t set;
+            sigemptyset(&set);
+            sigaddset(&set, others[i]);
+            pthread_sigmask(SIG_UNBLOCK, &set, NULL);
+        }
+    }
+    return 0;
 }
 
 int isc_install_stop_handlers(void) {

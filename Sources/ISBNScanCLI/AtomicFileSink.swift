@@ -1,11 +1,13 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Capture
 
 /// Writes a result file atomically (`-o FILE`): into a temporary file beside it, then
 /// `fsync` + `rename(2)` over `FILE` in ``commit()``. Until then `FILE` is untouched, so a run
 /// that is killed or fails never leaves a half-written result file; a run that is not
-/// committed removes its temporary file in ``discard()`` (or leaves it if killed outright).
+/// committed removes its temporary file in ``discard()``; a second Ctrl-C or a SIGHUP removes
+/// it too (``StopSignal/removeOnFatalSignal(_:)``). Only SIGKILL or a crash can leave it.
 ///
 /// A destination that exists and is not a regular file (`/dev/null`, a FIFO, a terminal) is
 /// written directly: it cannot be replaced by a rename, and must not be.
@@ -63,6 +65,7 @@ final class AtomicFileSink: TextSink {
         guard fd >= 0 else { throw OutputError(path: path, cause: String(cString: strerror(errno))) }
         self.fd = fd
         self.temporaryPath = template
+        StopSignal.removeOnFatalSignal(template)
     }
 
     deinit { discard() }
@@ -98,6 +101,7 @@ final class AtomicFileSink: TextSink {
             throw OutputError(path: path, cause: String(cString: strerror(errno)))
         }
         settled = true
+        StopSignal.removeOnFatalSignal(nil)
     }
 
     /// Closes and removes the temporary file, if still there. ``path`` is left as it was.
@@ -106,7 +110,10 @@ final class AtomicFileSink: TextSink {
             close(fd)
             fd = -1
         }
-        if !settled, let temporaryPath { unlink(temporaryPath) }
+        if !settled, let temporaryPath {
+            unlink(temporaryPath)
+            StopSignal.removeOnFatalSignal(nil)
+        }
         settled = true
     }
 }

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Imaging
 
 /// The `isbnscan` command line: dispatches to a subcommand and returns the exit status.
 ///
@@ -16,6 +17,9 @@ public enum ISBNScanCommand {
     13 digits, prefix 978, correct check digit. It says why any other code was refused.
 
     USAGE: isbnscan <subcommand> [options]
+           isbnscan [scan options] <file-or-folder> ...
+             (when the first argument is an existing file or folder, not a
+             subcommand, 'scan' is implied, as with zbarimg: isbnscan photo.jpg)
 
     SUBCOMMANDS:
       scan                    Read the barcodes in image files (PNG, JPEG, PGM, PPM)
@@ -55,22 +59,21 @@ public enum ISBNScanCommand {
         switch first {
         case "-h", "--help":
             stdout.write(overview)
-            return .found
+            return .success
         case "--version":
             stdout.write("isbnscan \(version)\n")
-            return .found
+            return .success
         case "help":
-            guard let name = rest.first else { stdout.write(overview); return .found }
-            if name == "help" { stdout.write(overview); return .found }
+            guard let name = rest.first else { stdout.write(overview); return .success }
+            if name == "help" { stdout.write(overview); return .success }
             guard let spec = specs[name] else {
                 return usageError("unknown subcommand '\(name)'", command: nil, stderr: stderr)
             }
-            stdout.write(ArgumentParser.help(for: spec))
-            return .found
+            // The same text as `isbnscan <name> --help`.
+            stdout.write(ArgumentParser.help(for: withHelpOption(spec)))
+            return .success
         case "scan":
-            return runSubcommand(ScanCommand.spec, rest, raw: rawRest, stdout: stdout, stderr: stderr) { (parsed) throws(UsageError) -> ExitStatus in
-                try ScanCommand.run(parsed, stdout: stdout, stderr: stderr, isTerminal: isTerminal(stderr))
-            }
+            return scan(rest, raw: rawRest, stdout: stdout, stderr: stderr)
         case "validate":
             return runSubcommand(ValidateCommand.spec, rest, raw: rawRest, stdout: stdout, stderr: stderr) { (parsed) throws(UsageError) -> ExitStatus in
                 try ValidateCommand.run(parsed, stdout: stdout, stderr: stderr)
@@ -84,9 +87,47 @@ public enum ISBNScanCommand {
                 try DevicesCommand.run(parsed, stdout: stdout, stderr: stderr)
             }
         default:
-            let hint = first.hasPrefix("-") ? "unknown option '\(first)'" : "unknown subcommand '\(first)'"
-            return usageError(hint, command: nil, stderr: stderr)
+            let rawArguments = raw ?? arguments.map { Array($0.utf8) }
+            // `isbnscan photo.jpg`, as zbarimg users type it: an existing file or folder first
+            // means `scan`.
+            if !first.hasPrefix("-"), isFileOrFolder(rawArguments[0]) {
+                return scan(arguments, raw: raw, stdout: stdout, stderr: stderr)
+            }
+            if first.hasPrefix("-") {
+                // `isbnscan -r photos/`: name the command that works.
+                let long = first.hasPrefix("--") ? String(first.dropFirst(2).prefix { $0 != "=" }) : nil
+                let scanOption = ScanCommand.spec.options.contains { option in
+                    long.map { option.long == $0 } ?? (option.short == first.dropFirst().first)
+                }
+                if scanOption, rawArguments.dropFirst().contains(where: isFileOrFolder) {
+                    let command = (["isbnscan", "scan"] + arguments).map(shellQuoted).joined(separator: " ")
+                    return usageError("unknown option '\(first)' (did you mean '\(command)'?)", command: nil, stderr: stderr)
+                }
+                return usageError("unknown option '\(first)'", command: nil, stderr: stderr)
+            }
+            let looksLikePath = first.contains("/") || first.contains(".")
+            return usageError("unknown subcommand '\(first)'" + (looksLikePath ? ", and no file or folder of that name" : ""),
+                              command: nil, stderr: stderr)
         }
+    }
+
+    private static func scan(_ arguments: [String], raw: [[UInt8]]?, stdout: TextSink, stderr: TextSink) -> ExitStatus {
+        runSubcommand(ScanCommand.spec, arguments, raw: raw, stdout: stdout, stderr: stderr) { (parsed) throws(UsageError) -> ExitStatus in
+            try ScanCommand.run(parsed, stdout: stdout, stderr: stderr, isTerminal: isTerminal(stderr))
+        }
+    }
+
+    /// Whether `bytes` names an existing regular file or folder (stat(2), links followed).
+    static func isFileOrFolder(_ bytes: [UInt8]) -> Bool {
+        var info = stat()
+        guard RawPath(bytes: bytes).withCString({ stat($0, &info) }) == 0 else { return false }
+        return (info.st_mode & S_IFMT) == S_IFREG || (info.st_mode & S_IFMT) == S_IFDIR
+    }
+
+    /// `text` as a shell word: unchanged when it holds only safe characters, else in single quotes.
+    static func shellQuoted(_ text: String) -> String {
+        let safe = text.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "-_./,:=+@%".contains($0)) }
+        return safe && !text.isEmpty ? text : "'" + text.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "'\\''") + "'"
     }
 
     /// Whether `sink` writes to a terminal (progress bars only go there).
@@ -98,17 +139,23 @@ public enum ISBNScanCommand {
     static let specs: [String: CommandSpec] = ["scan": ScanCommand.spec, "validate": ValidateCommand.spec,
                                                "camera": CameraCommand.spec, "devices": DevicesCommand.spec]
 
+    /// `spec` with `-h, --help` added to its options: what `<subcommand> --help` and
+    /// `help <subcommand>` print, and what the parser accepts.
+    static func withHelpOption(_ spec: CommandSpec) -> CommandSpec {
+        CommandSpec(name: spec.name, abstract: spec.abstract, usage: spec.usage, arguments: spec.arguments,
+                    options: spec.options + [OptionSpec("help", short: "h", help: "Show this help.")],
+                    discussion: spec.discussion)
+    }
+
     private static func runSubcommand(_ spec: CommandSpec, _ arguments: [String], raw: [[UInt8]]?,
                                       stdout: TextSink, stderr: TextSink,
                                       body: (ParsedArguments) throws(UsageError) -> ExitStatus) -> ExitStatus {
-        let withHelp = CommandSpec(name: spec.name, abstract: spec.abstract, usage: spec.usage, arguments: spec.arguments,
-                                   options: spec.options + [OptionSpec("help", short: "h", help: "Show this help.")],
-                                   discussion: spec.discussion)
+        let withHelp = withHelpOption(spec)
         do {
             let parsed = try ArgumentParser.parse(arguments, raw: raw, spec: withHelp)
             if parsed.flag("help") {
                 stdout.write(ArgumentParser.help(for: withHelp))
-                return .found
+                return .success
             }
             return try body(parsed)
         } catch {

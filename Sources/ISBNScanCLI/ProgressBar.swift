@@ -30,7 +30,7 @@ final class ProgressBar {
         let elapsed = now - start
         let rate = elapsed > 0 ? Double(done) / elapsed : 0
         let width = 24
-        let filled = total > 0 ? width * done / total : width
+        let filled = total > 0 ? width * min(done, total) / total : width
         var line = "\r\u{1B}[K[" + String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled) + "] "
         line += "\(done)/\(total) files  " + formatRate(rate) + " files/s"
         if done > 0, rate > 0, done < total {

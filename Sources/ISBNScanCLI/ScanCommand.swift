@@ -74,9 +74,11 @@ enum ScanCommand {
           image are skipped and counted, unless the name ends like an image
           (.jpg, .png, .heic...): then they are reported as unreadable.
           Symbolic links are followed; a folder is never walked twice.
-          On a terminal, stderr shows a progress bar; a summary line ends
-          every run with several files. Ctrl-C stops cleanly: files in
-          progress finish, everything done is written, exit status 130.
+          On a terminal, stderr shows a progress bar (its total: the files
+          that will be scanned); a summary line ends every run with several
+          files. Ctrl-C stops cleanly: files in progress finish, everything
+          done is written, exit status 130. A second Ctrl-C ends at once;
+          -o's file stays as it was, its temporary file is removed.
 
         JSON (--json), one line per file:
           {"file", "width", "height", "symbols": [{"type", "data", "addon",
@@ -98,11 +100,15 @@ enum ScanCommand {
           1    an input could not be read (takes precedence), or the
                results could not be written (output file, stdout)
           2    usage error
-          4    every input was read, and no ISBN was found
+          4    every input was read, and no ISBN was found (without -r, a
+               folder's subfolders are not scanned: a last 'Hint:' line
+               then says how many were left out)
           130  interrupted (SIGINT/SIGTERM); the results so far are written
 
         EXAMPLES:
           isbnscan scan cover.jpg
+          isbnscan cover.jpg          (the same: an existing file or folder
+                                      as first argument implies 'scan')
           isbnscan scan -r --csv -o books.csv ~/Pictures/shelf
           isbnscan scan --unique -r photos/
           isbnscan scan --all --json shelf/*.jpg
@@ -179,8 +185,9 @@ enum ScanCommand {
         if paths.filter(\.isStandardInput).count > 1 { throw UsageError("'-' (standard input) can be given only once") }
 
         let walk = FolderWalker.walk(paths, options: settings.walk)
+        // The bar counts the files that will be scanned, not the non-images left out.
         let progress = isTerminal && !settings.quiet && walk.inputs.count > 1
-            ? ProgressBar(sink: stderr, total: walk.inputs.count) : nil
+            ? ProgressBar(sink: stderr, total: walk.inputs.count { !BatchScanner.willBeLeftOut($0) }) : nil
         let diagnostics = DiagnosticSink(stderr, clearing: progress)
         if !settings.quiet {
             for folder in walk.revisitedFolders {
@@ -191,6 +198,9 @@ enum ScanCommand {
         if let output = settings.output, let clash = Self.input(in: walk, sameFileAs: output) {
             throw UsageError("--output \(escaped(output, json: false)) is the input \(escaped(clash, json: false)); refusing to overwrite it")
         }
+        // Before the output file exists: from here a first Ctrl-C stops cleanly and a second
+        // one removes the temporary file.
+        StopSignal.install()
         let file: AtomicFileSink?
         do {
             file = try settings.output.map { (path) throws(OutputError) in try AtomicFileSink(path: path) }
@@ -207,12 +217,11 @@ enum ScanCommand {
         let batch = BatchScanner(jobs: settings.jobs) {
             FileScanner(decodeOptions: options, scannerOptions: scannerOptions, region: region, effort: effort)
         }
-        StopSignal.install()
         var tally = Tally()
         let start = monotonicSeconds()
         batch.run(walk.inputs, idle: {
             if StopSignal.received != nil { batch.stop() }
-            progress?.draw(done: tally.files + tally.skipped, found: tally.withISBN)
+            progress?.draw(done: tally.files, found: tally.withISBN)
         }, deliver: { _, outcome in
             switch outcome {
             case .skipped: tally.skipped += 1
@@ -221,7 +230,7 @@ enum ScanCommand {
                 writer.write(result)
             }
             if StopSignal.received != nil { batch.stop() }
-            progress?.draw(done: tally.files + tally.skipped, found: tally.withISBN)
+            progress?.draw(done: tally.files, found: tally.withISBN)
         })
         writer.finish()
         progress?.clear()
@@ -240,6 +249,11 @@ enum ScanCommand {
         }
         if !settings.quiet && (writer.showNames || interrupted != nil) {
             stderr.write(tally.summary(walk: walk, seconds: monotonicSeconds() - start) + "\n")
+        }
+        if !settings.quiet && interrupted == nil && status == .nothingFound && walk.skippedFolders > 0 {
+            // A phone or camera dump keeps its photos in subfolders: say how to reach them, last.
+            let folders = walk.skippedFolders == 1 ? "1 subfolder was" : "\(walk.skippedFolders) subfolders were"
+            stderr.write("Hint: no ISBN found, and \(folders) not scanned: add -r (--recursive) to scan subfolders too\n")
         }
         return interrupted != nil ? .interrupted : status
     }

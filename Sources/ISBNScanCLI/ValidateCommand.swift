@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import ISBN
 
 /// `isbnscan validate CODE...`: judges ISBNs typed by hand.
@@ -5,8 +8,14 @@ enum ValidateCommand {
     static let spec = CommandSpec(
         name: "validate",
         abstract: "Check typed ISBNs: 978 prefix, 13 digits, check digit.",
-        usage: "isbnscan validate [--json] <code> ...",
-        arguments: [("<code>", "An ISBN-13 or ISBN-10; hyphens and spaces are allowed (quote codes\nwith spaces). An ISBN-10 is converted to ISBN-13, then judged.")],
+        usage: "isbnscan validate [--json] <code>|- ...",
+        arguments: [("<code>", """
+            An ISBN-13 or ISBN-10; hyphens and spaces are allowed (quote codes
+            with spaces). An ISBN-10 is converted to ISBN-13, then judged.
+            '-' reads codes from standard input, one per line (blank lines
+            are skipped); so does giving no code when standard input is not
+            a terminal: ... | isbnscan validate
+            """)],
         options: [OptionSpec("json", help: "One JSON object per code (JSON Lines).")],
         discussion: """
         OUTPUT:
@@ -20,40 +29,107 @@ enum ValidateCommand {
 
         EXIT STATUS:
           0  every code is a valid 978 ISBN
-          1  at least one code is invalid or refused
+          1  at least one code is invalid or refused, or standard input could
+             not be read
           2  usage error (no code given, unknown option)
 
         EXAMPLES:
           isbnscan validate 978-0-306-40615-7 0306406152
+          cut -f1 books.tsv | isbnscan validate -
         """)
 
-    static func run(_ parsed: ParsedArguments, stdout: TextSink, stderr: TextSink) throws(UsageError) -> ExitStatus {
-        guard !parsed.positionals.isEmpty else { throw UsageError("no code given") }
-        var allValid = true
-        for input in parsed.positionals {
-            let verdict = ISBN.judge(typed: input)
-            if parsed.flag("json") {
-                switch verdict {
-                case .accepted(let isbn):
-                    stdout.write(JSON.object(["input": JSON.string(input), "valid": "true", "isbn13": JSON.string(isbn.isbn13),
-                                              "isbn10": JSON.string(isbn.isbn10), "reason": "null", "detail": "null"]) + "\n")
-                case .rejected(let rejection):
-                    stdout.write(JSON.object(["input": JSON.string(input), "valid": "false", "isbn13": "null", "isbn10": "null",
-                                              "reason": JSON.string(rejection.reason.rawValue),
-                                              "detail": JSON.string(rejection.detail)]) + "\n")
-                }
-            } else {
-                switch verdict {
-                case .accepted(let isbn):
-                    stdout.write("\(escaped(input, json: false)): valid ISBN-13 \(isbn.isbn13) (ISBN-10 \(isbn.isbn10))\n")
-                case .rejected(let rejection):
-                    // A 979 ISBN is a real ISBN that this tool refuses by policy, not an invalid one.
-                    let line = "\(input): \(rejection.reason == .prefix ? "refused" : "invalid"), \(rejection)"
-                    stdout.write(escaped(line, json: false) + "\n")
-                }
+    /// Judges the codes given as arguments, and those on standard input (`standardInput`, one
+    /// per line) in place of `-`, or when no code is given and it is not a terminal.
+    static func run(_ parsed: ParsedArguments, stdout: TextSink, stderr: TextSink,
+                    standardInput: Int32 = 0) throws(UsageError) -> ExitStatus {
+        var codes = parsed.positionals
+        if codes.filter({ $0 == "-" }).count > 1 { throw UsageError("'-' (standard input) can be given only once") }
+        if codes.isEmpty {
+            guard isatty(standardInput) == 0 else {
+                throw UsageError("no code given (give codes as arguments, or '-' to read them from standard input, one per line)")
             }
-            if verdict.isbn == nil { allValid = false }
+            codes = ["-"]
         }
-        return allValid ? .found : .inputError
+        var allValid = true
+        var judged = 0
+        for input in codes {
+            if input != "-" {
+                allValid = judge(input, json: parsed.flag("json"), stdout: stdout) && allValid
+                judged += 1
+                continue
+            }
+            let failure = forEachLine(of: standardInput) { line in
+                let code = line.trimmingWhitespace
+                guard !code.isEmpty else { return }
+                allValid = judge(code, json: parsed.flag("json"), stdout: stdout) && allValid
+                judged += 1
+            }
+            if failure != 0 {
+                stderr.write("Error: standard input: \(String(cString: strerror(failure)))\n")
+                allValid = false
+            }
+        }
+        if judged == 0 && allValid { throw UsageError("no code given (standard input held none)") }
+        return allValid ? .success : .inputError
+    }
+
+    /// Writes the verdict on one typed code; returns whether it is a valid 978 ISBN.
+    private static func judge(_ input: String, json: Bool, stdout: TextSink) -> Bool {
+        let verdict = ISBN.judge(typed: input)
+        if json {
+            switch verdict {
+            case .accepted(let isbn):
+                stdout.write(JSON.object(["input": JSON.string(input), "valid": "true", "isbn13": JSON.string(isbn.isbn13),
+                                          "isbn10": JSON.string(isbn.isbn10), "reason": "null", "detail": "null"]) + "\n")
+            case .rejected(let rejection):
+                stdout.write(JSON.object(["input": JSON.string(input), "valid": "false", "isbn13": "null", "isbn10": "null",
+                                          "reason": JSON.string(rejection.reason.rawValue),
+                                          "detail": JSON.string(rejection.detail)]) + "\n")
+            }
+        } else {
+            switch verdict {
+            case .accepted(let isbn):
+                stdout.write("\(escaped(input, json: false)): valid ISBN-13 \(isbn.isbn13) (ISBN-10 \(isbn.isbn10))\n")
+            case .rejected(let rejection):
+                // A 979 ISBN is a real ISBN that this tool refuses by policy, not an invalid one.
+                let line = "\(input): \(rejection.reason == .prefix ? "refused" : "invalid"), \(rejection)"
+                stdout.write(escaped(line, json: false) + "\n")
+            }
+        }
+        return verdict.isbn != nil
+    }
+
+    /// Calls `body` with each line read from `fd` with read(2) as it arrives (without its `\n`;
+    /// bytes that are not UTF-8 become U+FFFD), the last one also without a final newline.
+    /// Returns 0 at end of file, or the `errno` of a failed read.
+    static func forEachLine(of fd: Int32, _ body: (String) -> Void) -> Int32 {
+        var pending: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                return errno
+            }
+            if count == 0 { break }
+            var start = 0
+            for index in 0..<count where chunk[index] == UInt8(ascii: "\n") {
+                pending += chunk[start..<index]
+                body(String(decoding: pending, as: UTF8.self))
+                pending.removeAll(keepingCapacity: true)
+                start = index + 1
+            }
+            pending += chunk[start..<count]
+        }
+        if !pending.isEmpty { body(String(decoding: pending, as: UTF8.self)) }
+        return 0
+    }
+}
+
+private extension String {
+    /// Without leading and trailing spaces, tabs and carriage returns (CRLF lines).
+    var trimmingWhitespace: String {
+        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\r\n" || $0 == "\r" }
+        return String(drop(while: isSpace).reversed().drop(while: isSpace).reversed())
     }
 }

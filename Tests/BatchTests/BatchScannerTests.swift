@@ -24,6 +24,30 @@ import Scanning
         return out
     }
 
+    /// The progress bar's total: `willBeLeftOut` must agree with what `run` skips.
+    @Test func willBeLeftOutPredictsWhatRunSkips() throws {
+        let scratch = try Scratch("left-out")
+        defer { scratch.cleanup() }
+        try scratch.copy("isbn/png-gray8.png", to: "a.png")
+        try scratch.copy("isbn/png-gray8.png", to: "photo")         // an image without an extension
+        try scratch.write("hello", to: "notes.txt")
+        try scratch.write("shelf photos", to: "README")
+        try scratch.write("", to: "empty.json")
+        try scratch.write("not a photo", to: "fake.jpg")            // named like an image: reported
+        try scratch.write("GIF89a.........", to: "anim.dat")        // a known format: reported
+        try Data([0x89, 0x50, 0x4E]).write(to: URL(fileURLWithPath: "\(scratch.path)/short.bin"))  // PNG signature cut short: reported
+        let walk = FolderWalker.walk([RawPath(scratch.path)])
+        var skipped: [String] = []
+        BatchScanner(jobs: 2) { FileScanner(effort: .fast) }.run(walk.inputs) { _, outcome in
+            if case .skipped(let path) = outcome { skipped.append(path) }
+        }
+        let predicted = walk.inputs.filter(BatchScanner.willBeLeftOut).map(\.path.description)
+        #expect(predicted == skipped)
+        #expect(predicted == ["README", "empty.json", "notes.txt"].map { "\(scratch.path)/\($0)" })
+        // Files named on the command line are never left out.
+        #expect(!BatchScanner.willBeLeftOut(BatchInput(path: RawPath("\(scratch.path)/notes.txt"), foundInFolder: false)))
+    }
+
     @Test(arguments: [1, 2, 4, 16])
     func resultsComeInInputOrderWhateverTheJobs(jobs: Int) throws {
         let files = ["isbn/png-gray8.png", "isbn/jpeg-cmyk.jpg", "negative/noise.png", "corrupt/truncated.png",

@@ -120,6 +120,27 @@ struct Shelf {
         #expect(csv.stdout == "isbn13,isbn10,count,file\r\n9780306406157,0306406152,3,\(p)/a.png\r\n9780321573513,032157351X,1,\(p)/c.pgm\r\n")
     }
 
+    @Test func aFolderOfSubfoldersEndsWithAHintToUseRecursive() throws {
+        let phone = try Shelf(["DCIM/100APPLE/IMG_0001.png": "isbn/png-gray8.png", "DCIM/101APPLE/IMG_0002.png": "negative/noise.png",
+                               "DCIM/.thumbnails/x.png": "isbn/png-gray8.png"])
+        defer { phone.remove() }
+        let flat = try isbnscan(["scan", "\(phone.path)/DCIM"])
+        #expect(flat.status == 4)
+        #expect(flat.stdout == "")
+        let lines = flat.stderr.split(separator: "\n")
+        #expect(lines.count == 2)
+        #expect(lines.first?.hasPrefix("scanned 0 files: ") == true)
+        #expect(lines.last == "Hint: no ISBN found, and 2 subfolders were not scanned: add -r (--recursive) to scan subfolders too")
+        #expect(try isbnscan(["scan", "-q", "\(phone.path)/DCIM"]).stderr == "")
+        let deep = try isbnscan(["scan", "-r", "\(phone.path)/DCIM"])
+        #expect(deep.status == 0)
+        #expect(!deep.stderr.contains("Hint:"))
+        // Something found: the summary's "(use -r)" is enough.
+        let mixed = try Shelf(["a.png": "isbn/png-gray8.png", "sub/b.png": "isbn/png-gray8.png"])
+        defer { mixed.remove() }
+        #expect(!(try isbnscan(["scan", mixed.path]).stderr.contains("Hint:")))
+    }
+
     @Test func emptyFolderAndFolderWithoutImagesFindNothing() throws {
         let empty = try Shelf([:])
         defer { empty.remove() }
@@ -237,6 +258,15 @@ struct Shelf {
 
 /// The largest resident set of any child process this test process has waited for, in MB
 /// (`getrusage(RUSAGE_CHILDREN)`): an upper bound for each `isbnscan` run.
+/// Whether this process ignores `signal` (the SigIgn mask of /proc/self/status); children
+/// started with `Process` inherit that.
+func isIgnoredHere(_ signal: Int32) -> Bool {
+    let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
+    guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix("SigIgn:") }),
+          let mask = UInt64(line.dropFirst("SigIgn:".count).trimmingCharacters(in: .whitespaces), radix: 16) else { return false }
+    return mask & (1 << UInt64(signal - 1)) != 0
+}
+
 func peakChildMegabytes() -> Int {
     var usage = rusage()
     getrusage(RUSAGE_CHILDREN.rawValue, &usage)
@@ -304,6 +334,77 @@ func peakChildMegabytes() -> Int {
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory())
             .filter { $0.hasPrefix(".\((target as NSString).lastPathComponent).isbnscan-") }
         #expect(leftovers.isEmpty)
+    }
+
+    /// A folder of `count` 3000x2000 noise PGMs: about four seconds each at `--effort
+    /// thorough` in a debug build, so a file is still in flight long after a first signal.
+    func slowFolder(count: Int) throws -> String {
+        let folder = NSTemporaryDirectory() + "isbnscan-slow-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let random = try #require(FileHandle(forReadingAtPath: "/dev/urandom"))
+        defer { try? random.close() }
+        for index in 0..<count {
+            let pixels = try #require(try random.read(upToCount: 3000 * 2000))
+            try (Data("P5\n3000 2000\n255\n".utf8) + pixels).write(to: URL(fileURLWithPath: "\(folder)/\(index).pgm"))
+        }
+        return folder
+    }
+
+    /// Starts `isbnscan scan -o` into an empty folder, waits until its temporary file exists
+    /// and a file is being scanned, sends `signals` a moment apart, and returns how it ended
+    /// and what is left in the output folder.
+    func killed(by signals: [Int32]) throws -> (reason: Process.TerminationReason, status: Int32, left: [String]) {
+        let input = try slowFolder(count: 3)
+        let output = NSTemporaryDirectory() + "isbnscan-out-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: input); try? FileManager.default.removeItem(atPath: output) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: isbnscanBinary)
+        process.arguments = ["scan", "-q", "-j", "1", "--effort", "thorough", "-o", "\(output)/books.csv", input]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let deadline = Date().addingTimeInterval(60)
+        while (try FileManager.default.contentsOfDirectory(atPath: output)).isEmpty, Date() < deadline, process.isRunning {
+            usleep(10_000)
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: output).first?.hasPrefix(".books.csv.isbnscan-") == true)
+        usleep(500_000)
+        for signal in signals {
+            kill(process.processIdentifier, signal)
+            usleep(300_000)
+        }
+        process.waitUntilExit()
+        return (process.terminationReason, process.terminationStatus, try FileManager.default.contentsOfDirectory(atPath: output))
+    }
+
+    @Test func aSecondCtrlCRemovesTheTemporaryOutputFile() throws {
+        let run = try killed(by: [SIGINT, SIGINT])
+        #expect(run.reason == .uncaughtSignal)
+        #expect(run.status == SIGINT)
+        #expect(run.left == [])
+    }
+
+    /// SIGHUP: the terminal was closed. (SIGQUIT is handled the same way, but shells and
+    /// test runners often start programs with it ignored.) Under `nohup` isbnscan inherits
+    /// SIGHUP ignored and rightly leaves it so: nothing to test then.
+    @Test(.enabled(if: !isIgnoredHere(SIGHUP), "SIGHUP is ignored in this test run (nohup)"))
+    func aHangupRemovesTheTemporaryOutputFile() throws {
+        let run = try killed(by: [SIGHUP])
+        #expect(run.reason == .uncaughtSignal)
+        #expect(run.status == SIGHUP)
+        #expect(run.left == [])
+    }
+
+    @Test func progressBarCountsOnlyTheFilesThatWillBeScanned() throws {
+        let shelf = try Shelf(["a.png": "isbn/png-gray8.png", "b.png": "negative/noise.png", "c": "isbn/png-gray8.png",
+                               "notes.txt": "text:hello", "README": "text:photos of the shelf", "empty.json": ""])
+        defer { shelf.remove() }
+        let run = try isbnscan(["-qec", "'\(isbnscanBinary)' scan '\(shelf.path)'", "/dev/null"], executable: "/usr/bin/script")
+        let totals = Set(run.stdout.matches(of: /\] (\d+)\/(\d+) files/).map { String($0.2) })
+        #expect(totals == ["3"])
+        #expect(run.stdout.contains("scanned 3 files: "))
+        #expect(run.stdout.contains("left out 3 non-image files"))
     }
 
     @Test func progressBarShowsOnATerminalOnly() throws {

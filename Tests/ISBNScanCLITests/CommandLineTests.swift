@@ -63,6 +63,124 @@ import Testing
         }
     }
 
+    @Test(arguments: ["scan", "validate", "camera", "devices"])
+    func helpForASubcommandIsItsHelpOption(name: String) throws {
+        let viaHelp = try isbnscan(["help", name])
+        let viaOption = try isbnscan([name, "--help"])
+        #expect(viaHelp.status == 0)
+        #expect(viaHelp.stdout == viaOption.stdout)
+        #expect(viaHelp.stdout.contains("\n  -h, --help                Show this help.\n"))
+    }
+
+    @Test(arguments: [["--help"], ["-h"], ["help"], ["help", "help"], ["help", "scan"], ["scan", "--help"],
+                      ["validate", "-h"], ["camera", "--help"], ["devices", "-h"], ["--version"]])
+    func helpAndVersionSucceedWithoutFindingAnything(arguments: [String]) {
+        let status = ISBNScanCommand.run(arguments, stdout: StringSink(), stderr: StringSink())
+        #expect(status == .success)
+        #expect(status != .found)
+        #expect(status.rawValue == 0)
+    }
+
+    @Test func exitStatusNumbers() {
+        #expect(ExitStatus.allCases.map(\.rawValue) == [0, 0, 1, 2, 4, 130])
+    }
+
+    @Test func anExistingFileOrFolderFirstMeansScan() throws {
+        let file = "\(testImages)/isbn/png-gray8.png"
+        let implied = try isbnscan([file])
+        #expect(implied.status == 0)
+        #expect(implied.stdout == "9780306406157\n")
+        #expect(implied.stderr == "")
+
+        let folder = "\(testImages)/exif"
+        let explicit = try isbnscan(["scan", folder, "--json", "-j", "1"])
+        let short = try isbnscan([folder, "--json", "-j", "1"])
+        #expect(short.status == explicit.status)
+        #expect(short.stdout == explicit.stdout)
+        #expect(!short.stdout.isEmpty)
+        // Usage errors then point at scan's help.
+        let wrong = try isbnscan([file, "--frobnicate"])
+        #expect(wrong.status == 2)
+        #expect(wrong.stderr.hasSuffix("See 'isbnscan scan --help'.\n"))
+    }
+
+    @Test func optionsBeforeAFileNameTheCommandMeant() throws {
+        let folder = "\(testImages)/isbn"
+        let run = try isbnscan(["-r", folder])
+        #expect(run.status == 2)
+        #expect(run.stdout == "")
+        #expect(run.stderr.hasPrefix("Error: unknown option '-r' (did you mean 'isbnscan scan -r \(ISBNScanCommand.shellQuoted(folder))'?)\n"))
+        #expect(ISBNScanCommand.shellQuoted("it's a.jpg") == "'it'\\''s a.jpg'")
+        // Not a scan option, or no file given: no suggestion.
+        #expect(try isbnscan(["--frobnicate", folder]).stderr.hasPrefix("Error: unknown option '--frobnicate'\n"))
+    }
+
+    @Test func aMissingFileIsNeitherASubcommandNorAScan() throws {
+        let empty = try Shelf([:])
+        defer { empty.remove() }
+        let run = try isbnscan(["photo.jpg"], in: empty.path)
+        #expect(run.status == 2)
+        #expect(run.stderr.hasPrefix("Error: unknown subcommand 'photo.jpg', and no file or folder of that name\n"))
+        // A subcommand's name wins over a file of that name.
+        let shelf = try Shelf(["help": "isbn/png-gray8.png"])
+        defer { shelf.remove() }
+        let help = try isbnscan(["help"], in: shelf.path)
+        #expect(help.stdout.hasPrefix("OVERVIEW: "))
+        #expect(try isbnscan(["scan", "./help"], in: shelf.path).stdout == "9780306406157\n")
+    }
+
+    /// The option names README's table for `command` lists: each row's first cell, every
+    /// backquoted `--long` / `-s` in it.
+    static func readmeOptions(of command: String) throws -> (long: Set<String>, short: Set<Character>) {
+        let readme = try String(contentsOfFile: "\(testImages)/../README.md", encoding: .utf8)
+        let start = try #require(readme.range(of: "\n### \(command)\n"), "README has no '### \(command)' section")
+        let rest = readme[start.upperBound...]
+        let section = rest[..<(rest.range(of: "\n##")?.lowerBound ?? rest.endIndex)]
+        var long: Set<String> = [], short: Set<Character> = []
+        for line in section.split(separator: "\n") where line.hasPrefix("| `") {
+            let cell = line.replacingOccurrences(of: "\\|", with: "/").split(separator: "|")[0]
+            for (index, piece) in cell.split(separator: "`", omittingEmptySubsequences: false).enumerated() where index % 2 == 1 {
+                let name = piece.split(separator: " ")[0]
+                if name.hasPrefix("--") { long.insert(String(name.dropFirst(2))) }
+                else if name.hasPrefix("-"), name.count == 2 { short.insert(name.last!) }
+            }
+        }
+        return (long, short)
+    }
+
+    /// The option names `isbnscan <command> --help` lists under OPTIONS.
+    static func helpOptions(of command: String) throws -> (long: Set<String>, short: Set<Character>) {
+        let help = try isbnscan([command, "--help"]).stdout
+        let start = try #require(help.range(of: "\nOPTIONS:\n"))
+        var long: Set<String> = [], short: Set<Character> = []
+        for line in help[start.upperBound...].split(separator: "\n", omittingEmptySubsequences: false) {
+            if line.isEmpty { break }
+            guard line.hasPrefix("  -") else { continue }
+            for word in line.split(separator: " ").prefix(3) {
+                let name = word.trimmingCharacters(in: CharacterSet(charactersIn: ","))
+                if name.hasPrefix("--") { long.insert(String(name.dropFirst(2))) }
+                else if name.hasPrefix("-"), name.count == 2 { short.insert(name.last!) }
+            }
+        }
+        return (long, short)
+    }
+
+    /// Every option of every subcommand (the parser's option tables, which --help prints) has
+    /// a row in README's option table for that subcommand, and README lists no other. `-h,
+    /// --help`, which every subcommand takes, is described once in README's command list.
+    @Test(arguments: ["scan", "validate", "camera", "devices"])
+    func everyOptionInHelpIsInREADME(command: String) throws {
+        let spec = try #require(ISBNScanCommand.specs[command])
+        let table = (long: Set(spec.options.map(\.long)), short: Set(spec.options.compactMap(\.short)))
+        let help = try Self.helpOptions(of: command)
+        #expect(help.long == table.long.union(["help"]))
+        #expect(help.short == table.short.union(["h"]))
+        let readme = try Self.readmeOptions(of: command)
+        #expect(table.long.subtracting(readme.long).isEmpty, "README's \(command) table lacks \(table.long.subtracting(readme.long).sorted())")
+        #expect(readme.long.subtracting(table.long).isEmpty, "README's \(command) table has \(readme.long.subtracting(table.long).sorted()), unknown to --help")
+        #expect(readme.short == table.short)
+    }
+
     @Test func versionIsPrinted() throws {
         #expect(try isbnscan(["--version"]).stdout == "isbnscan \(ISBNScanCommand.version)\n")
     }

@@ -4,9 +4,11 @@ import Foundation
 let testImages = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("TestImages").path
 
-/// `../shared/corpus/` beside the checkout, if present.
-let sharedCorpus = URL(fileURLWithPath: testImages).deletingLastPathComponent()
-    .deletingLastPathComponent().appendingPathComponent("shared/corpus").path
+/// The shared corpus of real photos: `../shared/corpus/` beside the checkout (as CI lays it
+/// out), or the folder named by the environment variable `ISBNSCAN_CORPUS`.
+let sharedCorpus = ProcessInfo.processInfo.environment["ISBNSCAN_CORPUS"].flatMap { $0.isEmpty ? nil : $0 }
+    ?? URL(fileURLWithPath: testImages).deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("shared/corpus").path
 
 /// Image files in `folder` (relative to TestImages) that have a sibling `.txt`, with its text.
 func fixtures(_ folder: String, root: String = testImages) -> [(file: String, expected: String)] {

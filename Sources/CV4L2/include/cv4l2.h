@@ -132,10 +132,15 @@ ssize_t isc_v4l2_read(int fd, void *buffer, size_t size);
 
 /** Installs SIGINT and SIGTERM handlers (sigaction without SA_RESTART, so a blocked poll
  *  returns EINTR) that only record the signal, and unblocks both in the calling thread.
- *  Returns 0 or errno. */
+ *  A second SIGINT/SIGTERM ends the process at once, with the signal's default action, after
+ *  removing the file given to isc_set_cleanup_path. Returns 0 or errno. */
 int isc_install_stop_handlers(void);
 /** The signal number that asked to stop (SIGINT 2, SIGTERM 15), or 0. */
 int isc_stop_signal(void);
+/** Registers `path` (copied; at most 4096 bytes) as the file to unlink(2) when a signal ends
+ *  the process: a second SIGINT/SIGTERM, or SIGHUP/SIGQUIT (for which handlers are installed
+ *  here unless they are ignored or handled). NULL forgets it. Returns 0 or ENAMETOOLONG. */
+int isc_set_cleanup_path(const char *path);
 
 #ifdef __cplusplus
 }
