@@ -68,6 +68,10 @@ struct PackagingTests {
         let control = try run(["/usr/bin/unshare", "-m", "/bin/sh", "-c", "\(hide) '\(isbnscanBinary)' --version"])
         #expect(control.status == 127)
         #expect(control.stderr.contains("error while loading shared libraries: libswift"))
+        // A chroot without /proc: the Swift runtime finds no arguments; a clear error, not a trap.
+        let noProc = try run(["/usr/bin/unshare", "-m", "/bin/sh", "-c", "umount -l /proc && exec env -i '\(binary)' --version"])
+        #expect(noProc.status == 2)
+        #expect(noProc.stderr == "Error: cannot read the command line: /proc is not mounted (the Swift runtime reads /proc/self/cmdline)\n")
     }
 
     @Test func installPutsAStandaloneBinaryManPageAndCompletionsUnderPrefix() throws {
