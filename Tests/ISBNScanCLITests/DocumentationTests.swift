@@ -39,6 +39,9 @@ import Testing
             }
         }
         for status in ExitStatus.allCases { #expect(man.stdout.contains(".TP\n.B \(status.rawValue)\n")) }
+        // Each subcommand's own exit statuses and examples (from its --help) are in its section.
+        #expect(man.stdout.components(separatedBy: ".PP\n\\fBEXIT STATUS\\fR\n").count == ISBNScanCommand.specs.count + 1)
+        #expect(man.stdout.contains("\n    isbnscan scan \\-r \\-\\-shard 2/8 \\-\\-json \\-o part\\-2.jsonl /data/books\n"))
         #expect(!man.stdout.contains(" here)"))  // the build machine's core count stays out of the page
 
         // groff reads it without a warning, and man shows the options.
