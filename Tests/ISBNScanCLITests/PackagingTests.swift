@@ -88,6 +88,9 @@ struct PackagingTests {
             #expect((attributes[.posixPermissions] as? Int) == mode, "\(file)")
         }
         try checkStandalone("\(root)/opt/books/bin/isbnscan")
+        // About 9 MB stripped; Foundation linked in (an `import Foundation` in Sources) adds ~50 MB.
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: "\(root)/opt/books/bin/isbnscan")[.size] as? Int)
+        #expect(size < 20_000_000, "the installed binary is \(size) bytes: is Foundation linked in?")
         // The installed page and completions are what this build generates from its tables.
         let page = try String(contentsOfFile: "\(root)/opt/books/share/man/man1/isbnscan.1", encoding: .utf8)
         #expect(page == (try isbnscan(["help", "--man"])).stdout)
