@@ -177,7 +177,8 @@ install: $(STATIC_BIN) $(DOCS)
 # The package's files are `make install PREFIX=/usr` into .build/deb/debian/isbnscan; Packaging/deb.sh adds
 # the copyright file, the gzipped man page, DEBIAN/control (Depends from dpkg-shlibdeps).
 DEB_DIR := .build/deb
-DEB_MAINTAINER ?= isbnscan developers <isbnscan@localhost>
+# Maintainer: DEB_MAINTAINER, else DEBFULLNAME and DEBEMAIL as for dch, else a placeholder.
+DEB_MAINTAINER ?= $(if $(DEBEMAIL),$(DEBFULLNAME) <$(DEBEMAIL)>,isbnscan developers <isbnscan@localhost>)
 deb: $(STATIC_BIN) $(DOCS)
 	rm -rf $(DEB_DIR)/debian
 	$(MAKE) --no-print-directory install PREFIX=/usr DESTDIR=$(CURDIR)/$(DEB_DIR)/debian/isbnscan

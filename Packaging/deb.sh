@@ -2,7 +2,7 @@
 # Turns a tree installed with `make install DESTDIR=DIR/debian/isbnscan PREFIX=/usr` into a
 # Debian package:
 #   Packaging/deb.sh DIR MAINTAINER
-# Adds the copyright file, gzips the man page (gzip -9n, no time stamp), writes DEBIAN/control
+# Adds the copyright file and a changelog entry, gzips the man page (gzip -9n, no time stamp), writes DEBIAN/control
 # (Depends from dpkg-shlibdeps, Installed-Size in KiB) and DEBIAN/md5sums, then builds
 # OUTDIR/isbnscan_<version>_<arch>.deb with dpkg-deb, files owned by root. Prints its path.
 set -eu
@@ -15,6 +15,23 @@ version=$(env -i "$root/usr/bin/isbnscan" --version | sed -n 's/^isbnscan //p')
 arch=$(dpkg --print-architecture)
 
 install -D -m 0644 "$here/copyright" "$root/usr/share/doc/isbnscan/copyright"
+# A native package's changelog, in Debian's format: one entry for this version, dated by the
+# last commit (so that two builds of one commit are the same).
+if commit=$(git -C "$here" log -1 --format='%h' 2>/dev/null) && [ -n "$commit" ]; then
+  date=$(git -C "$here" log -1 --format='%aD')
+  note="Built from commit $commit; the git history has the changes."
+else
+  date=$(date -R)
+  note="Built outside a git checkout."
+fi
+cat > "$root/usr/share/doc/isbnscan/changelog" <<CHANGELOG
+isbnscan ($version) unstable; urgency=medium
+
+  * $note
+
+ -- $maintainer  $date
+CHANGELOG
+gzip -9nf "$root/usr/share/doc/isbnscan/changelog"
 gzip -9nf "$root/usr/share/man/man1/isbnscan.1"
 
 # dpkg-shlibdeps runs where debian/control is, on binaries under debian/<package>/ (found by its

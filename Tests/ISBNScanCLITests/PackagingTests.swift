@@ -125,7 +125,7 @@ struct PackagingTests {
         #expect(!depends.lowercased().contains("swift"))
 
         let listing = try run(["/usr/bin/dpkg-deb", "-c", deb]).stdout
-        for file in ["./usr/bin/isbnscan", "./usr/share/man/man1/isbnscan.1.gz", "./usr/share/doc/isbnscan/copyright",
+        for file in ["./usr/bin/isbnscan", "./usr/share/man/man1/isbnscan.1.gz", "./usr/share/doc/isbnscan/copyright", "./usr/share/doc/isbnscan/changelog.gz",
                      "./usr/share/bash-completion/completions/isbnscan", "./usr/share/zsh/vendor-completions/_isbnscan",
                      "./usr/share/fish/vendor_completions.d/isbnscan.fish"] {
             #expect(listing.contains(" \(file)\n"), "\(file)")
