@@ -298,9 +298,14 @@ enum Documentation {
         for command in commands { out += "    '\(command.name):\(quoted(command.abstract))'\n" }
         out += "    'help:Show help for isbnscan or one subcommand'\n  )\n"
         out += """
+          local -a options
+          options=(\(globalOptions.flatMap { option in names(of: option).map { "'\($0):\(quoted(option.help))'" } }.joined(separator: " ")))
           if (( CURRENT == 2 )); then
-            _describe -t subcommands 'subcommand' subcommands
-            _arguments \(globalOptions.map { "'\(names(of: $0).count > 1 ? "(\(names(of: $0).joined(separator: " ")))" + "{" + names(of: $0).joined(separator: ",") + "}" : names(of: $0)[0])[\(quoted($0.help))]'" }.joined(separator: " "))
+            if [[ $PREFIX == -* ]]; then
+              _describe -t options 'option' options
+            else
+              _describe -t subcommands 'subcommand' subcommands
+            fi
             return
           fi
           local command=$words[2]
