@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import Foundation
+import Dispatch
 import Imaging
 public import Scanning
 import Synchronization
@@ -25,8 +25,10 @@ public enum BatchOutcome: Sendable {
 /// the ones in flight finish and are delivered, so what has been delivered is a contiguous
 /// prefix of the inputs.
 public final class BatchScanner: Sendable {
-    /// The default worker count: the CPUs this process may run on.
-    public static var defaultJobs: Int { max(1, ProcessInfo.processInfo.activeProcessorCount) }
+    /// The default worker count: the CPUs online (`sysconf(_SC_NPROCESSORS_ONLN)`, what
+    /// Foundation's `ProcessInfo.activeProcessorCount` returns on a cgroup v2 system such as
+    /// Debian 12; Foundation is not used, so the installed binary need not carry it).
+    public static var defaultJobs: Int { max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN))) }
 
     /// Worker threads, ≥ 1.
     public let jobs: Int
@@ -61,9 +63,10 @@ public final class BatchScanner: Sendable {
         let state = SharedState()
         let workers = min(jobs, inputs.count)
         let finished = DispatchGroup()
+        var started = 0
         for _ in 0..<workers {
             finished.enter()
-            let thread = Thread { [self] in
+            let worker: @Sendable () -> Void = { [self] in
                 defer { finished.leave() }
                 let scanner = makeScanner()
                 while !isStopped, let index = state.claim(limit: inputs.count) {
@@ -71,8 +74,14 @@ public final class BatchScanner: Sendable {
                     state.complete(index, outcome)
                 }
             }
-            thread.stackSize = 8 << 20
-            thread.start()
+            if WorkerThread.start(stackSize: 8 << 20, worker) {
+                started += 1
+            } else if started == 0 {
+                worker()  // no thread at all (EAGAIN): scan here, then deliver
+                started += 1
+            } else {
+                finished.leave()  // fewer workers than asked for
+            }
         }
         var next = 0
         while next < inputs.count {
@@ -196,5 +205,32 @@ private final class SharedState: Sendable {
             }
             return out
         }
+    }
+}
+
+/// A detached POSIX thread running one closure (`pthread_create(3)`), with a stack of a given
+/// size: decoding large images recurses little but keeps big frames, 8 MiB like the main thread.
+private enum WorkerThread {
+    private final class Body {
+        let run: @Sendable () -> Void
+        init(_ run: @escaping @Sendable () -> Void) { self.run = run }
+    }
+
+    /// Starts `body` on a new detached thread with `stackSize` bytes of stack; `false` when
+    /// `pthread_create` fails (EAGAIN: too many threads), and then `body` is not run.
+    static func start(stackSize: Int, _ body: @escaping @Sendable () -> Void) -> Bool {
+        var attributes = pthread_attr_t()
+        guard pthread_attr_init(&attributes) == 0 else { return false }
+        defer { pthread_attr_destroy(&attributes) }
+        pthread_attr_setstacksize(&attributes, stackSize)
+        pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
+        let context = Unmanaged.passRetained(Body(body)).toOpaque()
+        var thread = pthread_t()
+        let status = pthread_create(&thread, &attributes, { context in
+            Unmanaged<Body>.fromOpaque(context!).takeRetainedValue().run()
+            return nil
+        }, context)
+        if status != 0 { Unmanaged<Body>.fromOpaque(context).release() }
+        return status == 0
     }
 }

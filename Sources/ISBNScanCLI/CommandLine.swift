@@ -63,6 +63,9 @@ public enum ISBNScanCommand {
         case "--version":
             stdout.write("isbnscan \(version)\n")
             return .success
+        case "help" where rest.first == "--man" || rest.first == "--completions":
+            // Hidden: the man page and shell completions, generated for `make install` / `make deb`.
+            return Documentation.run(rest, stdout: stdout, stderr: stderr)
         case "help":
             guard let name = rest.first else { stdout.write(overview); return .success }
             if name == "help" { stdout.write(overview); return .success }

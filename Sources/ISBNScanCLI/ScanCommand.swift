@@ -23,6 +23,18 @@ enum ScanCommand {
             OptionSpec("recursive", short: "r", help: "Also scan the subfolders of the folders given, at any depth."),
             OptionSpec("hidden", help: "Include files and folders whose name starts with '.' (left out\nby default when walking a folder)."),
             OptionSpec("jobs", short: "j", value: "n", help: "Scan n files at a time (default: the number of CPU cores,\n\(BatchScanner.defaultJobs) here). Results keep the input order."),
+            OptionSpec("files-from", value: "file", help: """
+                Also scan the paths listed in this file, one per line ('-':
+                read the list from standard input), after those given as
+                arguments. Each is taken like an argument (folders walked).
+                """),
+            OptionSpec("null", short: "0", help: "With --files-from: the list is separated by NUL bytes, as\n'find -print0' writes it (names may then hold newlines)."),
+            OptionSpec("shard", value: "i/n", help: """
+                Scan only shard i of n (i from 0): the files whose path
+                hashes to i (FNV-1a 64 of the path's bytes as given or
+                walked, mixed, modulo n). Runs 0/n ... n-1/n together scan
+                every file exactly once, on as many machines as you like.
+                """),
             OptionSpec("roi", value: "x,y,w,h", help: """
                 Scan only this region of the upright image: fractions 0...1 of
                 its width and height, origin top-left. The iOS reader's band
@@ -80,6 +92,14 @@ enum ScanCommand {
           done is written, exit status 130. A second Ctrl-C ends at once;
           -o's file stays as it was, its temporary file is removed.
 
+        BATCHES (--files-from, --shard):
+          --files-from adds listed paths after the arguments; --shard i/n keeps
+          the files (listed, given or walked) whose path falls in shard i. Give
+          every shard the same arguments and list: a file's shard depends on its
+          path alone, so shards never overlap, and adding files never moves
+          others. Concatenated --json outputs of all shards are one run's lines.
+          With either option, names are always shown ('<file>: <isbn13>').
+
         JSON (--json), one line per file:
           {"file", "width", "height", "symbols": [{"type", "data", "addon",
            "quality", "orientation", "polygon": [[x,y] x4, clockwise from
@@ -113,6 +133,8 @@ enum ScanCommand {
           isbnscan scan --unique -r photos/
           isbnscan scan --all --json shelf/*.jpg
           isbnscan scan --roi 0.05,0.4,0.9,0.15 --addons back-cover.png
+          find /data/books -name '*.jpg' -print0 | isbnscan scan --files-from - -0 --json
+          isbnscan scan -r --shard 2/8 --json -o part-2.jsonl /data/books
         """)
 
     enum Format { case text, json, csv }
@@ -129,6 +151,11 @@ enum ScanCommand {
         var effort = Effort.normal
         var walk = WalkOptions()
         var jobs = BatchScanner.defaultJobs
+        /// `--files-from`: a list of paths (`-`: standard input), `-0`: NUL-separated.
+        var filesFrom: String?
+        var nulSeparated = false
+        /// `--shard i/n`: only the files of this shard.
+        var shard: Shard?
     }
 
     static func settings(from parsed: ParsedArguments) throws(UsageError) -> Settings {
@@ -161,7 +188,32 @@ enum ScanCommand {
         }
         settings.quiet = parsed.flag("quiet")
         settings.walk = WalkOptions(recursive: parsed.flag("recursive"), includeHidden: parsed.flag("hidden"))
+        if let list = parsed.value("files-from") {
+            guard !list.isEmpty else { throw UsageError("--files-from needs a file name ('-' for standard input)") }
+            settings.filesFrom = list
+        }
+        settings.nulSeparated = parsed.flag("null")
+        if settings.nulSeparated && settings.filesFrom == nil {
+            throw UsageError("-0 (--null) describes the list of --files-from; give the list with --files-from FILE")
+        }
+        if let text = parsed.value("shard") { settings.shard = try shard(from: text) }
         return settings
+    }
+
+    /// `--shard i/n`: shard i (from 0) of n, 1 <= n <= 1000000.
+    static func shard(from text: String) throws(UsageError) -> Shard {
+        let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+        func number(_ part: Substring) -> Int? {
+            part.isEmpty || part.count > 9 || !part.allSatisfy({ $0.isASCII && $0.isNumber }) ? nil : Int(part)
+        }
+        guard parts.count == 2, let index = number(parts[0]), let count = number(parts[1]) else {
+            throw UsageError("--shard '\(text)' is not i/n (shard i of n, i counting from 0: 0/4 1/4 2/4 3/4)")
+        }
+        guard (1...1_000_000).contains(count) else { throw UsageError("--shard \(text): n must be 1...1000000") }
+        guard index < count else {
+            throw UsageError("--shard \(text): i counts from 0, so with n = \(count) it is 0...\(count - 1)")
+        }
+        return Shard(index: index, count: count)
     }
 
     /// The region given with `--roi` or `--roi-avfoundation` (not both), or `nil`.
@@ -180,11 +232,29 @@ enum ScanCommand {
 
     static func run(_ parsed: ParsedArguments, stdout: TextSink, stderr: TextSink, isTerminal: Bool) throws(UsageError) -> ExitStatus {
         let settings = try settings(from: parsed)
-        guard !parsed.rawPositionals.isEmpty else { throw UsageError("no image file or folder given") }
-        let paths = parsed.rawPositionals.map(RawPath.init(bytes:))
+        guard !parsed.rawPositionals.isEmpty || settings.filesFrom != nil else { throw UsageError("no image file or folder given") }
+        var paths = parsed.rawPositionals.map(RawPath.init(bytes:))
+        if let list = settings.filesFrom {
+            if list == "-" && paths.contains(where: \.isStandardInput) {
+                throw UsageError("--files-from - reads the list from standard input; '-' cannot also be an image")
+            }
+            switch FileList.read(list, nulSeparated: settings.nulSeparated) {
+            case .success(let listed):
+                if list == "-" && listed.contains(where: \.isStandardInput) {
+                    throw UsageError("the list on standard input names '-' (standard input) as an image")
+                }
+                paths += listed
+            case .failure(.unreadable(let message)):
+                stderr.write(message + "\n")
+                return .inputError
+            case .failure(.nulInLine(let message)):
+                throw UsageError(message)
+            }
+        }
         if paths.filter(\.isStandardInput).count > 1 { throw UsageError("'-' (standard input) can be given only once") }
 
-        let walk = FolderWalker.walk(paths, options: settings.walk)
+        var walk = FolderWalker.walk(paths, options: settings.walk)
+        if let shard = settings.shard { walk.inputs.removeAll { !shard.contains($0.path) } }
         // The bar counts the files that will be scanned, not the non-images left out.
         let progress = isTerminal && !settings.quiet && walk.inputs.count > 1
             ? ProgressBar(sink: stderr, total: walk.inputs.count { !BatchScanner.willBeLeftOut($0) }) : nil
@@ -209,7 +279,7 @@ enum ScanCommand {
             return .inputError
         }
         let results: TextSink = file ?? stdout
-        let writer = ResultWriter(settings: settings, showNames: paths.count > 1 || walk.foldersGiven > 0, out: results, diagnostics: diagnostics)
+        let writer = ResultWriter(settings: settings, showNames: paths.count > 1 || walk.foldersGiven > 0 || settings.filesFrom != nil || settings.shard != nil, out: results, diagnostics: diagnostics)
         writer.begin()
 
         let options = settings.decode, scannerOptions = ScannerOptions(addOns: settings.addOns)

@@ -3,6 +3,13 @@ import Glibc
 #endif
 import ISBNScanCLI
 
+// The Swift runtime on Linux takes the arguments from /proc/self/cmdline: in a chroot without
+// /proc there are none, not even the program name. Say so rather than trap.
+guard CommandLine.argc >= 1 else {
+    FileDescriptorSink(fd: 2).write("Error: cannot read the command line: /proc is not mounted (the Swift runtime reads /proc/self/cmdline)\n")
+    exit(ExitStatus.usage.rawValue)
+}
+
 // File names are bytes: keep argv's exact bytes beside the decoded strings.
 let rawArguments = (1..<Int(CommandLine.argc)).map { index -> [UInt8] in
     let argument = CommandLine.unsafeArgv[index]!

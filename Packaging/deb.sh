@@ -1,0 +1,69 @@
+#!/bin/sh
+# Turns a tree installed with `make install DESTDIR=DIR/debian/isbnscan PREFIX=/usr` into a
+# Debian package:
+#   Packaging/deb.sh DIR MAINTAINER
+# Adds the copyright file and a changelog entry, gzips the man page (gzip -9n, no time stamp), writes DEBIAN/control
+# (Depends from dpkg-shlibdeps, Installed-Size in KiB) and DEBIAN/md5sums, then builds
+# OUTDIR/isbnscan_<version>_<arch>.deb with dpkg-deb, files owned by root. Prints its path.
+set -eu
+outdir=$1 maintainer=$2
+root=$outdir/debian/isbnscan
+here=$(cd "$(dirname "$0")" && pwd)
+
+version=$(env -i "$root/usr/bin/isbnscan" --version | sed -n 's/^isbnscan //p')
+[ -n "$version" ] || { echo "deb.sh: $root/usr/bin/isbnscan --version printed no version" >&2; exit 1; }
+arch=$(dpkg --print-architecture)
+
+install -D -m 0644 "$here/copyright" "$root/usr/share/doc/isbnscan/copyright"
+# A native package's changelog, in Debian's format: one entry for this version, dated by the
+# last commit (so that two builds of one commit are the same).
+if commit=$(git -C "$here" log -1 --format='%h' 2>/dev/null) && [ -n "$commit" ]; then
+  date=$(git -C "$here" log -1 --format='%aD')
+  note="Built from commit $commit; the git history has the changes."
+else
+  date=$(date -R)
+  note="Built outside a git checkout."
+fi
+cat > "$root/usr/share/doc/isbnscan/changelog" <<CHANGELOG
+isbnscan ($version) unstable; urgency=medium
+
+  * $note
+
+ -- $maintainer  $date
+CHANGELOG
+gzip -9nf "$root/usr/share/doc/isbnscan/changelog"
+gzip -9nf "$root/usr/share/man/man1/isbnscan.1"
+
+# dpkg-shlibdeps runs where debian/control is, on binaries under debian/<package>/ (found by its
+# DEBIAN folder): give it a minimal control file beside the root.
+rm -rf "$root/DEBIAN"
+mkdir -m 0755 "$root/DEBIAN"
+printf 'Source: isbnscan\n\nPackage: isbnscan\nArchitecture: any\n' > "$outdir/debian/control"
+depends=$(cd "$outdir" && dpkg-shlibdeps -O -edebian/isbnscan/usr/bin/isbnscan | sed -n 's/^shlibs:Depends=//p')
+[ -n "$depends" ] || { echo "deb.sh: dpkg-shlibdeps found no dependencies" >&2; exit 1; }
+
+chmod -R u+rwX,go+rX,go-w "$root"
+installed_size=$(du -sk --apparent-size --exclude=DEBIAN "$root" | cut -f1)
+cat > "$root/DEBIAN/control" <<CONTROL
+Package: isbnscan
+Version: $version
+Architecture: $arch
+Maintainer: $maintainer
+Installed-Size: $installed_size
+Depends: $depends
+Section: utils
+Priority: optional
+Description: read book barcodes (EAN-13 ISBNs) from photos, scans and webcams
+ isbnscan finds the EAN-13 barcode on the back of a book in a photo, a scan or
+ a V4L2 webcam stream (zbar, plus recovery passes and a line decoder of its
+ own), checks that it is a valid ISBN-13 (13 digits, prefix 978, check digit)
+ and prints it as text, JSON Lines or CSV. Folders are scanned in parallel;
+ --files-from and --shard split a batch over many machines.
+CONTROL
+(cd "$root" && find usr -type f -print0 | LC_ALL=C sort -z | xargs -0 md5sum) > "$root/DEBIAN/md5sums"
+chmod 0644 "$root/DEBIAN/control" "$root/DEBIAN/md5sums"
+
+mkdir -p "$outdir"
+deb="$outdir/isbnscan_${version}_${arch}.deb"
+dpkg-deb --root-owner-group --build "$root" "$deb" >&2
+echo "$deb"
