@@ -7,7 +7,7 @@ let package = Package(
     products: [
         .executable(name: "isbnscan", targets: ["isbnscan"]),
         .library(name: "ISBN", targets: ["ISBN"]),
-        .library(name: "ISBNScanKit", targets: ["ISBN", "Imaging", "Scanning", "Batch", "Capture"]),
+        .library(name: "ISBNScanKit", targets: ["ISBN", "Imaging", "Scanning", "Batch", "Capture", "Records"]),
     ],
     targets: [
         // C libraries from Debian, found with pkg-config.
@@ -27,17 +27,21 @@ let package = Package(
         .target(name: "Imaging", dependencies: ["CCodecs"]),
         // zbar wrapper, region of interest, symbols.
         .target(name: "Scanning", dependencies: ["CZBar", "Imaging", "ISBN"]),
+        // The output records (file result, symbol, ISBN, refusal, device, frame event), their
+        // hand-written JSON (keys in the documented order) and the text, JSON Lines and CSV formatters.
+        .target(name: "Records", dependencies: ["ISBN", "Scanning"]),
         // Folder walking and parallel scanning with results in input order.
         .target(name: "Batch", dependencies: ["Imaging", "Scanning"]),
         // V4L2 capture devices, frames, pixel formats → luminance, frame confirmation.
         .target(name: "Capture", dependencies: ["CV4L2", "CCodecs", "Imaging", "Scanning", "ISBN"]),
         // Argument parsing, commands, output, exit statuses.
-        .target(name: "ISBNScanCLI", dependencies: ["ISBN", "Imaging", "Scanning", "Batch", "Capture"]),
+        .target(name: "ISBNScanCLI", dependencies: ["ISBN", "Imaging", "Scanning", "Batch", "Capture", "Records"]),
         .executableTarget(name: "isbnscan", dependencies: ["ISBNScanCLI"]),
 
         .testTarget(name: "ISBNTests", dependencies: ["ISBN"]),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging"]),
         .testTarget(name: "ScanningTests", dependencies: ["Scanning", "Imaging", "ISBN"]),
+        .testTarget(name: "RecordsTests", dependencies: ["Records", "Scanning", "ISBN"]),
         .testTarget(name: "BatchTests", dependencies: ["Batch", "Scanning", "Imaging"]),
         // Test support: builds the fake V4L2 device (Tests/FakeV4L2/fakev4l2.c) with cc.
         .target(name: "FakeV4L2", path: "Tests/FakeV4L2", exclude: ["fakev4l2.c"]),

@@ -1,3 +1,4 @@
+import Records
 import Capture
 import ISBN
 import Scanning
@@ -281,18 +282,10 @@ struct CameraSession {
         guard !printed.isEmpty else { return }
         let toPrint = settings.continuous ? printed : [printed[0]]
         if statusShown { stderr.write("\r\u{1B}[K") }
-        if settings.json {
-            stdout.write(JSON.object(["device": JSON.string(settings.device), "frame": String(frame),
-                                      "width": String(width), "height": String(height),
-                                      "symbols": ResultWriter.symbolsJSON(report),
-                                      "isbns": ResultWriter.isbnsJSON(toPrint),
-                                      "rejected": ResultWriter.rejectedJSON(report), "error": "null"]) + "\n")
-        } else {
-            for code in toPrint {
-                let addOn = settings.addOns ? code.symbol.addOn.map { " \($0)" } ?? "" : ""
-                stdout.write("\(code.verdict.isbn!.isbn13)\(addOn)\n")
-            }
-        }
+        let event = FrameEventRecord(device: settings.device, frame: frame, width: width, height: height,
+                                     report: report, printed: toPrint)
+        stdout.write(settings.json ? JSONLinesFormatter().format(event)
+                                   : TextFormatter(options: .init(addOns: settings.addOns)).format(event))
         if settings.beep { stderr.write("\u{7}") }
         reported += toPrint.count
     }

@@ -1,3 +1,4 @@
+import Records
 import ISBN
 
 /// `isbnscan validate CODE...`: judges ISBNs typed by hand.
@@ -30,29 +31,11 @@ enum ValidateCommand {
     static func run(_ parsed: ParsedArguments, stdout: TextSink, stderr: TextSink) throws(UsageError) -> ExitStatus {
         guard !parsed.positionals.isEmpty else { throw UsageError("no code given") }
         var allValid = true
+        let text = TextFormatter(options: .init()), jsonLines = JSONLinesFormatter()
         for input in parsed.positionals {
-            let verdict = ISBN.judge(typed: input)
-            if parsed.flag("json") {
-                switch verdict {
-                case .accepted(let isbn):
-                    stdout.write(JSON.object(["input": JSON.string(input), "valid": "true", "isbn13": JSON.string(isbn.isbn13),
-                                              "isbn10": JSON.string(isbn.isbn10), "reason": "null", "detail": "null"]) + "\n")
-                case .rejected(let rejection):
-                    stdout.write(JSON.object(["input": JSON.string(input), "valid": "false", "isbn13": "null", "isbn10": "null",
-                                              "reason": JSON.string(rejection.reason.rawValue),
-                                              "detail": JSON.string(rejection.detail)]) + "\n")
-                }
-            } else {
-                switch verdict {
-                case .accepted(let isbn):
-                    stdout.write("\(escaped(input, json: false)): valid ISBN-13 \(isbn.isbn13) (ISBN-10 \(isbn.isbn10))\n")
-                case .rejected(let rejection):
-                    // A 979 ISBN is a real ISBN that this tool refuses by policy, not an invalid one.
-                    let line = "\(input): \(rejection.reason == .prefix ? "refused" : "invalid"), \(rejection)"
-                    stdout.write(escaped(line, json: false) + "\n")
-                }
-            }
-            if verdict.isbn == nil { allValid = false }
+            let record = ValidationRecord(input: input, verdict: ISBN.judge(typed: input))
+            stdout.write(parsed.flag("json") ? jsonLines.format(record) : text.format(record))
+            if !record.valid { allValid = false }
         }
         return allValid ? .found : .inputError
     }
