@@ -29,7 +29,7 @@ BENCH_JSON ?=
 PIP := $(BENCH_PY) -m pip install -q --disable-pip-version-check --retries 1 --timeout 30
 
 # pkg-config module → Debian package that provides it.
-PKG_MODULES := zbar:libzbar-dev libpng16:libpng-dev libjpeg:libjpeg62-turbo-dev libexif:libexif-dev
+PKG_MODULES := zbar:libzbar-dev libpng16:libpng-dev libjpeg:libjpeg62-turbo-dev libexif:libexif-dev sqlite3:libsqlite3-dev
 
 # Folders `make scan` reads (their .txt answers are skipped as non-images).
 SCAN_FOLDERS := TestImages/isbn TestImages/exif TestImages/roi TestImages/rejected

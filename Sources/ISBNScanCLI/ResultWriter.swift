@@ -32,23 +32,21 @@ final class ResultWriter {
         out.write(csv.header)
     }
 
-    /// One file's result: its records on the output, its diagnostics on stderr.
-    func write(_ result: FileScanResult) {
-        write(FileRecord(result))
-    }
-
-    /// One file's record: on the output, and its diagnostics on stderr.
-    func write(_ record: FileRecord) {
-        writeDiagnostics(record)
+    /// One file's record: on the output, and its diagnostics on stderr. Returns the warnings
+    /// written (without `Warning: <file>: `), for the catalogue.
+    @discardableResult
+    func write(_ record: FileRecord) -> [String] {
+        let warnings = writeDiagnostics(record)
         if settings.unique {
             unique.add(record)
-            return
+            return warnings
         }
         switch settings.format {
         case .json: out.write(jsonLines.format(record))
         case .csv: out.write(csv.format(record))
         case .text: out.write(text.format(record))
         }
+        return warnings
     }
 
     /// The `--unique` list, if asked for.
@@ -63,18 +61,19 @@ final class ResultWriter {
         }
     }
 
-    private func writeDiagnostics(_ record: FileRecord) {
+    private func writeDiagnostics(_ record: FileRecord) -> [String] {
         let path = escaped(record.file, json: false)
         if let error = record.error { diagnostics.write("Error: \(path): \(error)\n") }
-        guard !settings.quiet, record.wasRead else { return }
-        if !settings.all || settings.format != .text {
-            for code in record.rejected {
-                diagnostics.write("Warning: \(path): \(code.type) \(code.data) refused, \(code.explanation)\n")
-            }
+        guard record.wasRead else { return [] }
+        let refusals = record.rejected.map { "\($0.type) \($0.data) refused, \($0.explanation)" }
+        let empty = record.symbols.isEmpty
+            ? ["no barcode found" + (settings.region.isFull ? "" : " in the region of interest")] : []
+        if !settings.quiet {
+            // With --all as text, refused codes are on stdout already.
+            let shown = (!settings.all || settings.format != .text ? refusals : []) + empty
+            for warning in shown { diagnostics.write("Warning: \(path): \(warning)\n") }
         }
-        if record.symbols.isEmpty {
-            let place = settings.region.isFull ? "" : " in the region of interest"
-            diagnostics.write("Warning: \(path): no barcode found\(place)\n")
-        }
+        return refusals + empty
     }
+
 }

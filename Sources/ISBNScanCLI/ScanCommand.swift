@@ -3,6 +3,7 @@ import Records
 import Glibc
 #endif
 import Batch
+import Catalog
 import Capture
 import Imaging
 import ISBN
@@ -51,6 +52,14 @@ enum ScanCommand {
                 It appears complete or not at all: written to a temporary
                 file beside it and renamed at the end.
                 """),
+            OptionSpec("db", value: "file", help: """
+                Record every file scanned and every ISBN accepted in this
+                catalogue (SQLite; created if missing; see 'isbnscan catalog').
+                Run again, files already in it with the same size and
+                modification time are not scanned again; the summary counts
+                the whole folder.
+                """),
+            OptionSpec("rescan", help: "With --db: scan every file again, even unchanged ones."),
             OptionSpec("max-pixels", value: "n", help: "Refuse images larger than n pixels before decoding\n(default: 120000000)."),
             OptionSpec("quiet", short: "q", help: "No warnings, progress or summary on stderr (errors still\nappear)."),
         ],
@@ -119,6 +128,9 @@ enum ScanCommand {
         var format = Format.text
         var unique = false
         var output: String?
+        /// `--db`: the catalogue file.
+        var db: String?
+        var rescan = false
         var quiet = false
         var decode = DecodeOptions()
         var effort = Effort.normal
@@ -155,6 +167,12 @@ enum ScanCommand {
             throw UsageError("--unique counts ISBNs, whatever their add-on; it cannot be combined with --addons")
         }
         settings.quiet = parsed.flag("quiet")
+        if let db = parsed.value("db") {
+            guard !db.isEmpty else { throw UsageError("--db needs a file name") }
+            settings.db = db
+        }
+        settings.rescan = parsed.flag("rescan")
+        if settings.rescan && settings.db == nil { throw UsageError("--rescan goes with --db") }
         settings.walk = WalkOptions(recursive: parsed.flag("recursive"), includeHidden: parsed.flag("hidden"))
         return settings
     }
@@ -199,9 +217,39 @@ enum ScanCommand {
             diagnostics.write("Error: \(error)\n")
             return .inputError
         }
-        let results: TextSink = file ?? stdout
-        let writer = ResultWriter(settings: settings, showNames: paths.count > 1 || walk.foldersGiven > 0, out: results, diagnostics: diagnostics)
+        var results: TextSink = file ?? stdout
+        var writerDiagnostics: TextSink = diagnostics
+        var recorder: CatalogRecorder?
+        var tally = Tally()
+        var inputs = walk.inputs
+        var stats: [FileStat?] = []
+        if let db = settings.db {
+            let catalog: Catalog
+            do { catalog = try Catalog(path: db) } catch {
+                file?.discard()
+                diagnostics.write("Error: \(error)\n")
+                return .inputError
+            }
+            let heldResults = HeldSink(results), heldDiagnostics = HeldSink(diagnostics)
+            results = heldResults
+            writerDiagnostics = heldDiagnostics
+            recorder = CatalogRecorder(catalog: catalog, held: [heldResults, heldDiagnostics], diagnostics: diagnostics)
+            // Resume: files recorded with the same size and modification time are taken from the catalogue.
+            inputs = []
+            for input in walk.inputs {
+                let stat = input.path.isStandardInput || input.error != nil ? nil : FileStat(path: input.path)
+                if !settings.rescan, let stat, let stored = try? catalog.storedFile(path: input.path.bytes),
+                   stored.size == stat.size, stored.modificationNanoseconds == stat.modificationNanoseconds {
+                    tally.add(stored, all: settings.all)
+                    continue
+                }
+                inputs.append(input)
+                stats.append(stat)
+            }
+        }
+        let writer = ResultWriter(settings: settings, showNames: paths.count > 1 || walk.foldersGiven > 0, out: results, diagnostics: writerDiagnostics)
         writer.begin()
+        recorder?.commit()
 
         let options = settings.decode, scannerOptions = ScannerOptions(addOns: settings.addOns)
         let region = settings.region, effort = settings.effort
@@ -209,25 +257,29 @@ enum ScanCommand {
             FileScanner(decodeOptions: options, scannerOptions: scannerOptions, region: region, effort: effort)
         }
         StopSignal.install()
-        var tally = Tally()
         let start = monotonicSeconds()
-        batch.run(walk.inputs, idle: {
+        batch.run(inputs, idle: {
+            recorder?.tick()
             if StopSignal.received != nil { batch.stop() }
             progress?.draw(done: tally.files + tally.skipped, found: tally.withISBN)
-        }, deliver: { _, outcome in
+        }, deliver: { index, outcome in
             switch outcome {
             case .skipped: tally.skipped += 1
             case .scanned(let result):
-                tally.add(result, all: settings.all)
-                writer.write(result)
+                let record = FileRecord(result)
+                tally.add(record, all: settings.all)
+                let warnings = writer.write(record)
+                recorder?.record(record, path: inputs[index].path.bytes, stat: stats[index], warnings: warnings)
             }
             if StopSignal.received != nil { batch.stop() }
             progress?.draw(done: tally.files + tally.skipped, found: tally.withISBN)
         })
+        recorder?.commit()
         writer.finish()
         progress?.clear()
 
         var status = tally.exitStatus
+        if recorder?.failed == true { status = .inputError }
         do {
             try file?.commit()
         } catch {
@@ -288,15 +340,32 @@ struct Tally {
     var skipped = 0
     var found = false
 
-    mutating func add(_ result: FileScanResult, all: Bool) {
+    /// Files taken from the catalogue (`--db`: unchanged since their last scan).
+    var fromCatalog = 0
+
+    mutating func add(_ record: FileRecord, all: Bool) {
         files += 1
-        guard let report = result.report else { errors += 1; return }
-        let hasISBN = report.codes.contains { $0.verdict.isbn != nil }
+        guard record.wasRead else { errors += 1; return }
+        let hasISBN = !record.isbns.isEmpty
         if hasISBN { withISBN += 1 }
-        if report.codes.isEmpty { withoutCode += 1 }
-        if !hasISBN && !report.codes.isEmpty { refusedOnly += 1 }
-        rejectedCodes += report.rejected.count
-        if hasISBN || (all && !report.codes.isEmpty) { found = true }
+        if record.symbols.isEmpty { withoutCode += 1 }
+        if !hasISBN && !record.symbols.isEmpty { refusedOnly += 1 }
+        rejectedCodes += record.rejected.count
+        if hasISBN || (all && !record.symbols.isEmpty) { found = true }
+    }
+
+    /// Counts a file the catalogue holds from an earlier run as if it had been scanned now.
+    mutating func add(_ stored: Catalog.StoredFile, all: Bool) {
+        files += 1
+        fromCatalog += 1
+        switch stored.status {
+        case "error": errors += 1; return
+        case "isbn": withISBN += 1
+        case "no-barcode": withoutCode += 1
+        default: refusedOnly += 1
+        }
+        rejectedCodes += stored.refusedCount
+        if stored.status == "isbn" || (all && stored.symbolCount > 0) { found = true }
     }
 
     var exitStatus: ExitStatus { errors > 0 ? .inputError : (found ? .found : .nothingFound) }
@@ -309,7 +378,10 @@ struct Tally {
         var line = "scanned \(plural(files, "file")): \(withISBN) with an ISBN, \(refusedOnly) with refused codes only, "
             + "\(withoutCode) without any barcode, \(errors) unreadable"
         line += " (\(plural(rejectedCodes, "code")) refused; \(formatSeconds(seconds)) s, "
-            + "\(formatRate(seconds > 0 ? Double(files) / seconds : 0)) files/s)"
+            + "\(formatRate(seconds > 0 ? Double(files - fromCatalog) / seconds : 0)) files/s)"
+        if fromCatalog > 0 {
+            line += "; \(plural(fromCatalog, "file")) unchanged since an earlier run, counted from the catalogue"
+        }
         var left: [String] = []
         if skipped > 0 { left.append(plural(skipped, "non-image file")) }
         if walk.skippedHidden > 0 { left.append("\(walk.skippedHidden) hidden (use --hidden)") }

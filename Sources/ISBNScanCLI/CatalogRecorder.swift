@@ -1,0 +1,102 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Catalog
+import Imaging
+import Records
+
+/// Text held back until the catalogue batch that records it is committed, so that a run killed
+/// (even with SIGKILL) never printed a result the catalogue lost.
+final class HeldSink: TextSink {
+    private let sink: TextSink
+    private var held = ""
+    init(_ sink: TextSink) { self.sink = sink }
+    func write(_ text: String) { held += text }
+    /// Writes out what was held.
+    func release() {
+        guard !held.isEmpty else { return }
+        sink.write(held)
+        held = ""
+    }
+}
+
+/// `scan --db`: records each file's result in the catalogue, in batches of at most
+/// ``batchSize`` files or ``batchSeconds`` seconds, and releases the held output of a batch
+/// only after its commit.
+final class CatalogRecorder {
+    /// Files per transaction.
+    static let batchSize = 32
+    /// Longest time a result waits for its commit, in seconds.
+    static let batchSeconds = 0.25
+
+    let catalog: Catalog
+    let held: [HeldSink]
+    private let diagnostics: TextSink
+    private var pending = 0
+    private var batchStart = 0.0
+    /// The first catalogue error; recording stops after it (the scan goes on).
+    private(set) var failed = false
+
+    init(catalog: Catalog, held: [HeldSink], diagnostics: TextSink) {
+        self.catalog = catalog
+        self.held = held
+        self.diagnostics = diagnostics
+    }
+
+    /// Records one file (its path bytes and stat(2) size and modification time).
+    func record(_ record: FileRecord, path: [UInt8], stat: FileStat?, warnings: [String]) {
+        guard !failed else { release(); return }
+        do {
+            if !catalog.inBatch {
+                try catalog.begin()
+                batchStart = monotonicSeconds()
+            }
+            try catalog.record(record, path: path, size: stat?.size, modificationNanoseconds: stat?.modificationNanoseconds,
+                               warnings: warnings)
+            pending += 1
+        } catch {
+            fail(error)
+            return
+        }
+        if pending >= Self.batchSize { commit() }
+    }
+
+    /// Commits when the open batch is older than ``batchSeconds`` (called between files).
+    func tick() {
+        if pending > 0 && monotonicSeconds() - batchStart >= Self.batchSeconds { commit() }
+    }
+
+    /// Commits the open batch and releases its output.
+    func commit() {
+        if !failed && catalog.inBatch {
+            do { try catalog.commit() } catch { fail(error); return }
+        }
+        pending = 0
+        release()
+    }
+
+    private func release() { for sink in held { sink.release() } }
+
+    private func fail(_ error: CatalogError) {
+        failed = true
+        release()
+        diagnostics.write("Error: \(error)\n")
+    }
+}
+
+/// Size and modification time of a file, from stat(2).
+struct FileStat: Equatable {
+    var size: Int64
+    /// Nanoseconds since 1970-01-01 UTC.
+    var modificationNanoseconds: Int64
+
+    /// stat(2) of `path` (following links), or `nil` when it fails or `path` is no regular file.
+    init?(path: RawPath) {
+        var info = stat()
+        let ok = path.withCString { stat($0, &info) } == 0
+        guard ok, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+        size = Int64(info.st_size)
+        modificationNanoseconds = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
+    }
+}
+
