@@ -23,6 +23,8 @@ public enum ISBNScanCommand {
       validate                Check ISBNs typed by hand (ISBN-13 or ISBN-10).
       camera                  Hold a book up to a webcam (V4L2) and print its ISBN.
       devices                 List the video devices (/dev/video*) and their formats.
+      catalog                 List, export, count, merge or correct a catalogue
+                              made with 'scan --db' (SQLite).
       help [<subcommand>]     Show help for isbnscan or one subcommand.
 
     OPTIONS:
@@ -79,6 +81,10 @@ public enum ISBNScanCommand {
             return runSubcommand(CameraCommand.spec, rest, raw: rawRest, stdout: stdout, stderr: stderr) { (parsed) throws(UsageError) -> ExitStatus in
                 try CameraCommand.run(parsed, stdout: stdout, stderr: stderr)
             }
+        case "catalog":
+            return runSubcommand(CatalogCommand.spec, rest, raw: rawRest, stdout: stdout, stderr: stderr) { (parsed) throws(UsageError) -> ExitStatus in
+                try CatalogCommand.run(parsed, stdout: stdout, stderr: stderr)
+            }
         case "devices":
             return runSubcommand(DevicesCommand.spec, rest, raw: rawRest, stdout: stdout, stderr: stderr) { (parsed) throws(UsageError) -> ExitStatus in
                 try DevicesCommand.run(parsed, stdout: stdout, stderr: stderr)
@@ -96,7 +102,8 @@ public enum ISBNScanCommand {
     }
 
     static let specs: [String: CommandSpec] = ["scan": ScanCommand.spec, "validate": ValidateCommand.spec,
-                                               "camera": CameraCommand.spec, "devices": DevicesCommand.spec]
+                                               "camera": CameraCommand.spec, "devices": DevicesCommand.spec,
+                                               "catalog": CatalogCommand.spec]
 
     private static func runSubcommand(_ spec: CommandSpec, _ arguments: [String], raw: [[UInt8]]?,
                                       stdout: TextSink, stderr: TextSink,

@@ -129,4 +129,70 @@ import Testing
         #expect(usage.status == 2)
         #expect(usage.stderr.hasPrefix("Error: --rescan goes with --db\n"))
     }
+
+    /// Two machines scan different shelves into their own catalogues; merged, exported, corrected.
+    @Test func listExportMergeStatsAndRemove() throws {
+        let one = try Shelf(["a.png": "isbn/png-gray8.png", "b.png": "rejected/jan.png"])
+        let two = try Shelf(["c.jpg": "isbn/jpeg-gray.jpg", "d.png": "isbn/png-gray8.png"])
+        defer { one.remove(); two.remove() }
+        let dbOne = one.path + "/one.db", dbTwo = two.path + "/two.db"
+        _ = try isbnscan(["scan", "--db", dbOne, one.path + "/a.png", one.path + "/b.png"])
+        _ = try isbnscan(["scan", "--db", dbTwo, two.path + "/c.jpg", two.path + "/d.png"])
+
+        let merge = try isbnscan(["catalog", "merge", "--db", dbOne, dbTwo])
+        #expect(merge.status == 0)
+        #expect(merge.stderr == "\(dbTwo): added 2 files, 2 sightings, 0 refused codes\n")
+        let again = try isbnscan(["catalog", "merge", "--db", dbOne, dbTwo])
+        #expect(again.stderr == "\(dbTwo): added 0 files, 0 sightings, 0 refused codes\n")
+
+        let list = try isbnscan(["catalog", "list", "--db", dbOne])
+        #expect(list.status == 0)
+        let rows = list.stdout.split(separator: "\n").map { $0.split(separator: " ") }
+        #expect(rows.map { String($0[0]) } == ["9780306406157", "9780321125217"])
+        #expect(rows.map { String($0[1]) } == ["2", "1"])
+        #expect(rows[0][4] == "\(one.path)/a.png")
+
+        let isbnList = try isbnscan(["catalog", "export", "--db", dbOne, "--format", "isbn-list"])
+        #expect(isbnList.stdout == "9780306406157\n9780321125217\n")
+        let csv = try isbnscan(["catalog", "export", "--db", dbOne])
+        let csvRows = csv.stdout.components(separatedBy: "\r\n")
+        #expect(csvRows[0] == "isbn13,isbn10,count,first_seen,last_seen,first_source,addon")
+        #expect(csvRows[1].hasPrefix("9780306406157,0306406152,2,"))
+        let jsonl = try isbnscan(["catalog", "export", "--db", dbOne, "--format", "jsonl"])
+        let first = try JSONSerialization.jsonObject(with: Data(jsonl.stdout.split(separator: "\n")[0].utf8)) as! [String: Any]
+        #expect(first["isbn13"] as? String == "9780306406157" && first["count"] as? Int == 2)
+
+        let stats = try isbnscan(["catalog", "stats", "--db", dbOne])
+        #expect(stats.stdout.hasPrefix("""
+            books: 2 (3 sightings, 0 from a camera)
+            files: 4 (3 with an ISBN, 1 with refused codes only, 0 without any barcode, 0 unreadable)
+            refused codes: 1 (prefix 1)
+
+            """))
+
+        let remove = try isbnscan(["catalog", "remove", "--db", dbOne, "978-0-306-40615-7", "9780131103627"])
+        #expect(remove.status == 0)
+        #expect(remove.stdout == "9780306406157: removed 2 sightings\n")
+        #expect(remove.stderr == "Warning: 9780131103627: not in the catalogue\n")
+        #expect(try isbnscan(["catalog", "export", "--db", dbOne, "--format", "isbn-list"]).stdout == "9780321125217\n")
+    }
+
+    @Test func catalogUsageErrors() throws {
+        let cases: [([String], String)] = [
+            (["catalog"], "Error: no action given (list, export, stats, merge, remove)"),
+            (["catalog", "show", "--db", "x.db"], "Error: unknown action 'show' (list, export, stats, merge, remove)"),
+            (["catalog", "list"], "Error: --db <file> is required"),
+            (["catalog", "export", "--db", "x.db", "--format", "xls"], "Error: --format 'xls' is not one of csv, jsonl, isbn-list"),
+            (["catalog", "merge", "--db", "x.db"], "Error: merge needs a catalogue file"),
+            (["catalog", "list", "--db", "x.db", "extra"], "Error: unexpected argument 'extra'"),
+        ]
+        for (arguments, message) in cases {
+            let run = try isbnscan(arguments)
+            #expect(run.status == 2, "\(arguments)")
+            #expect(run.stderr.hasPrefix(message + "\n"), "\(arguments)")
+        }
+        let missing = try isbnscan(["catalog", "list", "--db", "/nonexistent/books.db"])
+        #expect(missing.status == 1)
+        #expect(missing.stderr == "Error: /nonexistent/books.db: no such catalogue\n")
+    }
 }
