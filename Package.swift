@@ -23,7 +23,8 @@ let package = Package(
         .target(name: "CV4L2"),
 
         // Pure Swift: ISBN-13 / ISBN-10 rules. Depends on nothing.
-        .target(name: "ISBN"),
+        // The range message is compiled in from BundledRangeMessage.swift (`make ranges-source`).
+        .target(name: "ISBN", exclude: ["Resources"]),
         // 8-bit luminance images, format sniffing, PNG/JPEG/PNM decoding, EXIF orientation.
         .target(name: "Imaging", dependencies: ["CCodecs"]),
         // zbar wrapper, region of interest, symbols.

@@ -180,10 +180,13 @@ public final class Catalog {
             """)
         for isbn in isbns {
             let polygon = symbols.first { $0.isbn?.isbn13 == isbn.isbn13 }?.json["polygon"]?.encoded ?? "[]"
-            try sighting.run([.text(isbn.isbn13), isbn.isbn10.isEmpty ? .null : .text(isbn.isbn10),
-                              isbn.addOn.map { .text($0) } ?? .null, fileID.map { .int($0) } ?? .null,
-                              device.map { .text($0) } ?? .null, frame.map { .int(Int64($0)) } ?? .null,
-                              .text(source), .text(polygon), .text(time)])
+            let isbn10: Statement.Value = isbn.isbn10.map { .text($0) } ?? .null
+            let addOn: Statement.Value = isbn.addOn.map { .text($0) } ?? .null
+            let file: Statement.Value = fileID.map { .int($0) } ?? .null
+            let deviceValue: Statement.Value = device.map { .text($0) } ?? .null
+            let frameValue: Statement.Value = frame.map { .int(Int64($0)) } ?? .null
+            try sighting.run([.text(isbn.isbn13), isbn10, addOn, file, deviceValue, frameValue, .text(source), .text(polygon),
+                              .text(time)])
         }
         let refusal = try statement("""
             INSERT OR IGNORE INTO refusals (file_id, device, frame, source, type, data, reason, detail, seen_at)

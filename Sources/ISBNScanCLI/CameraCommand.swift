@@ -37,6 +37,7 @@ enum CameraCommand {
             OptionSpec("max-frames", value: "n", help: "Stop after n frames (tests, benchmarks). Default: no limit."),
             OptionSpec("effort", value: "level", help: "Decoding per frame: fast (one zbar scan; the default,\nthe next frame is the next try), normal or thorough (as\nin 'isbnscan scan', much slower per frame)."),
             OptionSpec("addons", help: "Also read EAN-5/EAN-2 add-ons and print them after the ISBN."),
+ArgumentParser.acceptOption,
             OptionSpec("json", help: "One JSON object per printed result (JSON Lines), with the\nkeys of 'scan --json', \"device\" and \"frame\" instead of \"file\"."),
             OptionSpec("beep", help: "Ring the terminal bell (on stderr) for every ISBN printed."),
             OptionSpec("quiet", short: "q", help: "No status lines, warnings or summary on stderr\n(errors still appear)."),
@@ -87,6 +88,8 @@ enum CameraCommand {
         var json = false
         var beep = false
         var quiet = false
+        /// `--accept 979`.
+        var prefixes = ISBNPrefixes.only978
     }
 
     static func settings(from parsed: ParsedArguments) throws(UsageError) -> Settings {
@@ -128,6 +131,7 @@ enum CameraCommand {
             s.effort = effort
         }
         s.addOns = parsed.flag("addons")
+        s.prefixes = try ArgumentParser.prefixes(from: parsed)
         s.json = parsed.flag("json")
         s.beep = parsed.flag("beep")
         s.quiet = parsed.flag("quiet")
@@ -162,11 +166,14 @@ struct CameraSession {
     var reported = 0
     var badFrames = 0
     var statusShown = false
+    /// Hyphenation and accepted prefixes for the records printed.
+    let recordOptions: RecordOptions
 
     init(settings: CameraCommand.Settings, stdout: TextSink, stderr: TextSink) {
         self.settings = settings
         self.stdout = stdout
         self.stderr = stderr
+        self.recordOptions = RecordOptions(ranges: RangesCommand.load(stderr: stderr).ranges, prefixes: settings.prefixes)
         self.live = !settings.quiet && isatty(2) == 1 && (stderr as? FileDescriptorSink)?.fd == 2
     }
 
@@ -270,6 +277,7 @@ struct CameraSession {
     /// Confirms the frame's codes and prints those due now.
     mutating func handle(_ report: ScanReport, frame: Int, width: Int, height: Int, at time: Double,
                          confirmer: inout FrameConfirmer, refusals: inout FrameConfirmer) {
+        let report = report.judged(accepting: settings.prefixes)
         let accepted = report.accepted
         let due = Set(confirmer.observe(accepted.compactMap { $0.verdict.isbn?.isbn13 }, at: time))
         let refusedDue = Set(refusals.observe(report.rejected.map(\.symbol.data), at: time))
@@ -283,7 +291,7 @@ struct CameraSession {
         let toPrint = settings.continuous ? printed : [printed[0]]
         if statusShown { stderr.write("\r\u{1B}[K") }
         let event = FrameEventRecord(device: settings.device, frame: frame, width: width, height: height,
-                                     report: report, printed: toPrint)
+                                     report: report, printed: toPrint, options: recordOptions)
         stdout.write(settings.json ? JSONLinesFormatter().format(event)
                                    : TextFormatter(options: .init(addOns: settings.addOns)).format(event))
         if settings.beep { stderr.write("\u{7}") }

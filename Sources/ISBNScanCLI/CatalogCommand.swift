@@ -29,11 +29,14 @@ enum CatalogCommand {
         ],
         discussion: """
         OUTPUT:
-          list: '<isbn13> <count> <first seen> <last seen> <first file or device>'
-          per book, in order of first sighting; times in UTC (ISO 8601).
-          export --format csv: isbn13,isbn10,count,first_seen,last_seen,
-          first_source,addon. jsonl: {"isbn13", "isbn10", "addon", "count",
-          "first_seen", "last_seen", "first_source"}. isbn-list: ISBN-13s.
+          list: '<isbn13> <hyphenated> <group> <count> <first seen> <last seen>
+          <first file or device>' per book, in order of first sighting; times
+          in UTC (ISO 8601); '-' for an ISBN that cannot be hyphenated.
+          export --format csv: isbn13,isbn10,hyphenated,group,agency,count,
+          first_seen,last_seen,first_source,addon,price. jsonl: {"isbn13",
+          "isbn10", "hyphenated", "group": {"prefix", "agency"}, "addon",
+          "price", "count", "first_seen", "last_seen", "first_source"}.
+          isbn-list: one ISBN-13 per line.
           merge: a file recorded in both keeps its later scan; a sighting or
           refusal recorded in both is kept once.
           remove: '<isbn13>: removed <n> sightings'; the files stay recorded.
@@ -74,11 +77,14 @@ enum CatalogCommand {
         }
         do {
             let catalog = try Catalog(path: db)
+            let ranges = RangesCommand.load(stderr: stderr).ranges
             switch action {
             case "list", "export":
                 let books = try catalog.books()
                 if action == "export" && format == "csv" { stdout.write(csvHeader) }
-                for book in books { stdout.write(line(book, action: action, format: format, json: parsed.flag("json"))) }
+                for book in books {
+                    stdout.write(line(BookRecord(book, ranges: ranges), action: action, format: format, json: parsed.flag("json")))
+                }
                 return books.isEmpty ? .nothingFound : .found
             case "stats":
                 let stats = try catalog.statistics()
@@ -112,20 +118,24 @@ enum CatalogCommand {
         }
     }
 
-    static let csvHeader = CSV.row(["isbn13", "isbn10", "count", "first_seen", "last_seen", "first_source", "addon"])
+    static let csvHeader = CSV.row(["isbn13", "isbn10", "hyphenated", "group", "agency", "count", "first_seen", "last_seen",
+                                    "first_source", "addon", "price"])
 
     /// One book as `list` (text or JSON) or `export` in `format` prints it.
-    static func line(_ book: Catalog.Book, action: String, format: String, json: Bool) -> String {
+    static func line(_ record: BookRecord, action: String, format: String, json: Bool) -> String {
+        let book = record.book, isbn = record.isbn
         if action == "list" {
-            return json ? JSONLinesFormatter().format(BookRecord(book))
-                        : "\(book.isbn13) \(book.count) \(book.firstSeen) \(book.lastSeen) \(escaped(book.firstSource, json: false))\n"
+            return json ? JSONLinesFormatter().format(record)
+                        : "\(book.isbn13) \(isbn.hyphenated ?? "-") \(isbn.group?.prefix ?? "-") \(book.count) \(book.firstSeen) "
+                          + "\(book.lastSeen) \(escaped(book.firstSource, json: false))\n"
         }
         switch format {
         case "isbn-list": return book.isbn13 + "\n"
-        case "jsonl": return JSONLinesFormatter().format(BookRecord(book))
+        case "jsonl": return JSONLinesFormatter().format(record)
         default:
-            return CSV.row([book.isbn13, book.isbn10 ?? "", String(book.count), book.firstSeen, book.lastSeen,
-                            book.firstSource, book.addOn ?? ""])
+            return CSV.row([book.isbn13, book.isbn10 ?? "", isbn.hyphenated ?? "", isbn.group?.prefix ?? "", isbn.group?.agency ?? "",
+                            String(book.count), book.firstSeen, book.lastSeen, book.firstSource, book.addOn ?? "",
+                            isbn.price?.description ?? ""])
         }
     }
 
@@ -149,9 +159,17 @@ enum CatalogCommand {
 /// A book of `catalog list --json` and `export --format jsonl`.
 struct BookRecord: JSONRecord {
     let book: Catalog.Book
-    init(_ book: Catalog.Book) { self.book = book }
+    /// The ISBN hyphenated, with its group and the price of its add-on.
+    let isbn: ISBNRecord
+    init(_ book: Catalog.Book, ranges: RangeMessage) {
+        self.book = book
+        var isbn = ISBNRecord(isbn13: book.isbn13, isbn10: book.isbn10, addOn: book.addOn)
+        isbn.hyphenate(with: ranges)
+        self.isbn = isbn
+    }
     var json: JSONValue {
-        .object(["isbn13": .string(book.isbn13), "isbn10": .optional(book.isbn10), "addon": .optional(book.addOn),
+        .object(["isbn13": .string(book.isbn13), "isbn10": .optional(book.isbn10), "hyphenated": .optional(isbn.hyphenated),
+                 "group": isbn.group.map(\.json) ?? .null, "addon": .optional(book.addOn), "price": isbn.price.map(\.json) ?? .null,
                  "count": .int(book.count), "first_seen": .string(book.firstSeen), "last_seen": .string(book.lastSeen),
                  "first_source": .string(book.firstSource)])
     }

@@ -25,6 +25,7 @@ public enum ISBNScanCommand {
       devices                 List the video devices (/dev/video*) and their formats.
       catalog                 List, export, count, merge or correct a catalogue
                               made with 'scan --db' (SQLite).
+      ranges                  Show or update the ISBN range message (hyphenation).
       help [<subcommand>]     Show help for isbnscan or one subcommand.
 
     OPTIONS:
@@ -85,6 +86,10 @@ public enum ISBNScanCommand {
             return runSubcommand(CatalogCommand.spec, rest, raw: rawRest, stdout: stdout, stderr: stderr) { (parsed) throws(UsageError) -> ExitStatus in
                 try CatalogCommand.run(parsed, stdout: stdout, stderr: stderr)
             }
+        case "ranges":
+            return runSubcommand(RangesCommand.spec, rest, raw: rawRest, stdout: stdout, stderr: stderr) { (parsed) throws(UsageError) -> ExitStatus in
+                try RangesCommand.run(parsed, stdout: stdout, stderr: stderr)
+            }
         case "devices":
             return runSubcommand(DevicesCommand.spec, rest, raw: rawRest, stdout: stdout, stderr: stderr) { (parsed) throws(UsageError) -> ExitStatus in
                 try DevicesCommand.run(parsed, stdout: stdout, stderr: stderr)
@@ -103,7 +108,7 @@ public enum ISBNScanCommand {
 
     static let specs: [String: CommandSpec] = ["scan": ScanCommand.spec, "validate": ValidateCommand.spec,
                                                "camera": CameraCommand.spec, "devices": DevicesCommand.spec,
-                                               "catalog": CatalogCommand.spec]
+                                               "catalog": CatalogCommand.spec, "ranges": RangesCommand.spec]
 
     private static func runSubcommand(_ spec: CommandSpec, _ arguments: [String], raw: [[UInt8]]?,
                                       stdout: TextSink, stderr: TextSink,

@@ -44,6 +44,7 @@ enum ScanCommand {
                 """),
             OptionSpec("all", help: "Print every EAN-13/EAN-8 read, each with its verdict,\nnot only accepted ISBNs."),
             OptionSpec("addons", help: "Also read EAN-5/EAN-2 add-ons (the price code beside an\nISBN) and print them after the ISBN."),
+ArgumentParser.acceptOption,
             OptionSpec("json", help: "One JSON object per file (JSON Lines), with every symbol,\nits position and the verdicts."),
             OptionSpec("csv", help: "CSV (RFC 4180) with a header row: one row per code read,\nand one per file without code or unreadable."),
             OptionSpec("unique", help: "List each ISBN once, after the scan, with how many files\nshowed it and the first of them."),
@@ -67,13 +68,19 @@ enum ScanCommand {
         OUTPUT (text, the default):
           One accepted ISBN-13 per line; '<file>: <isbn13>' when several files
           or a folder are given. With --addons: '<isbn13> <add-on>'. With --all,
-          one line per code: '<type> <digits> accepted ISBN-10 <isbn10>' or
+          one line per code: '<type> <digits> accepted ISBN-10 <isbn10>
+          <hyphenated> (<group> <agency>) add-on <digits> (<price>)' or
           '<type> <digits> rejected <reason>: <detail>'. Without --all,
           refused codes are reported on stderr as warnings instead.
           With --unique: '<isbn13> <count> <first file>' per ISBN.
-          A code is accepted only if it has 13 digits, starts with 978 and has
-          the right check digit. Reasons for refusal: length, prefix,
-          check-digit, non-digit, ambiguous (one barcode read two ways).
+          A code is accepted only if it has 13 digits, starts with 978 (or 979
+          with --accept 979) and has the right check digit. Reasons for
+          refusal: length, prefix, ismn (979-0, printed music), check-digit,
+          non-digit, ambiguous (one barcode read two ways).
+          Hyphenation and registration groups come from the ISBN range
+          message ('isbnscan ranges'); a 5-digit add-on is decoded as a price
+          (first digit the currency: 0/1 GBP, 3 AUD, 4 NZD, 5 USD, 6 CAD;
+          90000 no suggested price).
           File names that are not valid UTF-8 are shown with \\xNN for each
           such byte; control characters as \\n, \\t, \\xNN.
 
@@ -94,11 +101,14 @@ enum ScanCommand {
            top-left, pixels of the upright image], "pass" (which decoding
            pass read it: full, smooth, invert, rotate+30...), "verdict",
            "reason"}],
-           "isbns": [{"isbn13", "isbn10", "addon"}],
+           "isbns": [{"isbn13", "isbn10", "addon", "hyphenated" (978-4-87311-
+           903-8, null if the range is not defined for use), "group":
+           {"prefix", "agency"}, "price": {"currency", "amount", "kind"}}],
            "rejected": [{"type", "data", "reason", "detail"}], "error"}
           With --unique: {"isbn13", "isbn10", "count", "file"} per ISBN.
 
-        CSV (--csv): columns file,isbn13,isbn10,type,data,addon,status,error;
+        CSV (--csv): columns
+          file,isbn13,isbn10,type,data,addon,status,error,hyphenated,group,agency,price;
           status is accepted, rejected (error holds 'reason: detail'),
           no-barcode or error (error holds the cause). Lines end in CRLF.
           With --unique: isbn13,isbn10,count,file.
@@ -131,6 +141,8 @@ enum ScanCommand {
         /// `--db`: the catalogue file.
         var db: String?
         var rescan = false
+        /// `--accept 979`.
+        var prefixes = ISBNPrefixes.only978
         var quiet = false
         var decode = DecodeOptions()
         var effort = Effort.normal
@@ -172,6 +184,7 @@ enum ScanCommand {
             settings.db = db
         }
         settings.rescan = parsed.flag("rescan")
+        settings.prefixes = try ArgumentParser.prefixes(from: parsed)
         if settings.rescan && settings.db == nil { throw UsageError("--rescan goes with --db") }
         settings.walk = WalkOptions(recursive: parsed.flag("recursive"), includeHidden: parsed.flag("hidden"))
         return settings
@@ -247,6 +260,7 @@ enum ScanCommand {
                 stats.append(stat)
             }
         }
+        let recordOptions = RecordOptions(ranges: RangesCommand.load(stderr: diagnostics).ranges, prefixes: settings.prefixes)
         let writer = ResultWriter(settings: settings, showNames: paths.count > 1 || walk.foldersGiven > 0, out: results, diagnostics: writerDiagnostics)
         writer.begin()
         recorder?.commit()
@@ -266,7 +280,7 @@ enum ScanCommand {
             switch outcome {
             case .skipped: tally.skipped += 1
             case .scanned(let result):
-                let record = FileRecord(result)
+                let record = FileRecord(result, options: recordOptions)
                 tally.add(record, all: settings.all)
                 let warnings = writer.write(record)
                 recorder?.record(record, path: inputs[index].path.bytes, stat: stats[index], warnings: warnings)

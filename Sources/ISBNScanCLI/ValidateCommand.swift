@@ -8,7 +8,7 @@ enum ValidateCommand {
         abstract: "Check typed ISBNs: 978 prefix, 13 digits, check digit.",
         usage: "isbnscan validate [--json] <code> ...",
         arguments: [("<code>", "An ISBN-13 or ISBN-10; hyphens and spaces are allowed (quote codes\nwith spaces). An ISBN-10 is converted to ISBN-13, then judged.")],
-        options: [OptionSpec("json", help: "One JSON object per code (JSON Lines).")],
+        options: [OptionSpec("json", help: "One JSON object per code (JSON Lines)."), ArgumentParser.acceptOption],
         discussion: """
         OUTPUT:
           <code>: valid ISBN-13 <isbn13> (ISBN-10 <isbn10>)
@@ -32,8 +32,10 @@ enum ValidateCommand {
         guard !parsed.positionals.isEmpty else { throw UsageError("no code given") }
         var allValid = true
         let text = TextFormatter(options: .init()), jsonLines = JSONLinesFormatter()
+        let prefixes = try ArgumentParser.prefixes(from: parsed)
+        let ranges = RangesCommand.load(stderr: stderr).ranges
         for input in parsed.positionals {
-            let record = ValidationRecord(input: input, verdict: ISBN.judge(typed: input))
+            let record = ValidationRecord(input: input, verdict: ISBN.judge(typed: input, accepting: prefixes), ranges: ranges)
             stdout.write(parsed.flag("json") ? jsonLines.format(record) : text.format(record))
             if !record.valid { allValid = false }
         }

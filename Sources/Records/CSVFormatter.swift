@@ -15,27 +15,29 @@ public struct CSVFormatter: Sendable {
     /// The header row.
     public var header: String {
         options.unique ? CSV.row(["isbn13", "isbn10", "count", "file"])
-                       : CSV.row(["file", "isbn13", "isbn10", "type", "data", "addon", "status", "error"])
+                       : CSV.row(["file", "isbn13", "isbn10", "type", "data", "addon", "status", "error", "hyphenated", "group",
+                                  "agency", "price"])
     }
 
     /// One file's rows.
     public func format(_ record: FileRecord) -> String {
         guard record.wasRead else {
-            return CSV.row([record.file, "", "", "", "", "", "error", record.error ?? ""])
+            return CSV.row([record.file, "", "", "", "", "", "error", record.error ?? "", "", "", "", ""])
         }
-        guard !record.symbols.isEmpty else { return CSV.row([record.file, "", "", "", "", "", "no-barcode", ""]) }
+        guard !record.symbols.isEmpty else { return CSV.row([record.file, "", "", "", "", "", "no-barcode", "", "", "", "", ""]) }
         return record.symbols.map { symbol in
             if let isbn = symbol.isbn {
-                return CSV.row([record.file, isbn.isbn13, isbn.isbn10, symbol.type, symbol.data, symbol.addOn ?? "",
-                                "accepted", ""])
+                return CSV.row([record.file, isbn.isbn13, isbn.isbn10 ?? "", symbol.type, symbol.data, symbol.addOn ?? "",
+                                "accepted", "", isbn.hyphenated ?? "", isbn.group?.prefix ?? "", isbn.group?.agency ?? "",
+                                isbn.price?.description ?? ""])
             }
             return CSV.row([record.file, "", "", symbol.type, symbol.data, symbol.addOn ?? "", "rejected",
-                            symbol.refusal?.explanation ?? ""])
+                            symbol.refusal?.explanation ?? "", "", "", "", ""])
         }.joined()
     }
 
     /// One `--unique` row.
     public func format(_ record: UniqueRecord) -> String {
-        CSV.row([record.isbn13, record.isbn10, String(record.count), record.file])
+        CSV.row([record.isbn13, record.isbn10 ?? "", String(record.count), record.file])
     }
 }

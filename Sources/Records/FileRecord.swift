@@ -31,15 +31,16 @@ public struct FileRecord: Sendable, Equatable, JSONRecord {
         self.error = error
     }
 
-    /// The record of one scanned file.
-    public init(_ result: FileScanResult) {
-        guard let report = result.report else {
+    /// The record of one scanned file; `options` say which prefixes to accept and how to hyphenate.
+    public init(_ result: FileScanResult, options: RecordOptions = RecordOptions()) {
+        guard let report = result.report?.judged(accepting: options.prefixes) else {
             self.init(file: result.path, width: nil, height: nil, symbols: [], isbns: [], rejected: [],
                       error: result.error?.cause)
             return
         }
         self.init(file: result.path, width: result.imageSize?.width, height: result.imageSize?.height,
-                  symbols: report.codes.map(SymbolRecord.init), isbns: report.accepted.compactMap { SymbolRecord($0).isbn },
+                  symbols: report.codes.map { SymbolRecord($0, options: options) },
+                  isbns: report.accepted.compactMap { SymbolRecord($0, options: options).isbn },
                   rejected: report.rejected.map { RefusalRecord($0, $0.verdict.rejection!) }, error: nil)
     }
 

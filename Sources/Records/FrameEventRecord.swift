@@ -31,10 +31,13 @@ public struct FrameEventRecord: Sendable, Equatable, JSONRecord {
         self.error = error
     }
 
-    /// The event for `report` of frame `frame`, printing the accepted codes `printed`.
-    public init(device: String, frame: Int, width: Int, height: Int, report: ScanReport, printed: [ReadCode]) {
-        self.init(device: device, frame: frame, width: width, height: height, symbols: report.codes.map(SymbolRecord.init),
-                  isbns: printed.compactMap { SymbolRecord($0).isbn },
+    /// The event for `report` of frame `frame` (already ``ScanReport/judged(accepting:)``),
+    /// printing the accepted codes `printed`.
+    public init(device: String, frame: Int, width: Int, height: Int, report: ScanReport, printed: [ReadCode],
+                options: RecordOptions = RecordOptions()) {
+        self.init(device: device, frame: frame, width: width, height: height,
+                  symbols: report.codes.map { SymbolRecord($0, options: options) },
+                  isbns: printed.compactMap { SymbolRecord($0, options: options).isbn },
                   rejected: report.rejected.map { RefusalRecord($0, $0.verdict.rejection!) })
     }
 

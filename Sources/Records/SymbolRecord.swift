@@ -37,12 +37,12 @@ public struct SymbolRecord: Sendable, Equatable, JSONRecord {
         self.refusal = refusal
     }
 
-    /// The record of a code as the scanner reported it.
-    public init(_ code: ReadCode) {
+    /// The record of a code as the scanner reported it (its ISBN hyphenated with `options.ranges`).
+    public init(_ code: ReadCode, options: RecordOptions = RecordOptions()) {
         let s = code.symbol
         self.init(type: s.symbology.rawValue, data: s.data, addOn: s.addOn, quality: s.quality,
                   orientation: s.orientation, polygon: s.polygon, pass: s.pass,
-                  isbn: code.verdict.isbn.map { ISBNRecord($0, addOn: s.addOn) },
+                  isbn: code.verdict.isbn.map { ISBNRecord($0, addOn: s.addOn, ranges: options.ranges) },
                   refusal: code.verdict.rejection.map { RefusalRecord(code, $0) })
     }
 

@@ -46,14 +46,18 @@ public struct TextFormatter: Sendable {
         "\(record.isbn13) \(record.count) \(escaped(record.file, json: false))\n"
     }
 
-    /// `<input>: valid ISBN-13 … (ISBN-10 …)`, or `<input>: invalid|refused, <reason>: <detail>`
-    /// (refused for a well-formed code outside the accepted prefixes, reason `prefix`).
+    /// `<input>: valid ISBN-13 … (ISBN-10 …), <hyphenated> (<group> <agency>)`, or
+    /// `<input>: invalid|refused, <reason>: <detail>` (refused for a well-formed code outside the
+    /// accepted prefixes, reasons `prefix` and `ismn`).
     public func format(_ record: ValidationRecord) -> String {
         if let isbn = record.isbn {
-            return "\(escaped(record.input, json: false)): valid ISBN-13 \(isbn.isbn13) (ISBN-10 \(isbn.isbn10))\n"
+            return "\(escaped(record.input, json: false)): valid ISBN-13 \(isbn.isbn13) "
+                + (isbn.isbn10.map { "(ISBN-10 \($0))" } ?? "(979: no ISBN-10)")
+                + (isbn.hyphenationText.map { ", \($0)" } ?? "") + "\n"
         }
         let reason = record.reason ?? ""
-        let line = "\(record.input): \(reason == "prefix" ? "refused" : "invalid"), \(reason): \(record.detail ?? "")"
+        // A well-formed code outside the accepted prefixes (979, an ISMN) is refused by policy, not invalid.
+        let line = "\(record.input): \(reason == "prefix" || reason == "ismn" ? "refused" : "invalid"), \(reason): \(record.detail ?? "")"
         return escaped(line, json: false) + "\n"
     }
 
@@ -83,16 +87,20 @@ public struct TextFormatter: Sendable {
         return isbn.isbn13 + addOn
     }
 
-    /// `EAN-13 <digits> accepted ISBN-10 <isbn10>` or `… rejected <reason>: <detail>`, then
-    /// ` add-on <digits>` when one was read.
+    /// `EAN-13 <digits> accepted ISBN-10 <isbn10> <hyphenated> (<group> <agency>)` or
+    /// `… rejected <reason>: <detail>`, then ` add-on <digits> (<price>)` when one was read.
     public static func describe(_ symbol: SymbolRecord) -> String {
         var line = "\(symbol.type) \(symbol.data)"
         if let isbn = symbol.isbn {
-            line += " accepted ISBN-10 \(isbn.isbn10)"
+            line += " accepted" + (isbn.isbn10.map { " ISBN-10 \($0)" } ?? "")
+            if let hyphenation = isbn.hyphenationText { line += " " + hyphenation }
         } else if let refusal = symbol.refusal {
             line += " rejected \(refusal.explanation)"
         }
-        if let addOn = symbol.addOn { line += " add-on \(addOn)" }
+        if let addOn = symbol.addOn {
+            line += " add-on \(addOn)"
+            if let price = symbol.isbn?.price { line += " (\(price))" }
+        }
         return line
     }
 }

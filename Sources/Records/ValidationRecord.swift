@@ -11,9 +11,9 @@ public struct ValidationRecord: Sendable, Equatable, JSONRecord {
     public var reason: String?
     public var detail: String?
 
-    public init(input: String, verdict: Verdict) {
+    public init(input: String, verdict: Verdict, ranges: RangeMessage? = nil) {
         self.input = input
-        self.isbn = verdict.isbn.map { ISBNRecord($0, addOn: nil) }
+        self.isbn = verdict.isbn.map { ISBNRecord($0, addOn: nil, ranges: ranges) }
         self.reason = verdict.rejection?.reason.rawValue
         self.detail = verdict.rejection?.detail
     }
@@ -22,6 +22,7 @@ public struct ValidationRecord: Sendable, Equatable, JSONRecord {
 
     public var json: JSONValue {
         .object(["input": .string(input), "valid": .bool(valid), "isbn13": .optional(isbn?.isbn13),
-                 "isbn10": .optional(isbn?.isbn10), "reason": .optional(reason), "detail": .optional(detail)])
+                 "isbn10": .optional(isbn?.isbn10), "hyphenated": .optional(isbn?.hyphenated),
+                 "group": isbn?.group.map(\.json) ?? .null, "reason": .optional(reason), "detail": .optional(detail)])
     }
 }

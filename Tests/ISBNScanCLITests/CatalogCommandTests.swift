@@ -149,18 +149,22 @@ import Testing
         #expect(list.status == 0)
         let rows = list.stdout.split(separator: "\n").map { $0.split(separator: " ") }
         #expect(rows.map { String($0[0]) } == ["9780306406157", "9780321125217"])
-        #expect(rows.map { String($0[1]) } == ["2", "1"])
-        #expect(rows[0][4] == "\(one.path)/a.png")
+        #expect(rows.map { String($0[1]) } == ["978-0-306-40615-7", "978-0-321-12521-7"])
+        #expect(rows.map { String($0[2]) } == ["978-0", "978-0"])
+        #expect(rows.map { String($0[3]) } == ["2", "1"])
+        #expect(rows[0][6] == "\(one.path)/a.png")
 
         let isbnList = try isbnscan(["catalog", "export", "--db", dbOne, "--format", "isbn-list"])
         #expect(isbnList.stdout == "9780306406157\n9780321125217\n")
         let csv = try isbnscan(["catalog", "export", "--db", dbOne])
         let csvRows = csv.stdout.components(separatedBy: "\r\n")
-        #expect(csvRows[0] == "isbn13,isbn10,count,first_seen,last_seen,first_source,addon")
-        #expect(csvRows[1].hasPrefix("9780306406157,0306406152,2,"))
+        #expect(csvRows[0] == "isbn13,isbn10,hyphenated,group,agency,count,first_seen,last_seen,first_source,addon,price")
+        #expect(csvRows[1].hasPrefix("9780306406157,0306406152,978-0-306-40615-7,978-0,English language,2,"))
         let jsonl = try isbnscan(["catalog", "export", "--db", dbOne, "--format", "jsonl"])
         let first = try JSONSerialization.jsonObject(with: Data(jsonl.stdout.split(separator: "\n")[0].utf8)) as! [String: Any]
         #expect(first["isbn13"] as? String == "9780306406157" && first["count"] as? Int == 2)
+        #expect(first["hyphenated"] as? String == "978-0-306-40615-7")
+        #expect((first["group"] as? [String: Any])?["agency"] as? String == "English language")
 
         let stats = try isbnscan(["catalog", "stats", "--db", dbOne])
         #expect(stats.stdout.hasPrefix("""

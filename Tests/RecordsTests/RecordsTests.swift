@@ -34,7 +34,8 @@ import Testing
             "addon": "51299", "quality": 9, "orientation": 0, "polygon": [[1, 2], [3, 2], [3, 4], [1, 4]], "pass": "full", \
             "verdict": "accepted", "reason": null}, {"type": "EAN-13", "data": "4901234567894", "addon": null, "quality": 3, \
             "orientation": null, "polygon": [[0, 50], [9, 50], [9, 60], [0, 60]], "pass": "smooth", "verdict": "rejected", \
-            "reason": "prefix"}], "isbns": [{"isbn13": "9780306406157", "isbn10": "0306406152", "addon": "51299"}], \
+            "reason": "prefix"}], "isbns": [{"isbn13": "9780306406157", "isbn10": "0306406152", "addon": "51299", \
+            "hyphenated": null, "group": null, "price": {"currency": "USD", "amount": "12.99", "kind": "price"}}], \
             "rejected": [{"type": "EAN-13", "data": "4901234567894", "reason": "prefix", \
             "detail": "prefix 490 is not 978: Japanese JAN product code"}], "error": null}
 
@@ -44,7 +45,7 @@ import Testing
     @Test func textWithAndWithoutAll() {
         #expect(TextFormatter(options: .init(showNames: true, addOns: true)).format(Self.record) == "a,b.png: 9780306406157 51299\n")
         #expect(TextFormatter(options: .init(all: true)).format(Self.record) == """
-            EAN-13 9780306406157 accepted ISBN-10 0306406152 add-on 51299
+            EAN-13 9780306406157 accepted ISBN-10 0306406152 add-on 51299 (USD 12.99)
             EAN-13 4901234567894 rejected prefix: prefix 490 is not 978: Japanese JAN product code
 
             """)
@@ -52,11 +53,11 @@ import Testing
 
     @Test func csvQuotesAndRowsPerCode() {
         let csv = CSVFormatter(options: .init())
-        #expect(csv.format(Self.record) == "\"a,b.png\",9780306406157,0306406152,EAN-13,9780306406157,51299,accepted,\r\n"
-                + "\"a,b.png\",,,EAN-13,4901234567894,,rejected,prefix: prefix 490 is not 978: Japanese JAN product code\r\n")
+        #expect(csv.format(Self.record) == "\"a,b.png\",9780306406157,0306406152,EAN-13,9780306406157,51299,accepted,,,,,USD 12.99\r\n"
+                + "\"a,b.png\",,,EAN-13,4901234567894,,rejected,prefix: prefix 490 is not 978: Japanese JAN product code,,,,\r\n")
         let unreadable = FileRecord(file: "c.jpg", width: nil, height: nil, symbols: [], isbns: [], rejected: [],
                                     error: "empty file (0 bytes)")
-        #expect(csv.format(unreadable) == "c.jpg,,,,,,error,empty file (0 bytes)\r\n")
+        #expect(csv.format(unreadable) == "c.jpg,,,,,,error,empty file (0 bytes),,,,\r\n")
         #expect(JSONLinesFormatter().format(unreadable) == #"{"file": "c.jpg", "width": null, "height": null, "symbols": [], "isbns": [], "rejected": [], "error": "empty file (0 bytes)"}"# + "\n")
     }
 
@@ -76,5 +77,34 @@ import Testing
         symbol.refusal?.reason = "misread"
         #expect(TextFormatter.describe(symbol) == "EAN-13 4901234567894 rejected misread: prefix 490 is not 978: Japanese JAN product code")
         #expect(symbol.json["reason"] == JSONValue.string("misread"))
+    }
+}
+
+@Suite struct HyphenatedRecordTests {
+    @Test func isbnRecordsCarryHyphenationGroupAndPrice() {
+        let record = ISBNRecord(ISBN.judge(ean: "9784873119038").isbn!, addOn: "51995", ranges: .bundled)
+        #expect(record.json.encoded == #"{"isbn13": "9784873119038", "isbn10": "4873119030", "addon": "51995", "hyphenated": "978-4-87311-903-8", "group": {"prefix": "978-4", "agency": "Japan"}, "price": {"currency": "USD", "amount": "19.95", "kind": "price"}}"#)
+        #expect(record.hyphenationText == "978-4-87311-903-8 (978-4 Japan)")
+    }
+
+    @Test func notHyphenatableIsSaid() {
+        // 978-6700000...978-6998999 has Length 0 in the range message.
+        let twelve = "978670000000"
+        let isbn = ISBN.judge(ean: twelve + String(EAN.checkDigit(for: EAN.digitValues(twelve)!))).isbn!
+        let record = ISBNRecord(isbn, addOn: nil, ranges: .bundled)
+        #expect(record.hyphenated == nil && record.group == nil)
+        #expect(record.hyphenationText == "not hyphenatable: the range 978-6700000 is not defined for use")
+    }
+
+    @Test func judgedAccepts979OnlyWhenAsked() {
+        func box(_ y: Int) -> [Point] { [Point(x: 0, y: y), Point(x: 90, y: y), Point(x: 90, y: y + 30), Point(x: 0, y: y + 30)] }
+        let report = ScanReport(symbols: [Symbol(symbology: .ean13, data: "9791032305690", quality: 5, orientation: 0, polygon: box(0)),
+                                          Symbol(symbology: .ean13, data: "9790230671187", quality: 5, orientation: 0, polygon: box(500))])
+        #expect(report.judged(accepting: .only978).accepted.isEmpty)
+        let judged = report.judged(accepting: .with979)
+        #expect(judged.accepted.map(\.symbol.data) == ["9791032305690"])
+        #expect(judged.rejected.map { $0.verdict.rejection!.reason } == [.ismn])
+        let record = SymbolRecord(judged.codes[0], options: RecordOptions(ranges: .bundled, prefixes: .with979))
+        #expect(TextFormatter.describe(record) == "EAN-13 9791032305690 accepted 979-10-323-0569-0 (979-10 France)")
     }
 }
