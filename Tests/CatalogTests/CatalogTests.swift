@@ -164,4 +164,10 @@ func fileRecord(_ name: String, isbns: [String], refused: [String] = [], error: 
             #expect(error.path == "/nonexistent/folder/b.db")
         }
     }
+
+    @Test func timestampsAreISO8601UTCWithMilliseconds() {
+        #expect(Timestamp.format(secondsSince1970: 0, milliseconds: 5) == "1970-01-01T00:00:00.005Z")
+        #expect(Timestamp.format(secondsSince1970: 1_764_547_200 + 3723, milliseconds: 250) == "2025-12-01T01:02:03.250Z")
+        #expect(Timestamp.now().count == 24)
+    }
 }
