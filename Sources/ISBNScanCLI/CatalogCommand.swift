@@ -33,7 +33,9 @@ enum CatalogCommand {
           <first file or device>' per book, in order of first sighting; times
           in UTC (ISO 8601); '-' for an ISBN that cannot be hyphenated.
           export --format csv: isbn13,isbn10,hyphenated,group,agency,count,
-          first_seen,last_seen,first_source,addon,price. jsonl: {"isbn13",
+          first_seen,last_seen,first_source,addon,price; the ISBN-13 and
+          ISBN-10 written as ="9780306406157" so that a spreadsheet keeps
+          them as text (leading zeros included). jsonl: {"isbn13",
           "isbn10", "hyphenated", "group": {"prefix", "agency"}, "addon",
           "price", "count", "first_seen", "last_seen", "first_source"}.
           isbn-list: one ISBN-13 per line.
@@ -133,11 +135,16 @@ enum CatalogCommand {
         case "isbn-list": return book.isbn13 + "\n"
         case "jsonl": return JSONLinesFormatter().format(record)
         default:
-            return CSV.row([book.isbn13, book.isbn10 ?? "", isbn.hyphenated ?? "", isbn.group?.prefix ?? "", isbn.group?.agency ?? "",
+            // ="…" makes LibreOffice Calc and Excel keep the digits as text (an ISBN-10's leading zero
+            // is lost otherwise); checked with LibreOffice Calc 7.4 (see README).
+            return CSV.row([spreadsheetText(book.isbn13), book.isbn10.map(spreadsheetText) ?? "", isbn.hyphenated ?? "", isbn.group?.prefix ?? "", isbn.group?.agency ?? "",
                             String(book.count), book.firstSeen, book.lastSeen, book.firstSource, book.addOn ?? "",
                             isbn.price?.description ?? ""])
         }
     }
+
+    /// `="digits"`: a formula whose value is the text, so a spreadsheet opening the CSV keeps the digits.
+    static func spreadsheetText(_ digits: String) -> String { "=\"\(digits)\"" }
 
     static func text(_ stats: Catalog.Statistics) -> String {
         let files = stats.files.values.reduce(0, +)
