@@ -182,6 +182,7 @@ public struct RangeMessage: Sendable {
     /// Element text with surrounding whitespace trimmed and the five XML entities decoded.
     static func string(_ bytes: ArraySlice<UInt8>) -> String {
         var s = String(decoding: bytes, as: UTF8.self)
+        guard bytes.contains(UInt8(ascii: "&")) else { return String(s.trimmingWhitespace()) }
         for (entity, character) in [("&lt;", "<"), ("&gt;", ">"), ("&quot;", "\""), ("&apos;", "'"), ("&amp;", "&")] {
             var out = ""
             var rest = Substring(s)
