@@ -5,21 +5,6 @@ import Catalog
 import Imaging
 import Records
 
-/// Text held back until the catalogue batch that records it is committed, so that a run killed
-/// (even with SIGKILL) never printed a result the catalogue lost.
-final class HeldSink: TextSink {
-    private let sink: TextSink
-    private var held = ""
-    init(_ sink: TextSink) { self.sink = sink }
-    func write(_ text: String) { held += text }
-    /// Writes out what was held.
-    func release() {
-        guard !held.isEmpty else { return }
-        sink.write(held)
-        held = ""
-    }
-}
-
 /// `scan --db`: records each file's result in the catalogue, in batches of at most
 /// ``batchSize`` files or ``batchSeconds`` seconds, and releases the held output of a batch
 /// only after its commit.
@@ -83,20 +68,3 @@ final class CatalogRecorder {
         diagnostics.write("Error: \(error)\n")
     }
 }
-
-/// Size and modification time of a file, from stat(2).
-struct FileStat: Equatable {
-    var size: Int64
-    /// Nanoseconds since 1970-01-01 UTC.
-    var modificationNanoseconds: Int64
-
-    /// stat(2) of `path` (following links), or `nil` when it fails or `path` is no regular file.
-    init?(path: RawPath) {
-        var info = stat()
-        let ok = path.withCString { stat($0, &info) } == 0
-        guard ok, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
-        size = Int64(info.st_size)
-        modificationNanoseconds = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
-    }
-}
-
