@@ -7,13 +7,14 @@ let package = Package(
     products: [
         .executable(name: "isbnscan", targets: ["isbnscan"]),
         .library(name: "ISBN", targets: ["ISBN"]),
-        .library(name: "ISBNScanKit", targets: ["ISBN", "Imaging", "Scanning", "Batch", "Capture"]),
+        .library(name: "ISBNScanKit", targets: ["ISBN", "Imaging", "Scanning", "Batch", "Capture", "Records", "Catalog"]),
     ],
     targets: [
         // C libraries from Debian, found with pkg-config.
         .systemLibrary(name: "CZBar", pkgConfig: "zbar", providers: [.apt(["libzbar-dev"])]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng16", providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CJPEG", pkgConfig: "libjpeg", providers: [.apt(["libjpeg62-turbo-dev"])]),
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CExif", pkgConfig: "libexif", providers: [.apt(["libexif-dev"])]),
         // C shim: libpng/libjpeg decoding with setjmp kept inside C, EXIF orientation.
         .target(name: "CCodecs", dependencies: ["CPNG", "CJPEG", "CExif"]),
@@ -22,27 +23,35 @@ let package = Package(
         .target(name: "CV4L2"),
 
         // Pure Swift: ISBN-13 / ISBN-10 rules. Depends on nothing.
-        .target(name: "ISBN"),
+        // The range message is compiled in from BundledRangeMessage.swift (`make ranges-source`).
+        .target(name: "ISBN", exclude: ["Resources"]),
         // 8-bit luminance images, format sniffing, PNG/JPEG/PNM decoding, EXIF orientation.
         .target(name: "Imaging", dependencies: ["CCodecs"]),
         // zbar wrapper, region of interest, symbols.
         .target(name: "Scanning", dependencies: ["CZBar", "Imaging", "ISBN"]),
+        // The output records (file result, symbol, ISBN, refusal, device, frame event), their
+        // hand-written JSON (keys in the documented order) and the text, JSON Lines and CSV formatters.
+        .target(name: "Records", dependencies: ["ISBN", "Scanning"]),
+        // The catalogue: an SQLite file of the files scanned and the ISBNs seen (schema, migrations).
+        .target(name: "Catalog", dependencies: ["CSQLite", "Records"]),
         // Folder walking and parallel scanning with results in input order.
         .target(name: "Batch", dependencies: ["Imaging", "Scanning"]),
         // V4L2 capture devices, frames, pixel formats → luminance, frame confirmation.
         .target(name: "Capture", dependencies: ["CV4L2", "CCodecs", "Imaging", "Scanning", "ISBN"]),
         // Argument parsing, commands, output, exit statuses.
-        .target(name: "ISBNScanCLI", dependencies: ["ISBN", "Imaging", "Scanning", "Batch", "Capture"]),
+        .target(name: "ISBNScanCLI", dependencies: ["ISBN", "Imaging", "Scanning", "Batch", "Capture", "Records", "Catalog"]),
         .executableTarget(name: "isbnscan", dependencies: ["ISBNScanCLI"]),
 
         .testTarget(name: "ISBNTests", dependencies: ["ISBN"]),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging"]),
         .testTarget(name: "ScanningTests", dependencies: ["Scanning", "Imaging", "ISBN"]),
+        .testTarget(name: "RecordsTests", dependencies: ["Records", "Scanning", "ISBN"]),
+        .testTarget(name: "CatalogTests", dependencies: ["Catalog", "Records"]),
         .testTarget(name: "BatchTests", dependencies: ["Batch", "Scanning", "Imaging"]),
         // Test support: builds the fake V4L2 device (Tests/FakeV4L2/fakev4l2.c) with cc.
         .target(name: "FakeV4L2", path: "Tests/FakeV4L2", exclude: ["fakev4l2.c"]),
         .testTarget(name: "CaptureTests", dependencies: ["Capture", "CV4L2", "CCodecs", "Imaging", "Scanning", "FakeV4L2"]),
-        .testTarget(name: "ISBNScanCLITests", dependencies: ["ISBNScanCLI", "isbnscan", "FakeV4L2"]),
+        .testTarget(name: "ISBNScanCLITests", dependencies: ["ISBNScanCLI", "isbnscan", "FakeV4L2", "Catalog", "Records"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -9,7 +9,8 @@ import Scanning
 /// been read for `repeatAfter` seconds; the code is reported once per visit, when it has been
 /// read in `requiredFrames` frames within the last `window` seconds (two glimpses far apart do
 /// not confirm a code) and at least ``Arbiter/winningRatio`` times as many as any other code
-/// read at the same place (``Symbol/overlaps(_:)``) in that window: a misread that appears in
+/// read at the same place (``Symbol/overlaps(_:)``) in that window that could be a misread of
+/// it (at most half of the digits differ; see ``couldBeMisreads(_:_:)``): a misread that appears in
 /// single frames holds back the code it rivals until the right code clearly outnumbers it, and
 /// is never reported itself unless it does the same. Times are seconds on any monotonic clock.
 public struct FrameConfirmer: Sendable {
@@ -67,7 +68,8 @@ public struct FrameConfirmer: Sendable {
             guard own.count >= requiredFrames else { continue }
             // Frames in the window in which another code was read where this one was.
             var rivals: [String: Set<Double>] = [:]
-            for other in recent where other.symbol.data != code && !other.symbol.polygon.isEmpty {
+            for other in recent where other.symbol.data != code && !other.symbol.polygon.isEmpty
+                && Self.couldBeMisreads(code, other.symbol.data) {
                 if own.contains(where: { !$0.symbol.polygon.isEmpty && $0.symbol.overlaps(other.symbol) }) {
                     rivals[other.symbol.data, default: []].insert(other.time)
                 }
@@ -78,6 +80,13 @@ public struct FrameConfirmer: Sendable {
             confirmed.append(code)
         }
         return confirmed
+    }
+
+    /// Whether `a` and `b` could be readings of one barcode: the same length, and at most half
+    /// of their digits differ (a misread changes a few digits; the next book held to the camera
+    /// at the same place shares only its prefix with the last one, and is no rival of it).
+    static func couldBeMisreads(_ a: String, _ b: String) -> Bool {
+        a.count == b.count && zip(a, b).filter { $0 != $1 }.count * 2 <= a.count
     }
 
     /// Codes currently in a visit (seen, not yet gone), reported or not.

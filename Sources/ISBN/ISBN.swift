@@ -1,12 +1,15 @@
-/// A validated ISBN-13 in the 978 ("Bookland") prefix, with its ISBN-10 form.
+/// A validated ISBN-13: 978 ("Bookland"), or 979 when the caller accepts it; 978 ones have an
+/// ISBN-10 form.
 ///
 /// Rules: ISO 2108 and the ISBN Users' Manual (International ISBN Agency, 7th ed.): an
 /// ISBN-13 is an EAN-13 whose GS1 prefix is 978 or 979, with the EAN-13 modulo-10 check digit
 /// (weights 1, 3). Only 978 numbers have an ISBN-10 form: the 9 digits after 978 followed by a
 /// modulo-11 check digit (weights 10…2), written `X` when it is 10.
 ///
-/// isbnscan accepts 978 only, as the iOS reader it replaces does (`code.count == 13 &&
-/// code.hasPrefix("978")`); 979 numbers are refused with reason ``RejectionReason/prefix``.
+/// isbnscan accepts 978 only by default, as the iOS reader it replaces does (`code.count == 13 &&
+/// code.hasPrefix("978")`); 979 numbers are refused with reason ``RejectionReason/prefix`` unless
+/// ``ISBNPrefixes/with979`` is asked for. 979-0 is an ISMN (ISO 10957, printed music), never an
+/// ISBN: refused with ``RejectionReason/ismn`` either way.
 public struct ISBN: Hashable, Sendable, CustomStringConvertible {
     /// The 13 digits, no hyphens, e.g. `"9780306406157"`.
     public let isbn13: String
@@ -14,9 +17,10 @@ public struct ISBN: Hashable, Sendable, CustomStringConvertible {
     /// Judges a 13-digit EAN as read from a barcode.
     ///
     /// Checks in this order and reports the first failure: ``RejectionReason/nonDigit``,
-    /// ``RejectionReason/length`` (13 digits), ``RejectionReason/prefix`` (978),
+    /// ``RejectionReason/length`` (13 digits), ``RejectionReason/ismn`` (9790),
+    /// ``RejectionReason/prefix`` (978, or 978 and 979 with `prefixes` ``ISBNPrefixes/with979``),
     /// ``RejectionReason/checkDigit``.
-    public static func judge(ean data: String) -> Verdict {
+    public static func judge(ean data: String, accepting prefixes: ISBNPrefixes = .only978) -> Verdict {
         guard !data.isEmpty else { return .rejected(Rejection(.nonDigit, "empty code")) }
         guard let digits = EAN.digitValues(data) else {
             return .rejected(Rejection(.nonDigit, "'\(data)' has characters other than the digits 0-9"))
@@ -24,7 +28,10 @@ public struct ISBN: Hashable, Sendable, CustomStringConvertible {
         guard digits.count == 13 else {
             return .rejected(Rejection(.length, "\(digits.count) digits, an ISBN-13 has 13"))
         }
-        guard data.hasPrefix("978") else {
+        if data.hasPrefix("9790") {
+            return .rejected(Rejection(.ismn, "prefix 979-0 is an ISMN (printed music), not an ISBN"))
+        }
+        guard data.hasPrefix("978") || (prefixes == .with979 && data.hasPrefix("979")) else {
             return .rejected(Rejection(.prefix, prefixExplanation(data)))
         }
         guard EAN.hasValidCheckDigit(digits) else {
@@ -39,7 +46,7 @@ public struct ISBN: Hashable, Sendable, CustomStringConvertible {
     ///
     /// An ISBN-10 (9 digits and a check digit 0-9 or X) must pass its modulo-11 check, then is
     /// converted to its 978 ISBN-13 and judged like a scanned code.
-    public static func judge(typed input: String) -> Verdict {
+    public static func judge(typed input: String, accepting prefixes: ISBNPrefixes = .only978) -> Verdict {
         // Dashes pasted from web catalogues (U+2010 hyphen, U+2011 non-breaking hyphen,
         // U+2012 figure dash, U+2013 en dash, U+2212 minus) count as the hyphen-minus.
         let dashes: Set<Character> = ["\u{2010}", "\u{2011}", "\u{2012}", "\u{2013}", "\u{2212}"]
@@ -62,13 +69,15 @@ public struct ISBN: Hashable, Sendable, CustomStringConvertible {
             }
             let payload = [9, 7, 8] + isbn10Digits
             let isbn13 = (payload + [EAN.checkDigit(for: payload)]).map(String.init).joined()
-            return judge(ean: isbn13)
+            return judge(ean: isbn13, accepting: prefixes)
         }
-        return judge(ean: compact)
+        return judge(ean: compact, accepting: prefixes)
     }
 
-    /// The ISBN-10 form: the 9 digits after 978 and a modulo-11 check digit (`X` for 10).
-    public var isbn10: String {
+    /// The ISBN-10 form: the 9 digits after 978 and a modulo-11 check digit (`X` for 10);
+    /// `nil` for a 979 ISBN, which has none.
+    public var isbn10: String? {
+        guard isbn13.hasPrefix("978") else { return nil }
         let core = EAN.digitValues(isbn13.dropFirst(3).prefix(9))!
         let check = ISBN.isbn10CheckDigit(core)
         return core.map(String.init).joined() + (check == 10 ? "X" : String(check))
@@ -107,4 +116,12 @@ extension String {
         while let last = s.last, last.isWhitespace { s = s.dropLast() }
         return s
     }
+}
+
+/// Which GS1 prefixes count as ISBNs.
+public enum ISBNPrefixes: Sendable, Hashable {
+    /// 978 only (the default, as the iOS reader isbnscan replaces).
+    case only978
+    /// 978 and 979 (979-8, 979-10…979-13; 979-0 is an ISMN and stays refused).
+    case with979
 }

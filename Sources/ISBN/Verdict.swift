@@ -7,6 +7,8 @@ public enum RejectionReason: String, Sendable, CaseIterable, Hashable {
     case length
     /// 13 digits, but the GS1 prefix is not 978 (979 ISBNs, ISMN, ISSN 977, JAN 45/49, UPC-A…).
     case prefix
+    /// 979-0: an ISMN (International Standard Music Number, ISO 10957), printed music, not a book.
+    case ismn
     /// The last digit is not the check digit of the others.
     case checkDigit = "check-digit"
     /// The same place in one image gave two different valid EAN-13 numbers (a 1↔7 or 2↔8

@@ -1,3 +1,4 @@
+import Records
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,4 +1,6 @@
+import Records
 import Capture
+import Catalog
 import ISBN
 import Scanning
 #if canImport(Glibc)
@@ -36,7 +38,14 @@ enum CameraCommand {
             OptionSpec("max-frames", value: "n", help: "Stop after n frames (tests, benchmarks). Default: no limit."),
             OptionSpec("effort", value: "level", help: "Decoding per frame: fast (one zbar scan; the default,\nthe next frame is the next try), normal or thorough (as\nin 'isbnscan scan', much slower per frame)."),
             OptionSpec("addons", help: "Also read EAN-5/EAN-2 add-ons and print them after the ISBN."),
+ArgumentParser.acceptOption,
             OptionSpec("json", help: "One JSON object per printed result (JSON Lines), with the\nkeys of 'scan --json', \"device\" and \"frame\" instead of \"file\"."),
+            OptionSpec("db", value: "file", help: """
+                Record every ISBN printed in this catalogue (SQLite, created if
+                missing; see 'isbnscan catalog'), before printing it. A book
+                already in it gets a warning 'already scanned <date> from
+                <file>' (and two bells with --beep).
+                """),
             OptionSpec("beep", help: "Ring the terminal bell (on stderr) for every ISBN printed."),
             OptionSpec("quiet", short: "q", help: "No status lines, warnings or summary on stderr\n(errors still appear)."),
         ],
@@ -86,6 +95,10 @@ enum CameraCommand {
         var json = false
         var beep = false
         var quiet = false
+        /// `--accept 979`.
+        var prefixes = ISBNPrefixes.only978
+        /// `--db`: the catalogue file.
+        var db: String?
     }
 
     static func settings(from parsed: ParsedArguments) throws(UsageError) -> Settings {
@@ -127,6 +140,11 @@ enum CameraCommand {
             s.effort = effort
         }
         s.addOns = parsed.flag("addons")
+        s.prefixes = try ArgumentParser.prefixes(from: parsed)
+        if let db = parsed.value("db") {
+            guard !db.isEmpty else { throw UsageError("--db needs a file name") }
+            s.db = db
+        }
         s.json = parsed.flag("json")
         s.beep = parsed.flag("beep")
         s.quiet = parsed.flag("quiet")
@@ -145,7 +163,14 @@ enum CameraCommand {
     static func run(_ parsed: ParsedArguments, stdout: TextSink, stderr: TextSink) throws(UsageError) -> ExitStatus {
         let settings = try settings(from: parsed)
         StopSignal.install()
-        var session = CameraSession(settings: settings, stdout: stdout, stderr: stderr)
+        var catalog: Catalog?
+        if let db = settings.db {
+            do { catalog = try Catalog(path: db) } catch {
+                stderr.write("Error: \(error)\n")
+                return .inputError
+            }
+        }
+        var session = CameraSession(settings: settings, stdout: stdout, stderr: stderr, catalog: catalog)
         return session.run()
     }
 }
@@ -161,11 +186,17 @@ struct CameraSession {
     var reported = 0
     var badFrames = 0
     var statusShown = false
+    /// Hyphenation and accepted prefixes for the records printed.
+    let recordOptions: RecordOptions
+    /// `--db`: where printed ISBNs are recorded (`nil` after a catalogue error).
+    var catalog: Catalog?
 
-    init(settings: CameraCommand.Settings, stdout: TextSink, stderr: TextSink) {
+    init(settings: CameraCommand.Settings, stdout: TextSink, stderr: TextSink, catalog: Catalog? = nil) {
+        self.catalog = catalog
         self.settings = settings
         self.stdout = stdout
         self.stderr = stderr
+        self.recordOptions = RecordOptions(ranges: RangesCommand.load(stderr: stderr).ranges, prefixes: settings.prefixes)
         self.live = !settings.quiet && isatty(2) == 1 && (stderr as? FileDescriptorSink)?.fd == 2
     }
 
@@ -269,6 +300,7 @@ struct CameraSession {
     /// Confirms the frame's codes and prints those due now.
     mutating func handle(_ report: ScanReport, frame: Int, width: Int, height: Int, at time: Double,
                          confirmer: inout FrameConfirmer, refusals: inout FrameConfirmer) {
+        let report = report.judged(accepting: settings.prefixes)
         let accepted = report.accepted
         // Every reading of the frame goes to the confirmer (a misread is a rival of the code it
         // misreads); only accepted ISBNs can be printed.
@@ -283,19 +315,28 @@ struct CameraSession {
         guard !printed.isEmpty else { return }
         let toPrint = settings.continuous ? printed : [printed[0]]
         if statusShown { stderr.write("\r\u{1B}[K") }
-        if settings.json {
-            stdout.write(JSON.object(["device": JSON.string(settings.device), "frame": String(frame),
-                                      "width": String(width), "height": String(height),
-                                      "symbols": ResultWriter.symbolsJSON(report),
-                                      "isbns": ResultWriter.isbnsJSON(toPrint),
-                                      "rejected": ResultWriter.rejectedJSON(report), "error": "null"]) + "\n")
-        } else {
-            for code in toPrint {
-                let addOn = settings.addOns ? code.symbol.addOn.map { " \($0)" } ?? "" : ""
-                stdout.write("\(code.verdict.isbn!.isbn13)\(addOn)\n")
+        let event = FrameEventRecord(device: settings.device, frame: frame, width: width, height: height,
+                                     report: report, printed: toPrint, options: recordOptions)
+        // Recorded (and committed) before it is printed: nothing printed is ever missing from the catalogue.
+        var already: [String] = []
+        if let catalog {
+            do {
+                for isbn in event.isbns {
+                    guard let seen = try catalog.firstSighting(of: isbn.isbn13) else { continue }
+                    let source = seen.source.split(separator: "/").last.map(String.init) ?? seen.source
+                    already.append("\(isbn.isbn13): already scanned \(seen.seenAt.prefix(10)) from \(escaped(source, json: false))")
+                }
+                try catalog.record(event)
+            } catch {
+                endStatusLine()
+                stderr.write("Error: \(error)\n")
+                self.catalog = nil
             }
         }
-        if settings.beep { stderr.write("\u{7}") }
+        stdout.write(settings.json ? JSONLinesFormatter().format(event)
+                                   : TextFormatter(options: .init(addOns: settings.addOns)).format(event))
+        if !settings.quiet { for line in already { warn(line) } }
+        if settings.beep { stderr.write(already.isEmpty ? "\u{7}" : "\u{7}\u{7}") }
         reported += toPrint.count
     }
 

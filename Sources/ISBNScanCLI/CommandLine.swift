@@ -27,6 +27,9 @@ public enum ISBNScanCommand {
       validate                Check ISBNs typed by hand (ISBN-13 or ISBN-10).
       camera                  Hold a book up to a webcam (V4L2) and print its ISBN.
       devices                 List the video devices (/dev/video*) and their formats.
+      catalog                 List, export, count, merge or correct a catalogue
+                              made with 'scan --db' (SQLite).
+      ranges                  Show or update the ISBN range message (hyphenation).
       help [<subcommand>]     Show help for isbnscan or one subcommand.
 
     OPTIONS:
@@ -85,6 +88,14 @@ public enum ISBNScanCommand {
             return runSubcommand(CameraCommand.spec, rest, raw: rawRest, stdout: stdout, stderr: stderr) { (parsed) throws(UsageError) -> ExitStatus in
                 try CameraCommand.run(parsed, stdout: stdout, stderr: stderr)
             }
+        case "catalog":
+            return runSubcommand(CatalogCommand.spec, rest, raw: rawRest, stdout: stdout, stderr: stderr) { (parsed) throws(UsageError) -> ExitStatus in
+                try CatalogCommand.run(parsed, stdout: stdout, stderr: stderr)
+            }
+        case "ranges":
+            return runSubcommand(RangesCommand.spec, rest, raw: rawRest, stdout: stdout, stderr: stderr) { (parsed) throws(UsageError) -> ExitStatus in
+                try RangesCommand.run(parsed, stdout: stdout, stderr: stderr)
+            }
         case "devices":
             return runSubcommand(DevicesCommand.spec, rest, raw: rawRest, stdout: stdout, stderr: stderr) { (parsed) throws(UsageError) -> ExitStatus in
                 try DevicesCommand.run(parsed, stdout: stdout, stderr: stderr)
@@ -140,7 +151,8 @@ public enum ISBNScanCommand {
     }
 
     static let specs: [String: CommandSpec] = ["scan": ScanCommand.spec, "validate": ValidateCommand.spec,
-                                               "camera": CameraCommand.spec, "devices": DevicesCommand.spec]
+                                               "camera": CameraCommand.spec, "devices": DevicesCommand.spec,
+                                               "catalog": CatalogCommand.spec, "ranges": RangesCommand.spec]
 
     /// `spec` with `-h, --help` added to its options: what `<subcommand> --help` and
     /// `help <subcommand>` print, and what the parser accepts.

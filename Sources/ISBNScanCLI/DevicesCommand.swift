@@ -1,3 +1,4 @@
+import Records
 import Capture
 
 /// `isbnscan devices`: lists V4L2 device nodes with their capture formats and frame sizes.
@@ -29,52 +30,31 @@ enum DevicesCommand {
     static func run(_ parsed: ParsedArguments, stdout: TextSink, stderr: TextSink) throws(UsageError) -> ExitStatus {
         guard parsed.positionals.isEmpty else { throw UsageError("unexpected argument '\(parsed.positionals[0])'") }
         let json = parsed.flag("json")
+        let text = TextFormatter(options: .init()), jsonLines = JSONLinesFormatter()
         let paths = VideoDevices.paths()
         var captureDevices = 0, errors = 0
         for path in paths {
+            let record: DeviceRecord
             do {
                 let device = try CaptureDevice(path: path, requireCapture: false)
                 defer { device.close() }
                 let info = device.info
                 let formats = info.canCapture ? device.formats() : []
                 if info.canCapture { captureDevices += 1 }
-                if json {
-                    let list = formats.map { f in
-                        JSON.object(["fourcc": JSON.string(f.pixelFormat.description), "description": JSON.string(f.name),
-                                     "compressed": String(f.compressed),
-                                     "sizes": JSON.array(f.sizes.map { JSON.string($0.description) })])
-                    }
-                    stdout.write(JSON.object(["device": JSON.string(path), "driver": JSON.string(info.driver),
-                                              "card": JSON.string(info.card), "bus": JSON.string(info.busInfo),
-                                              "capture": String(info.canCapture), "streaming": String(info.canStream),
-                                              "read": String(info.canRead), "formats": JSON.array(list),
-                                              "error": "null"]) + "\n")
-                    continue
-                }
-                var line = "\(escaped(path, json: false)): '\(escaped(info.card, json: false))' (driver \(escaped(info.driver, json: false)), bus \(escaped(info.busInfo, json: false)))"
-                if info.canCapture {
-                    line += ", capture"
-                    if info.canStream { line += ", streaming" }
-                    if info.canRead { line += ", read()" }
-                } else {
-                    line += ", not a capture device"
-                }
-                stdout.write(line + "\n")
-                for f in formats {
-                    let fourcc = f.pixelFormat.description
-                    let pad = String(repeating: " ", count: max(1, 6 - fourcc.count))
-                    let sizes = f.sizes.map(\.description).joined(separator: " ")
-                    stdout.write("  \(fourcc)\(pad)\(escaped(f.name, json: false))\(f.compressed ? " (compressed)" : ""): \(sizes.isEmpty ? "no sizes listed" : sizes)\n")
-                }
+                record = DeviceRecord(device: path, driver: info.driver, card: info.card, bus: info.busInfo,
+                                      capture: info.canCapture, streaming: info.canStream, read: info.canRead,
+                                      formats: formats.map { f in
+                                          DeviceRecord.Format(fourcc: f.pixelFormat.description, description: f.name,
+                                                              compressed: f.compressed, sizes: f.sizes.map(\.description))
+                                      }, error: nil)
             } catch {
                 errors += 1
                 stderr.write("Error: \(error.description)\n")
-                if json {
-                    stdout.write(JSON.object(["device": JSON.string(path), "driver": "null", "card": "null", "bus": "null",
-                                              "capture": "false", "streaming": "false", "read": "false", "formats": "[]",
-                                              "error": JSON.string(error.description)]) + "\n")
-                }
+                record = DeviceRecord(device: path, driver: nil, card: nil, bus: nil, capture: false, streaming: false,
+                                      read: false, formats: [], error: error.description)
+                if !json { continue }
             }
+            stdout.write(json ? jsonLines.format(record) : text.format(record))
         }
         if paths.isEmpty { stderr.write("No video devices (/dev/video*) found.\n") }
         else if captureDevices == 0 && errors == 0 { stderr.write("No video capture device among \(paths.count) video device\(paths.count == 1 ? "" : "s").\n") }

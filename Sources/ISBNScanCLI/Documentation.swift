@@ -10,7 +10,8 @@ import Scanning
 /// `isbnscan help --man` (roff, man(7) macros) and `isbnscan help --completions bash|zsh|fish`.
 enum Documentation {
     /// The subcommands in the order the man page and completions list them.
-    static let commands: [CommandSpec] = [ScanCommand.spec, ValidateCommand.spec, CameraCommand.spec, DevicesCommand.spec]
+    static let commands: [CommandSpec] = [ScanCommand.spec, ValidateCommand.spec, CameraCommand.spec, DevicesCommand.spec,
+                                           CatalogCommand.spec, RangesCommand.spec]
 
     /// `-h`/`--help`, which every subcommand accepts besides its own options.
     static let helpOption = OptionSpec("help", short: "h", help: "Show this help.")

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Imaging
+import Records
 
 /// `scan --files-from FILE`: the paths listed in a file or on standard input, one per line or,
 /// with `-0`, separated by NUL bytes (as `find -print0` and `locate -0` write them).

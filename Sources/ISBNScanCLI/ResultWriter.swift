@@ -1,186 +1,79 @@
 import ISBN
+import Records
 import Scanning
 
-/// Writes a scan's results, file by file, as text, JSON Lines or CSV (or, with `--unique`,
-/// one entry per ISBN at the end); reports errors, refused codes and empty files on stderr.
+/// Writes a scan's results, file by file, through the formatter of the chosen output format
+/// (text, JSON Lines, CSV, or the `--unique` aggregator at the end); reports errors, refused
+/// codes and empty files on stderr.
 final class ResultWriter {
     let settings: ScanCommand.Settings
     /// Prefix text lines with the file name (several files or a folder given).
     let showNames: Bool
     private let out: TextSink
     private let diagnostics: TextSink
+    private let text: TextFormatter
+    private let csv: CSVFormatter
+    private let jsonLines = JSONLinesFormatter()
     /// `--unique`: ISBNs in order of first sight, with their count and first file.
-    private var unique: [(isbn: ISBN, file: String, count: Int)] = []
-    private var uniqueIndex: [String: Int] = [:]
+    private var unique = UniqueAggregator()
 
     init(settings: ScanCommand.Settings, showNames: Bool, out: TextSink, diagnostics: TextSink) {
         self.settings = settings
         self.showNames = showNames
         self.out = out
         self.diagnostics = diagnostics
+        self.text = TextFormatter(options: .init(showNames: showNames, all: settings.all, addOns: settings.addOns))
+        self.csv = CSVFormatter(options: .init(unique: settings.unique))
     }
 
     /// The CSV header, when writing CSV.
     func begin() {
         guard settings.format == .csv else { return }
-        out.write(settings.unique ? CSV.row(["isbn13", "isbn10", "count", "file"])
-                                  : CSV.row(["file", "isbn13", "isbn10", "type", "data", "addon", "status", "error"]))
+        out.write(csv.header)
     }
 
-    /// One file's result: its records on the output, its diagnostics on stderr.
-    func write(_ result: FileScanResult) {
-        writeDiagnostics(result)
+    /// One file's record: on the output, and its diagnostics on stderr. Returns the warnings
+    /// written (without `Warning: <file>: `), for the catalogue.
+    @discardableResult
+    func write(_ record: FileRecord) -> [String] {
+        let warnings = writeDiagnostics(record)
         if settings.unique {
-            for code in result.report?.accepted ?? [] {
-                let isbn = code.verdict.isbn!
-                if let index = uniqueIndex[isbn.isbn13] {
-                    unique[index].count += 1
-                } else {
-                    uniqueIndex[isbn.isbn13] = unique.count
-                    unique.append((isbn, result.path, 1))
-                }
-            }
-            return
+            unique.add(record)
+            return warnings
         }
         switch settings.format {
-        case .json: out.write(Self.json(result) + "\n")
-        case .csv: out.write(Self.csv(result))
-        case .text: writeText(result)
+        case .json: out.write(jsonLines.format(record))
+        case .csv: out.write(csv.format(record))
+        case .text: out.write(text.format(record))
         }
+        return warnings
     }
 
     /// The `--unique` list, if asked for.
     func finish() {
         guard settings.unique else { return }
-        for entry in unique {
+        for entry in unique.records {
             switch settings.format {
-            case .text: out.write("\(entry.isbn.isbn13) \(entry.count) \(escaped(entry.file, json: false))\n")
-            case .json:
-                out.write(JSON.object(["isbn13": JSON.string(entry.isbn.isbn13), "isbn10": JSON.string(entry.isbn.isbn10),
-                                       "count": String(entry.count), "file": JSON.string(entry.file)]) + "\n")
-            case .csv: out.write(CSV.row([entry.isbn.isbn13, entry.isbn.isbn10, String(entry.count), entry.file]))
+            case .text: out.write(text.format(entry))
+            case .json: out.write(jsonLines.format(entry))
+            case .csv: out.write(csv.format(entry))
             }
         }
     }
 
-    private func writeText(_ result: FileScanResult) {
-        guard let report = result.report else { return }
-        let prefix = showNames ? "\(escaped(result.path, json: false)): " : ""
-        if settings.all {
-            for code in report.codes { out.write(prefix + Self.describe(code) + "\n") }
-        } else {
-            for code in report.codes {
-                guard let isbn = code.verdict.isbn else { continue }
-                let addOn = settings.addOns ? code.symbol.addOn.map { " \($0)" } ?? "" : ""
-                out.write("\(prefix)\(isbn.isbn13)\(addOn)\n")
-            }
+    private func writeDiagnostics(_ record: FileRecord) -> [String] {
+        let path = escaped(record.file, json: false)
+        if let error = record.error { diagnostics.write("Error: \(path): \(error)\n") }
+        guard record.wasRead else { return [] }
+        let refusals = record.rejected.map { "\($0.type) \($0.data) refused, \($0.explanation)" }
+        let empty = record.symbols.isEmpty
+            ? ["no barcode found" + (settings.region.isFull ? "" : " in the region of interest")] : []
+        if !settings.quiet {
+            // With --all as text, refused codes are on stdout already.
+            let shown = (!settings.all || settings.format != .text ? refusals : []) + empty
+            for warning in shown { diagnostics.write("Warning: \(path): \(warning)\n") }
         }
+        return refusals + empty
     }
 
-    private func writeDiagnostics(_ result: FileScanResult) {
-        let path = escaped(result.path, json: false)
-        if let error = result.error { diagnostics.write("Error: \(path): \(error.cause)\n") }
-        guard !settings.quiet, let report = result.report else { return }
-        if !settings.all || settings.format != .text {
-            for code in report.rejected {
-                diagnostics.write("Warning: \(path): \(code.symbol.symbology.rawValue) \(code.symbol.data) refused, \(code.verdict.rejection!)\n")
-            }
-        }
-        if report.codes.isEmpty {
-            let place = settings.region.isFull ? "" : " in the region of interest"
-            diagnostics.write("Warning: \(path): no barcode found\(place)\n")
-        }
-    }
-
-    static func describe(_ code: ReadCode) -> String {
-        let symbol = code.symbol
-        var line = "\(symbol.symbology.rawValue) \(symbol.data)"
-        switch code.verdict {
-        case .accepted(let isbn): line += " accepted ISBN-10 \(isbn.isbn10)"
-        case .rejected(let rejection): line += " rejected \(rejection)"
-        }
-        if let addOn = symbol.addOn { line += " add-on \(addOn)" }
-        return line
-    }
-
-    /// The CSV rows of one file: one per code, or one saying `no-barcode` / `error`.
-    static func csv(_ result: FileScanResult) -> String {
-        guard let report = result.report else {
-            return CSV.row([result.path, "", "", "", "", "", "error", result.error?.cause ?? ""])
-        }
-        guard !report.codes.isEmpty else { return CSV.row([result.path, "", "", "", "", "", "no-barcode", ""]) }
-        return report.codes.map { code in
-            let symbol = code.symbol
-            switch code.verdict {
-            case .accepted(let isbn):
-                return CSV.row([result.path, isbn.isbn13, isbn.isbn10, symbol.symbology.rawValue, symbol.data,
-                                symbol.addOn ?? "", "accepted", ""])
-            case .rejected(let rejection):
-                return CSV.row([result.path, "", "", symbol.symbology.rawValue, symbol.data, symbol.addOn ?? "",
-                                "rejected", rejection.description])
-            }
-        }.joined()
-    }
-
-    static func json(_ result: FileScanResult) -> String {
-        guard let report = result.report else {
-            return JSON.object(["file": JSON.string(result.path), "width": "null", "height": "null", "symbols": "[]",
-                                "isbns": "[]", "rejected": "[]", "error": JSON.optional(result.error?.cause)])
-        }
-        return JSON.object(["file": JSON.string(result.path),
-                            "width": result.imageSize.map { String($0.width) } ?? "null",
-                            "height": result.imageSize.map { String($0.height) } ?? "null",
-                            "symbols": symbolsJSON(report), "isbns": isbnsJSON(report.accepted),
-                            "rejected": rejectedJSON(report), "error": "null"])
-    }
-
-    /// The `symbols` array: every EAN symbol with position, pass and verdict.
-    static func symbolsJSON(_ report: ScanReport) -> String {
-        JSON.array(report.codes.map { code -> String in
-            let s = code.symbol
-            let polygon = JSON.array(s.polygon.map { "[\($0.x), \($0.y)]" })
-            return JSON.object(["type": JSON.string(s.symbology.rawValue), "data": JSON.string(s.data),
-                                "addon": JSON.optional(s.addOn), "quality": String(s.quality),
-                                "orientation": s.orientation.map(String.init) ?? "null", "polygon": polygon,
-                                "pass": JSON.string(s.pass),
-                                "verdict": JSON.string(code.verdict.isbn == nil ? "rejected" : "accepted"),
-                                "reason": JSON.optional(code.verdict.rejection?.reason.rawValue)])
-        })
-    }
-
-    /// The `isbns` array for accepted codes.
-    static func isbnsJSON(_ accepted: [ReadCode]) -> String {
-        JSON.array(accepted.compactMap { code -> String? in
-            guard let isbn = code.verdict.isbn else { return nil }
-            return JSON.object(["isbn13": JSON.string(isbn.isbn13), "isbn10": JSON.string(isbn.isbn10),
-                                "addon": JSON.optional(code.symbol.addOn)])
-        })
-    }
-
-    /// The `rejected` array: refused codes with reason and detail.
-    static func rejectedJSON(_ report: ScanReport) -> String {
-        JSON.array(report.rejected.map { code in
-            JSON.object(["type": JSON.string(code.symbol.symbology.rawValue), "data": JSON.string(code.symbol.data),
-                         "reason": JSON.string(code.verdict.rejection!.reason.rawValue),
-                         "detail": JSON.string(code.verdict.rejection!.detail)])
-        })
-    }
-}
-
-/// CSV as RFC 4180 defines it: fields with a comma, quote, CR or LF are quoted, quotes
-/// doubled; records end in CRLF.
-enum CSV {
-    static func row(_ fields: [String]) -> String {
-        fields.map(field).joined(separator: ",") + "\r\n"
-    }
-
-    static func field(_ value: String) -> String {
-        guard value.contains(where: { $0 == "," || $0 == "\"" || $0 == "\r" || $0 == "\n" || $0 == "\r\n" }) else { return value }
-        var quoted = "\""
-        for character in value {
-            quoted.append(character)
-            if character == "\"" { quoted.append("\"") }
-        }
-        return quoted + "\""
-    }
 }

@@ -1,7 +1,9 @@
+import Records
 #if canImport(Glibc)
 import Glibc
 #endif
 import Batch
+import Catalog
 import Capture
 import Imaging
 import ISBN
@@ -54,6 +56,7 @@ enum ScanCommand {
                 """),
             OptionSpec("all", help: "Print every EAN-13/EAN-8 read, each with its verdict,\nnot only accepted ISBNs."),
             OptionSpec("addons", help: "Also read EAN-5/EAN-2 add-ons (the price code beside an\nISBN) and print them after the ISBN."),
+ArgumentParser.acceptOption,
             OptionSpec("json", help: "One JSON object per file (JSON Lines), with every symbol,\nits position and the verdicts."),
             OptionSpec("csv", help: "CSV (RFC 4180) with a header row: one row per code read,\nand one per file without code or unreadable."),
             OptionSpec("unique", help: "List each ISBN once, after the scan, with how many files\nshowed it and the first of them."),
@@ -62,6 +65,14 @@ enum ScanCommand {
                 It appears complete or not at all: written to a temporary
                 file beside it and renamed at the end.
                 """),
+            OptionSpec("db", value: "file", help: """
+                Record every file scanned and every ISBN accepted in this
+                catalogue (SQLite; created if missing; see 'isbnscan catalog').
+                Run again, files already in it with the same size and
+                modification time are not scanned again; the summary counts
+                the whole folder.
+                """),
+            OptionSpec("rescan", help: "With --db: scan every file again, even unchanged ones."),
             OptionSpec("max-pixels", value: "n", help: "Refuse images larger than n pixels before decoding\n(default: 120000000)."),
             OptionSpec("quiet", short: "q", help: "No warnings, progress or summary on stderr (errors still\nappear)."),
         ],
@@ -69,13 +80,19 @@ enum ScanCommand {
         OUTPUT (text, the default):
           One accepted ISBN-13 per line; '<file>: <isbn13>' when several files
           or a folder are given. With --addons: '<isbn13> <add-on>'. With --all,
-          one line per code: '<type> <digits> accepted ISBN-10 <isbn10>' or
+          one line per code: '<type> <digits> accepted ISBN-10 <isbn10>
+          <hyphenated> (<group> <agency>) add-on <digits> (<price>)' or
           '<type> <digits> rejected <reason>: <detail>'. Without --all,
           refused codes are reported on stderr as warnings instead.
           With --unique: '<isbn13> <count> <first file>' per ISBN.
-          A code is accepted only if it has 13 digits, starts with 978 and has
-          the right check digit. Reasons for refusal: length, prefix,
-          check-digit, non-digit, ambiguous (one barcode read two ways).
+          A code is accepted only if it has 13 digits, starts with 978 (or 979
+          with --accept 979) and has the right check digit. Reasons for
+          refusal: length, prefix, ismn (979-0, printed music), check-digit,
+          non-digit, ambiguous (one barcode read two ways).
+          Hyphenation and registration groups come from the ISBN range
+          message ('isbnscan ranges'); a 5-digit add-on is decoded as a price
+          (first digit the currency: 0/1 GBP, 3 AUD, 4 NZD, 5 USD, 6 CAD;
+          90000 no suggested price).
           File names that are not valid UTF-8 are shown with \\xNN for each
           such byte; control characters as \\n, \\t, \\xNN.
 
@@ -106,11 +123,14 @@ enum ScanCommand {
            top-left, pixels of the upright image], "pass" (which decoding
            pass read it: full, smooth, invert, rotate+30...), "verdict",
            "reason"}],
-           "isbns": [{"isbn13", "isbn10", "addon"}],
+           "isbns": [{"isbn13", "isbn10", "addon", "hyphenated" (978-4-87311-
+           903-8, null if the range is not defined for use), "group":
+           {"prefix", "agency"}, "price": {"currency", "amount", "kind"}}],
            "rejected": [{"type", "data", "reason", "detail"}], "error"}
           With --unique: {"isbn13", "isbn10", "count", "file"} per ISBN.
 
-        CSV (--csv): columns file,isbn13,isbn10,type,data,addon,status,error;
+        CSV (--csv): columns
+          file,isbn13,isbn10,type,data,addon,status,error,hyphenated,group,agency,price;
           status is accepted, rejected (error holds 'reason: detail'),
           no-barcode or error (error holds the cause). Lines end in CRLF.
           With --unique: isbn13,isbn10,count,file.
@@ -146,6 +166,11 @@ enum ScanCommand {
         var format = Format.text
         var unique = false
         var output: String?
+        /// `--db`: the catalogue file.
+        var db: String?
+        var rescan = false
+        /// `--accept 979`.
+        var prefixes = ISBNPrefixes.only978
         var quiet = false
         var decode = DecodeOptions()
         var effort = Effort.normal
@@ -187,6 +212,13 @@ enum ScanCommand {
             throw UsageError("--unique counts ISBNs, whatever their add-on; it cannot be combined with --addons")
         }
         settings.quiet = parsed.flag("quiet")
+        if let db = parsed.value("db") {
+            guard !db.isEmpty else { throw UsageError("--db needs a file name") }
+            settings.db = db
+        }
+        settings.rescan = parsed.flag("rescan")
+        settings.prefixes = try ArgumentParser.prefixes(from: parsed)
+        if settings.rescan && settings.db == nil { throw UsageError("--rescan goes with --db") }
         settings.walk = WalkOptions(recursive: parsed.flag("recursive"), includeHidden: parsed.flag("hidden"))
         if let list = parsed.value("files-from") {
             guard !list.isEmpty else { throw UsageError("--files-from needs a file name ('-' for standard input)") }
@@ -278,34 +310,69 @@ enum ScanCommand {
             diagnostics.write("Error: \(error)\n")
             return .inputError
         }
-        let results: TextSink = file ?? stdout
-        let writer = ResultWriter(settings: settings, showNames: paths.count > 1 || walk.foldersGiven > 0 || settings.filesFrom != nil || settings.shard != nil, out: results, diagnostics: diagnostics)
+        var results: TextSink = file ?? stdout
+        var writerDiagnostics: TextSink = diagnostics
+        var recorder: CatalogRecorder?
+        var tally = Tally()
+        var inputs = walk.inputs
+        var stats: [FileStat?] = []
+        if let db = settings.db {
+            let catalog: Catalog
+            do { catalog = try Catalog(path: db) } catch {
+                file?.discard()
+                diagnostics.write("Error: \(error)\n")
+                return .inputError
+            }
+            let heldResults = HeldSink(results), heldDiagnostics = HeldSink(diagnostics)
+            results = heldResults
+            writerDiagnostics = heldDiagnostics
+            recorder = CatalogRecorder(catalog: catalog, held: [heldResults, heldDiagnostics], diagnostics: diagnostics)
+            // Resume: files recorded with the same size and modification time are taken from the catalogue.
+            inputs = []
+            for input in walk.inputs {
+                let stat = input.path.isStandardInput || input.error != nil ? nil : FileStat(path: input.path)
+                if !settings.rescan, let stat, let stored = try? catalog.storedFile(path: input.path.bytes),
+                   stored.size == stat.size, stored.modificationNanoseconds == stat.modificationNanoseconds {
+                    tally.add(stored, all: settings.all)
+                    continue
+                }
+                inputs.append(input)
+                stats.append(stat)
+            }
+        }
+        let recordOptions = RecordOptions(ranges: RangesCommand.load(stderr: diagnostics).ranges, prefixes: settings.prefixes)
+        let writer = ResultWriter(settings: settings, showNames: paths.count > 1 || walk.foldersGiven > 0 || settings.filesFrom != nil || settings.shard != nil, out: results, diagnostics: writerDiagnostics)
         writer.begin()
+        recorder?.commit()
 
         let options = settings.decode, scannerOptions = ScannerOptions(addOns: settings.addOns)
         let region = settings.region, effort = settings.effort
         let batch = BatchScanner(jobs: settings.jobs) {
             FileScanner(decodeOptions: options, scannerOptions: scannerOptions, region: region, effort: effort)
         }
-        var tally = Tally()
         let start = monotonicSeconds()
-        batch.run(walk.inputs, idle: {
+        batch.run(inputs, idle: {
+            recorder?.tick()
             if StopSignal.received != nil { batch.stop() }
             progress?.draw(done: tally.files, found: tally.withISBN)
-        }, deliver: { _, outcome in
+        }, deliver: { index, outcome in
             switch outcome {
             case .skipped: tally.skipped += 1
             case .scanned(let result):
-                tally.add(result, all: settings.all)
-                writer.write(result)
+                let record = FileRecord(result, options: recordOptions)
+                tally.add(record, all: settings.all)
+                let warnings = writer.write(record)
+                recorder?.record(record, path: inputs[index].path.bytes, stat: stats[index], warnings: warnings)
             }
             if StopSignal.received != nil { batch.stop() }
             progress?.draw(done: tally.files, found: tally.withISBN)
         })
+        recorder?.commit()
         writer.finish()
         progress?.clear()
 
         var status = tally.exitStatus
+        if recorder?.failed == true { status = .inputError }
         do {
             try file?.commit()
         } catch {
@@ -371,15 +438,32 @@ struct Tally {
     var skipped = 0
     var found = false
 
-    mutating func add(_ result: FileScanResult, all: Bool) {
+    /// Files taken from the catalogue (`--db`: unchanged since their last scan).
+    var fromCatalog = 0
+
+    mutating func add(_ record: FileRecord, all: Bool) {
         files += 1
-        guard let report = result.report else { errors += 1; return }
-        let hasISBN = report.codes.contains { $0.verdict.isbn != nil }
+        guard record.wasRead else { errors += 1; return }
+        let hasISBN = !record.isbns.isEmpty
         if hasISBN { withISBN += 1 }
-        if report.codes.isEmpty { withoutCode += 1 }
-        if !hasISBN && !report.codes.isEmpty { refusedOnly += 1 }
-        rejectedCodes += report.rejected.count
-        if hasISBN || (all && !report.codes.isEmpty) { found = true }
+        if record.symbols.isEmpty { withoutCode += 1 }
+        if !hasISBN && !record.symbols.isEmpty { refusedOnly += 1 }
+        rejectedCodes += record.rejected.count
+        if hasISBN || (all && !record.symbols.isEmpty) { found = true }
+    }
+
+    /// Counts a file the catalogue holds from an earlier run as if it had been scanned now.
+    mutating func add(_ stored: Catalog.StoredFile, all: Bool) {
+        files += 1
+        fromCatalog += 1
+        switch stored.status {
+        case "error": errors += 1; return
+        case "isbn": withISBN += 1
+        case "no-barcode": withoutCode += 1
+        default: refusedOnly += 1
+        }
+        rejectedCodes += stored.refusedCount
+        if stored.status == "isbn" || (all && stored.symbolCount > 0) { found = true }
     }
 
     var exitStatus: ExitStatus { errors > 0 ? .inputError : (found ? .found : .nothingFound) }
@@ -392,7 +476,10 @@ struct Tally {
         var line = "scanned \(plural(files, "file")): \(withISBN) with an ISBN, \(refusedOnly) with refused codes only, "
             + "\(withoutCode) without any barcode, \(errors) unreadable"
         line += " (\(plural(rejectedCodes, "code")) refused; \(formatSeconds(seconds)) s, "
-            + "\(formatRate(seconds > 0 ? Double(files) / seconds : 0)) files/s)"
+            + "\(formatRate(seconds > 0 ? Double(files - fromCatalog) / seconds : 0)) files/s)"
+        if fromCatalog > 0 {
+            line += "; \(plural(fromCatalog, "file")) unchanged since an earlier run, counted from the catalogue"
+        }
         var left: [String] = []
         if skipped > 0 { left.append(plural(skipped, "non-image file")) }
         if walk.skippedHidden > 0 { left.append("\(walk.skippedHidden) hidden (use --hidden)") }

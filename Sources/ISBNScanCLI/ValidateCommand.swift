@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Records
 import ISBN
 
 /// `isbnscan validate CODE...`: judges ISBNs typed by hand.
@@ -16,7 +17,7 @@ enum ValidateCommand {
             are skipped); so does giving no code when standard input is not
             a terminal: ... | isbnscan validate
             """)],
-        options: [OptionSpec("json", help: "One JSON object per code (JSON Lines).")],
+        options: [OptionSpec("json", help: "One JSON object per code (JSON Lines)."), ArgumentParser.acceptOption],
         discussion: """
         OUTPUT:
           <code>: valid ISBN-13 <isbn13> (ISBN-10 <isbn10>)
@@ -52,16 +53,25 @@ enum ValidateCommand {
         }
         var allValid = true
         var judged = 0
+        let prefixes = try ArgumentParser.prefixes(from: parsed)
+        let ranges = RangesCommand.load(stderr: stderr).ranges
+        let text = TextFormatter(options: .init()), jsonLines = JSONLinesFormatter()
+        /// Writes the verdict on one typed code; returns whether it is a valid ISBN.
+        func judge(_ input: String) -> Bool {
+            let record = ValidationRecord(input: input, verdict: ISBN.judge(typed: input, accepting: prefixes), ranges: ranges)
+            stdout.write(parsed.flag("json") ? jsonLines.format(record) : text.format(record))
+            return record.valid
+        }
         for input in codes {
             if input != "-" {
-                allValid = judge(input, json: parsed.flag("json"), stdout: stdout) && allValid
+                allValid = judge(input) && allValid
                 judged += 1
                 continue
             }
             let failure = forEachLine(of: standardInput) { line in
                 let code = line.trimmingWhitespace
                 guard !code.isEmpty else { return }
-                allValid = judge(code, json: parsed.flag("json"), stdout: stdout) && allValid
+                allValid = judge(code) && allValid
                 judged += 1
             }
             if failure != 0 {
@@ -71,32 +81,6 @@ enum ValidateCommand {
         }
         if judged == 0 && allValid { throw UsageError("no code given (standard input held none)") }
         return allValid ? .success : .inputError
-    }
-
-    /// Writes the verdict on one typed code; returns whether it is a valid 978 ISBN.
-    private static func judge(_ input: String, json: Bool, stdout: TextSink) -> Bool {
-        let verdict = ISBN.judge(typed: input)
-        if json {
-            switch verdict {
-            case .accepted(let isbn):
-                stdout.write(JSON.object(["input": JSON.string(input), "valid": "true", "isbn13": JSON.string(isbn.isbn13),
-                                          "isbn10": JSON.string(isbn.isbn10), "reason": "null", "detail": "null"]) + "\n")
-            case .rejected(let rejection):
-                stdout.write(JSON.object(["input": JSON.string(input), "valid": "false", "isbn13": "null", "isbn10": "null",
-                                          "reason": JSON.string(rejection.reason.rawValue),
-                                          "detail": JSON.string(rejection.detail)]) + "\n")
-            }
-        } else {
-            switch verdict {
-            case .accepted(let isbn):
-                stdout.write("\(escaped(input, json: false)): valid ISBN-13 \(isbn.isbn13) (ISBN-10 \(isbn.isbn10))\n")
-            case .rejected(let rejection):
-                // A 979 ISBN is a real ISBN that this tool refuses by policy, not an invalid one.
-                let line = "\(input): \(rejection.reason == .prefix ? "refused" : "invalid"), \(rejection)"
-                stdout.write(escaped(line, json: false) + "\n")
-            }
-        }
-        return verdict.isbn != nil
     }
 
     /// Calls `body` with each line read from `fd` with read(2) as it arrives (without its `\n`;

@@ -68,11 +68,11 @@ struct Shelf {
         #expect(run.status == 1)
         // The four kinds of file add up to the files scanned.
         #expect(run.stderr.contains("scanned 4 files: 1 with an ISBN, 1 with refused codes only, 1 without any barcode, 1 unreadable (1 code refused; "))
-        #expect(run.stdout == "file,isbn13,isbn10,type,data,addon,status,error\r\n"
-                + "\"\(p)/a,\"\"quoted\"\".png\",9780306406157,0306406152,EAN-13,9780306406157,,accepted,\r\n"
-                + "\(p)/b.png,,,EAN-13,4901234567894,,rejected,prefix: prefix 490 is not 978: Japanese JAN product code\r\n"
-                + "\(p)/c.jpg,,,,,,error,empty file (0 bytes)\r\n"
-                + "\(p)/d.png,,,,,,no-barcode,\r\n")
+        #expect(run.stdout == "file,isbn13,isbn10,type,data,addon,status,error,hyphenated,group,agency,price\r\n"
+                + "\"\(p)/a,\"\"quoted\"\".png\",9780306406157,0306406152,EAN-13,9780306406157,,accepted,,978-0-306-40615-7,978-0,English language,\r\n"
+                + "\(p)/b.png,,,EAN-13,4901234567894,,rejected,prefix: prefix 490 is not 978: Japanese JAN product code,,,,\r\n"
+                + "\(p)/c.jpg,,,,,,error,empty file (0 bytes),,,,\r\n"
+                + "\(p)/d.png,,,,,,no-barcode,,,,,\r\n")
     }
 
     @Test func outputFileIsWrittenWhole() throws {
@@ -225,7 +225,7 @@ struct Shelf {
         let latin1 = Array("\(shelf.path)/caf".utf8) + [0xE9] + Array(".png".utf8) + [0]
         #expect(latin1.withUnsafeBufferPointer { rename("\(shelf.path)/x.png", UnsafeRawPointer($0.baseAddress!).assumingMemoryBound(to: CChar.self)) } == 0)
         let text = try isbnscan(["scan", "--all", shelf.path])
-        #expect(text.stdout == "\(shelf.path)/caf\\xE9.png: EAN-13 9780306406157 accepted ISBN-10 0306406152\n")
+        #expect(text.stdout == "\(shelf.path)/caf\\xE9.png: EAN-13 9780306406157 accepted ISBN-10 0306406152 978-0-306-40615-7 (978-0 English language)\n")
         let json = try isbnscan(["scan", "--json", shelf.path])
         let object = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as! [String: Any]
         #expect(object["file"] as? String == "\(shelf.path)/caf\\xE9.png")

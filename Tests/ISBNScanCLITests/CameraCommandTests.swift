@@ -1,3 +1,4 @@
+import Catalog
 import FakeV4L2
 import Foundation
 import Testing
@@ -167,6 +168,38 @@ import Testing
     @Test func addOnsArePrintedAfterTheISBN() throws {
         let run = try Fake(["FRAMES": testImages + "/isbn/addon-ean5.png", "FPS": "0"]).run(["--addons", "--max-frames", "10", "-q"])
         #expect(run.stdout == "9780553293357 51299\n")
+    }
+
+    /// `camera --db`: a shelf scanned from photos, then the same book at the webcam.
+    @Test func catalogueWarnsAboutABookAlreadyScanned() throws {
+        let db = NSTemporaryDirectory() + "isbnscan-camera-\(UUID().uuidString).db"
+        defer { for s in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: db + s) } }
+        let photo = try isbnscan(["scan", "--db", db, Self.inside])
+        #expect(photo.stdout == "9780345391803\n")
+        let today = String(Timestamp.now().prefix(10))
+
+        let run = try Fake(["FRAMES": Self.inside, "FPS": "0"]).run(["--db", db, "--max-frames", "20", "--json"])
+        #expect(run.status == 0)
+        #expect(run.stderr.contains("Warning: 9780345391803: already scanned \(today) from band-inside.png\n"))
+        let beep = try Fake(["FRAMES": Self.inside, "FPS": "0"]).run(["--db", db, "--beep", "-q", "--max-frames", "20"])
+        #expect(beep.stdout == "9780345391803\n")
+        #expect(beep.stderr == "\u{7}\u{7}")
+
+        let list = try isbnscan(["catalog", "list", "--db", db])
+        #expect(list.stdout.hasPrefix("9780345391803 978-0-345-39180-3 978-0 3 \(today)"))
+        #expect(list.stdout.hasSuffix(" \(Self.inside)\n"))
+        let stats = try isbnscan(["catalog", "stats", "--db", db])
+        #expect(stats.stdout.hasPrefix("books: 1 (3 sightings, 2 from a camera)\n"))
+    }
+
+    @Test func newBookBeepsOnceWithACatalogue() throws {
+        let db = NSTemporaryDirectory() + "isbnscan-camera-\(UUID().uuidString).db"
+        defer { for s in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: db + s) } }
+        let run = try Fake(["FRAMES": Self.inside, "FPS": "0"]).run(["--db", db, "--beep", "-q", "--max-frames", "20"])
+        #expect(run.stdout == "9780345391803\n")
+        #expect(run.stderr == "\u{7}")
+        let export = try isbnscan(["catalog", "export", "--db", db, "--format", "isbn-list"])
+        #expect(export.stdout == "9780345391803\n")
     }
 
     @Test func beepRingsTheBellOnStderr() throws {

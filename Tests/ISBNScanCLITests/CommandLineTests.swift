@@ -58,7 +58,7 @@ import Testing
         for text in ["USAGE: isbnscan scan", "--roi <x,y,w,h>", "--roi-avfoundation", "--all", "--addons", "--json",
                      "--max-pixels <n>", "-q, --quiet", "EXIT STATUS:", "4    every input was read",
                      "-r, --recursive", "--hidden", "-j, --jobs <n>", "--csv", "--unique", "-o, --output <file>",
-                     "130  interrupted", "FOLDERS:", "file,isbn13,isbn10,type,data,addon,status,error"] {
+                     "130  interrupted", "FOLDERS:", "file,isbn13,isbn10,type,data,addon,status,error,hyphenated,group,agency,price"] {
             #expect(help.contains(text), "help lacks \(text)")
         }
     }
@@ -156,7 +156,8 @@ import Testing
         for line in help[start.upperBound...].split(separator: "\n", omittingEmptySubsequences: false) {
             if line.isEmpty { break }
             guard line.hasPrefix("  -") else { continue }
-            for word in line.split(separator: " ").prefix(3) {
+            // The option column: names and their <value>, up to the first word of the description.
+            for word in line.split(separator: " ").prefix(while: { $0.hasPrefix("-") || $0.hasPrefix("<") }) {
                 let name = word.trimmingCharacters(in: CharacterSet(charactersIn: ","))
                 if name.hasPrefix("--") { long.insert(String(name.dropFirst(2))) }
                 else if name.hasPrefix("-"), name.count == 2 { short.insert(name.last!) }

@@ -90,7 +90,7 @@ import Testing
 
     /// Sources the bash completion and asks it what it offers, as bash does on Tab.
     @Test(arguments: [
-        ("isbnscan ", "scan validate camera devices help -h --help --version"),
+        ("isbnscan ", "scan validate camera devices catalog ranges help -h --help --version"),
         ("isbnscan sc", "scan"),
         ("isbnscan scan --sh", "--shard"),
         ("isbnscan scan --effort ", "fast normal thorough"),
@@ -98,7 +98,7 @@ import Testing
         ("isbnscan camera --format ", "auto GREY YUYV NV12 YU12 MJPG"),
         ("isbnscan scan --jobs ", ""),
         ("isbnscan help d", "devices"),
-        ("isbnscan validate --", "--json --help"),
+        ("isbnscan validate --", "--json --accept --help"),
         ("isbnscan scan TestImages/ro", "TestImages/roi"),
     ])
     func bashCompletionOffers(line: String, offered: String) throws {

@@ -34,7 +34,7 @@ import Testing
         #expect(run.status == 0)  // --all: any symbol counts
         #expect(run.stdout == "EAN-8 96385074 rejected length: 8 digits, an ISBN-13 has 13\n")
         let accepted = try isbnscan(["scan", "--all", "--addons", "\(images)/isbn/addon-ean5.png"])
-        #expect(accepted.stdout == "EAN-13 9780553293357 accepted ISBN-10 0553293354 add-on 51299\n")
+        #expect(accepted.stdout == "EAN-13 9780553293357 accepted ISBN-10 0553293354 978-0-553-29335-7 (978-0 English language) add-on 51299 (USD 12.99)\n")
     }
 
     @Test func addonsFollowTheISBN() throws {

@@ -6,8 +6,8 @@ import Testing
         let run = try isbnscan(["validate", "978-0-306-40615-7", "0-8044-2957-X"])
         #expect(run.status == 0)
         #expect(run.stdout == """
-            978-0-306-40615-7: valid ISBN-13 9780306406157 (ISBN-10 0306406152)
-            0-8044-2957-X: valid ISBN-13 9780804429573 (ISBN-10 080442957X)
+            978-0-306-40615-7: valid ISBN-13 9780306406157 (ISBN-10 0306406152), 978-0-306-40615-7 (978-0 English language)
+            0-8044-2957-X: valid ISBN-13 9780804429573 (ISBN-10 080442957X), 978-0-8044-2957-3 (978-0 English language)
 
             """)
     }
@@ -16,7 +16,7 @@ import Testing
         let run = try isbnscan(["validate", "9780306406157", "9780306406158", "9791032305690", "96385074"])
         #expect(run.status == 1)
         #expect(run.stdout == """
-            9780306406157: valid ISBN-13 9780306406157 (ISBN-10 0306406152)
+            9780306406157: valid ISBN-13 9780306406157 (ISBN-10 0306406152), 978-0-306-40615-7 (978-0 English language)
             9780306406158: invalid, check-digit: check digit is 8, expected 7
             9791032305690: refused, prefix: prefix 979 is not 978: ISBN-13 in the 979 range
             96385074: invalid, length: 8 digits, an ISBN-13 has 13
@@ -42,8 +42,8 @@ import Testing
         let codes = try input("978-0-306-40615-7\r\n\n  0306406152 \n9780306406158")
         defer { try? FileManager.default.removeItem(atPath: codes) }
         let expected = """
-            978-0-306-40615-7: valid ISBN-13 9780306406157 (ISBN-10 0306406152)
-            0306406152: valid ISBN-13 9780306406157 (ISBN-10 0306406152)
+            978-0-306-40615-7: valid ISBN-13 9780306406157 (ISBN-10 0306406152), 978-0-306-40615-7 (978-0 English language)
+            0306406152: valid ISBN-13 9780306406157 (ISBN-10 0306406152), 978-0-306-40615-7 (978-0 English language)
             9780306406158: invalid, check-digit: check digit is 8, expected 7
 
             """

@@ -19,7 +19,7 @@ import Testing
         ("978030640615", .length),                     // 12 digits
         ("97803064061577", .length),                   // 14 digits
         ("9791032305690", .prefix),                    // valid 979 ISBN: refused, 978 only
-        ("9790230671187", .prefix),                    // ISMN
+        ("9790230671187", .ismn),                      // ISMN: its own reason
         ("4901234567894", .prefix),                    // JAN
         ("0036000291452", .prefix),                    // UPC-A as EAN-13
         ("9780306406158", .checkDigit),
@@ -34,7 +34,7 @@ import Testing
         #expect(ISBN.judge(ean: "9780306406158").rejection?.detail == "check digit is 8, expected 7")
         #expect(ISBN.judge(ean: "4901234567894").rejection?.detail == "prefix 490 is not 978: Japanese JAN product code")
         #expect(ISBN.judge(ean: "96385074").rejection?.detail == "8 digits, an ISBN-13 has 13")
-        #expect(ISBN.judge(ean: "9790230671187").rejection?.detail == "prefix 979 is not 978: ISMN (printed music)")
+        #expect(ISBN.judge(ean: "9790230671187").rejection?.detail == "prefix 979-0 is an ISMN (printed music), not an ISBN")
     }
 
     @Test(arguments: [

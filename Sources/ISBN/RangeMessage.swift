@@ -1,0 +1,232 @@
+/// The International ISBN Agency's range message (ISO 2108 §5; `RangeMessage.xml` from
+/// isbn-international.org): how long the registration-group and registrant elements of an ISBN
+/// are, which gives its hyphenated form and its registration group (country or language area).
+///
+/// For each GS1 prefix (978, 979) the file lists ranges of the 7 digits after the prefix with the
+/// length of the group element; for each group (e.g. `978-4`, Japan) ranges of the 7 digits after
+/// the group with the length of the registrant element. Length 0 means "not defined for use":
+/// such an ISBN is valid but cannot be hyphenated, and isbnscan never guesses.
+public struct RangeMessage: Sendable {
+    /// One `Rule`: the 7-digit values `low...high` give an element of `length` digits (0…7;
+    /// 0 = not defined for use).
+    public struct Rule: Sendable, Equatable {
+        public let low: Int
+        public let high: Int
+        public let length: Int
+    }
+
+    /// A registration group: `978-4` and its agency's name, "Japan".
+    public struct RegistrationGroup: Sendable, Hashable {
+        /// GS1 prefix and group element, hyphenated: `"978-4"`.
+        public let prefix: String
+        /// The agency name as the message gives it (a country or language area).
+        public let agency: String
+        public init(prefix: String, agency: String) {
+            self.prefix = prefix
+            self.agency = agency
+        }
+    }
+
+    /// `MessageSerialNumber` (changes with every download), or `nil` when absent.
+    public let serialNumber: String?
+    /// `MessageDate`, as written (`Sat, 22 Aug 2026 17:51:37 BST`).
+    public let date: String
+    /// Rules per GS1 prefix (`"978"`, `"979"`).
+    public let prefixRules: [String: [Rule]]
+    /// Groups by their hyphenated prefix, with their registrant rules.
+    public let groups: [String: (group: RegistrationGroup, rules: [Rule])]
+
+    /// The copy compiled into isbnscan (see `Sources/ISBN/Resources/README.md`).
+    public static let bundled: RangeMessage = {
+        do { return try RangeMessage(xml: bundledText) } catch { preconditionFailure("bundled range message: \(error)") }
+    }()
+
+    /// Parses and checks a range message.
+    ///
+    /// Checks: an `ISBNRangeMessage` root with a `MessageDate`; rules for both 978 and 979; at
+    /// least 100 registration groups; every `Range` of the form `ddddddd-ddddddd` with low ≤ high,
+    /// every `Length` 0…7, ranges in ascending order without overlap; every group's prefix
+    /// consistent with the rules of its GS1 prefix.
+    /// - Throws: ``RangeMessageError`` saying which check failed (an HTML error page fails the first).
+    public init(xml: String) throws(RangeMessageError) {
+        let text = Array(xml.utf8)
+        guard let root = Self.element("ISBNRangeMessage", in: text[...]) else {
+            throw RangeMessageError("not an ISBN range message (no ISBNRangeMessage element)")
+        }
+        guard let date = Self.element("MessageDate", in: root).map(Self.string), !date.isEmpty else {
+            throw RangeMessageError("no MessageDate")
+        }
+        self.date = date
+        serialNumber = Self.element("MessageSerialNumber", in: root).map(Self.string)
+        var prefixRules: [String: [Rule]] = [:]
+        for block in Self.elements("EAN.UCC", in: root) {
+            let (prefix, _, rules) = try Self.block(block)
+            prefixRules[prefix] = rules
+        }
+        for prefix in ["978", "979"] where prefixRules[prefix] == nil {
+            throw RangeMessageError("no rules for the GS1 prefix \(prefix)")
+        }
+        var groups: [String: (group: RegistrationGroup, rules: [Rule])] = [:]
+        for block in Self.elements("Group", in: root) {
+            let (prefix, agency, rules) = try Self.block(block)
+            let parts = prefix.split(separator: "-")
+            guard parts.count == 2, let rulesOfPrefix = prefixRules[String(parts[0])], (1...5).contains(parts[1].count),
+                  let value = Int(parts[1] + String(repeating: "0", count: 7 - parts[1].count)),
+                  rulesOfPrefix.first(where: { $0.low <= value && value <= $0.high })?.length == parts[1].count else {
+                throw RangeMessageError("group \(prefix) does not match the rules of its GS1 prefix")
+            }
+            groups[prefix] = (RegistrationGroup(prefix: prefix, agency: agency), rules)
+        }
+        guard groups.count >= 100 else {
+            throw RangeMessageError("only \(groups.count) registration groups (the agency's message has about 290)")
+        }
+        self.prefixRules = prefixRules
+        self.groups = groups
+    }
+
+    /// The outcome of hyphenating an ISBN-13.
+    public enum Hyphenation: Sendable, Equatable {
+        /// `978-4-87311-903-8` and its group.
+        case hyphenated(String, group: RegistrationGroup)
+        /// A valid ISBN whose group or registrant range is not defined for use (or not in this
+        /// message): it cannot be hyphenated. `group` when the group itself is known.
+        case notHyphenatable(group: RegistrationGroup?, reason: String)
+
+        public var hyphenated: String? {
+            if case .hyphenated(let text, _) = self { return text }
+            return nil
+        }
+
+        public var group: RegistrationGroup? {
+            switch self {
+            case .hyphenated(_, let group): return group
+            case .notHyphenatable(let group, _): return group
+            }
+        }
+    }
+
+    /// Hyphenates `isbn13` (13 digits, prefix 978 or 979; the check digit is not checked here).
+    ///
+    /// The 7 digits after the GS1 prefix pick the group length; the 7 digits after the group
+    /// (padded with zeros on the right) pick the registrant length; the publication element is
+    /// the rest before the check digit.
+    public func hyphenate(_ isbn13: String) -> Hyphenation {
+        let digits = Array(isbn13.utf8)
+        guard digits.count == 13, digits.allSatisfy({ $0 >= 48 && $0 <= 57 }) else {
+            return .notHyphenatable(group: nil, reason: "not 13 digits")
+        }
+        let prefix = String(decoding: digits[0..<3], as: UTF8.self)
+        let rest = Array(digits[3...])
+        guard let rules = prefixRules[prefix] else {
+            return .notHyphenatable(group: nil, reason: "prefix \(prefix) is not an ISBN prefix")
+        }
+        let groupLength = Self.length(of: rest[0..<7], in: rules)
+        guard groupLength > 0 else {
+            return .notHyphenatable(group: nil, reason: "the range \(prefix)-\(String(decoding: rest[0..<7], as: UTF8.self)) is not defined for use")
+        }
+        let groupPrefix = prefix + "-" + String(decoding: rest[0..<groupLength], as: UTF8.self)
+        guard let (group, groupRules) = groups[groupPrefix] else {
+            return .notHyphenatable(group: nil, reason: "registration group \(groupPrefix) is not in the range message")
+        }
+        var after = Array(rest[groupLength...].prefix(7))
+        while after.count < 7 { after.append(48) }
+        let registrantLength = Self.length(of: after[...], in: groupRules)
+        guard registrantLength > 0, groupLength + registrantLength < 9 else {
+            return .notHyphenatable(group: group, reason: "the registrant range is not defined for use in group \(groupPrefix)")
+        }
+        let registrant = rest[groupLength..<(groupLength + registrantLength)]
+        let publication = rest[(groupLength + registrantLength)..<9]
+        let text = [groupPrefix, String(decoding: registrant, as: UTF8.self), String(decoding: publication, as: UTF8.self),
+                    String(decoding: rest[9...], as: UTF8.self)].joined(separator: "-")
+        return .hyphenated(text, group: group)
+    }
+
+    /// The length of the rule whose range holds the 7 digits `seven`, or 0.
+    static func length(of seven: ArraySlice<UInt8>, in rules: [Rule]) -> Int {
+        let value = seven.reduce(0) { $0 * 10 + Int($1 - 48) }
+        return rules.first { $0.low <= value && value <= $0.high }?.length ?? 0
+    }
+
+    // MARK: Reading the XML (a fixed, flat format: elements without attributes or nesting of the same name)
+
+    /// The content of the first `<name>…</name>` in `text`.
+    static func element(_ name: String, in text: ArraySlice<UInt8>) -> ArraySlice<UInt8>? {
+        elements(name, in: text, limit: 1).first
+    }
+
+    /// The contents of every `<name>…</name>` in `text`, in order.
+    static func elements(_ name: String, in text: ArraySlice<UInt8>, limit: Int = .max) -> [ArraySlice<UInt8>] {
+        let open = Array("<\(name)>".utf8), close = Array("</\(name)>".utf8)
+        var found: [ArraySlice<UInt8>] = []
+        var index = text.startIndex
+        while found.count < limit, let start = find(open, in: text, from: index) {
+            let contentStart = start + open.count
+            guard let end = find(close, in: text, from: contentStart) else { break }
+            found.append(text[contentStart..<end])
+            index = end + close.count
+        }
+        return found
+    }
+
+    static func find(_ needle: [UInt8], in text: ArraySlice<UInt8>, from start: Int) -> Int? {
+        guard let first = needle.first, text.endIndex - start >= needle.count else { return nil }
+        var i = start
+        let last = text.endIndex - needle.count
+        while i <= last {
+            if text[i] == first && text[i..<(i + needle.count)].elementsEqual(needle) { return i }
+            i += 1
+        }
+        return nil
+    }
+
+    /// Element text with surrounding whitespace trimmed and the five XML entities decoded.
+    static func string(_ bytes: ArraySlice<UInt8>) -> String {
+        var s = String(decoding: bytes, as: UTF8.self)
+        guard bytes.contains(UInt8(ascii: "&")) else { return String(s.trimmingWhitespace()) }
+        for (entity, character) in [("&lt;", "<"), ("&gt;", ">"), ("&quot;", "\""), ("&apos;", "'"), ("&amp;", "&")] {
+            var out = ""
+            var rest = Substring(s)
+            while let range = rest.firstRange(of: entity) {
+                out += rest[..<range.lowerBound] + character
+                rest = rest[range.upperBound...]
+            }
+            s = out + rest
+        }
+        return String(s.trimmingWhitespace())
+    }
+
+    /// Prefix, agency and rules of one `EAN.UCC` or `Group` element.
+    static func block(_ block: ArraySlice<UInt8>) throws(RangeMessageError) -> (String, String, [Rule]) {
+        guard let prefix = element("Prefix", in: block).map(string), !prefix.isEmpty else {
+            throw RangeMessageError("a group without a Prefix")
+        }
+        let agency = element("Agency", in: block).map(string) ?? ""
+        var rules: [Rule] = []
+        for rule in elements("Rule", in: block) {
+            guard let range = element("Range", in: rule).map(string), let lengthText = element("Length", in: rule).map(string) else {
+                throw RangeMessageError("\(prefix): a Rule without Range or Length")
+            }
+            let bounds = range.split(separator: "-")
+            guard bounds.count == 2, bounds.allSatisfy({ $0.count == 7 && $0.allSatisfy { $0.isASCII && $0.isNumber } }),
+                  let low = Int(bounds[0]), let high = Int(bounds[1]), low <= high else {
+                throw RangeMessageError("\(prefix): bad Range '\(range)'")
+            }
+            guard let length = Int(lengthText), (0...7).contains(length) else {
+                throw RangeMessageError("\(prefix): bad Length '\(lengthText)'")
+            }
+            if let previous = rules.last, low <= previous.high {
+                throw RangeMessageError("\(prefix): range \(range) overlaps or precedes the one before")
+            }
+            rules.append(Rule(low: low, high: high, length: length))
+        }
+        guard !rules.isEmpty else { throw RangeMessageError("\(prefix): no rules") }
+        return (prefix, agency, rules)
+    }
+}
+
+/// A range message that cannot be used; `message` says which check failed.
+public struct RangeMessageError: Error, Equatable, Sendable, CustomStringConvertible {
+    public let message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}

@@ -1,0 +1,164 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Catalog
+import ISBN
+import Records
+
+/// `isbnscan catalog list|export|stats|merge|remove`: the books a catalogue (`--db`) holds.
+enum CatalogCommand {
+    static let spec = CommandSpec(
+        name: "catalog",
+        abstract: "List, export, count, merge or correct a catalogue made with --db.",
+        usage: "isbnscan catalog <list|export|stats|merge|remove> --db <file> [options] [arguments]",
+        arguments: [("<action>", """
+            list              the books: ISBN, count, first and last seen, first file
+            export            the books as --format csv, jsonl or isbn-list
+            stats             counts of books, sightings, files and refused codes
+            merge <db>...     add other catalogues to --db, without duplicates
+            remove <isbn>...  forget an ISBN scanned by mistake
+            """)],
+        options: [
+            OptionSpec("db", value: "file", help: "The catalogue (made by 'isbnscan scan --db' or 'camera --db')."),
+            OptionSpec("format", value: "f", help: """
+                export: csv (RFC 4180, with a header row), jsonl (one JSON
+                object per book) or isbn-list (one ISBN-13 per line: what
+                LibraryThing, Goodreads, Libib and calibre import). Default csv.
+                """),
+            OptionSpec("json", help: "list and stats: JSON Lines instead of text."),
+        ],
+        discussion: """
+        OUTPUT:
+          list: '<isbn13> <hyphenated> <group> <count> <first seen> <last seen>
+          <first file or device>' per book, in order of first sighting; times
+          in UTC (ISO 8601); '-' for an ISBN that cannot be hyphenated.
+          export --format csv: isbn13,isbn10,hyphenated,group,agency,count,
+          first_seen,last_seen,first_source,addon,price; the ISBN-13 and
+          ISBN-10 written as ="9780306406157" so that a spreadsheet keeps
+          them as text (leading zeros included). jsonl: {"isbn13",
+          "isbn10", "hyphenated", "group": {"prefix", "agency"}, "addon",
+          "price", "count", "first_seen", "last_seen", "first_source"}.
+          isbn-list: one ISBN-13 per line.
+          merge: a file recorded in both keeps its later scan; a sighting or
+          refusal recorded in both is kept once.
+          remove: '<isbn13>: removed <n> sightings'; the files stay recorded.
+
+        EXIT STATUS:
+          0  done (list, export: at least one book)
+          1  a catalogue could not be opened, read or written
+          2  usage error
+          4  the catalogue holds no book; remove: the ISBN was not in it
+
+        EXAMPLES:
+          isbnscan catalog list --db books.db
+          isbnscan catalog export --db books.db --format isbn-list > librarything.txt
+          isbnscan catalog merge --db books.db laptop.db desk.db
+          isbnscan catalog remove --db books.db 978-0-306-40615-7
+        """)
+
+    static func run(_ parsed: ParsedArguments, stdout: TextSink, stderr: TextSink) throws(UsageError) -> ExitStatus {
+        guard let action = parsed.positionals.first else { throw UsageError("no action given (list, export, stats, merge, remove)") }
+        let arguments = Array(parsed.positionals.dropFirst())
+        guard ["list", "export", "stats", "merge", "remove"].contains(action) else {
+            throw UsageError("unknown action '\(action)' (list, export, stats, merge, remove)")
+        }
+        guard let db = parsed.value("db"), !db.isEmpty else { throw UsageError("--db <file> is required") }
+        if action != "export" && parsed.value("format") != nil { throw UsageError("--format goes with export") }
+        if (action == "merge" || action == "remove") != !arguments.isEmpty {
+            throw arguments.isEmpty ? UsageError("\(action) needs \(action == "merge" ? "a catalogue file" : "an ISBN")")
+                                    : UsageError("unexpected argument '\(arguments[0])'")
+        }
+        let format = parsed.value("format") ?? "csv"
+        guard ["csv", "jsonl", "isbn-list"].contains(format) else {
+            throw UsageError("--format '\(format)' is not one of csv, jsonl, isbn-list")
+        }
+        // Reading never creates a catalogue; merge creates its target.
+        if action != "merge" && access(db, F_OK) != 0 {
+            stderr.write("Error: \(escaped(db, json: false)): no such catalogue\n")
+            return .inputError
+        }
+        do {
+            let catalog = try Catalog(path: db)
+            let ranges = RangesCommand.load(stderr: stderr).ranges
+            switch action {
+            case "list", "export":
+                let books = try catalog.books()
+                if action == "export" && format == "csv" { stdout.write(csvHeader) }
+                for book in books {
+                    stdout.write(line(BookRecord(book, ranges: ranges), action: action, format: format, json: parsed.flag("json")))
+                }
+                return books.isEmpty ? .nothingFound : .found
+            case "stats":
+                let stats = try catalog.statistics()
+                stdout.write(parsed.flag("json") ? JSONLinesFormatter().format(StatsRecord(stats)) : text(stats))
+                return stats.books == 0 ? .nothingFound : .found
+            case "merge":
+                for other in arguments {
+                    let added = try catalog.merge(from: other)
+                    stderr.write("\(escaped(other, json: false)): added \(added.files) file\(added.files == 1 ? "" : "s"), "
+                                 + "\(added.sightings) sighting\(added.sightings == 1 ? "" : "s"), "
+                                 + "\(added.refusals) refused code\(added.refusals == 1 ? "" : "s")\n")
+                }
+                return .found
+            default:
+                var removedAny = false
+                for typed in arguments {
+                    let isbn13 = ISBN.judge(typed: typed).isbn?.isbn13 ?? String(typed.filter { $0.isASCII && $0.isNumber })
+                    let removed = try catalog.remove(isbn13: isbn13)
+                    if removed > 0 {
+                        removedAny = true
+                        stdout.write("\(isbn13): removed \(removed) sighting\(removed == 1 ? "" : "s")\n")
+                    } else {
+                        stderr.write("Warning: \(escaped(typed, json: false)): not in the catalogue\n")
+                    }
+                }
+                return removedAny ? .found : .nothingFound
+            }
+        } catch {
+            stderr.write("Error: \(error)\n")
+            return .inputError
+        }
+    }
+
+    static let csvHeader = CSV.row(["isbn13", "isbn10", "hyphenated", "group", "agency", "count", "first_seen", "last_seen",
+                                    "first_source", "addon", "price"])
+
+    /// One book as `list` (text or JSON) or `export` in `format` prints it.
+    static func line(_ record: BookRecord, action: String, format: String, json: Bool) -> String {
+        let book = record.book, isbn = record.isbn
+        if action == "list" {
+            return json ? JSONLinesFormatter().format(record)
+                        : "\(book.isbn13) \(isbn.hyphenated ?? "-") \(isbn.group?.prefix ?? "-") \(book.count) \(book.firstSeen) "
+                          + "\(book.lastSeen) \(escaped(book.firstSource, json: false))\n"
+        }
+        switch format {
+        case "isbn-list": return book.isbn13 + "\n"
+        case "jsonl": return JSONLinesFormatter().format(record)
+        default:
+            // ="…" makes LibreOffice Calc and Excel keep the digits as text (an ISBN-10's leading zero
+            // is lost otherwise); checked with LibreOffice Calc 7.4 (see README).
+            return CSV.row([spreadsheetText(book.isbn13), book.isbn10.map(spreadsheetText) ?? "", isbn.hyphenated ?? "", isbn.group?.prefix ?? "", isbn.group?.agency ?? "",
+                            String(book.count), book.firstSeen, book.lastSeen, book.firstSource, book.addOn ?? "",
+                            isbn.price?.description ?? ""])
+        }
+    }
+
+    /// `="digits"`: a formula whose value is the text, so a spreadsheet opening the CSV keeps the digits.
+    static func spreadsheetText(_ digits: String) -> String { "=\"\(digits)\"" }
+
+    static func text(_ stats: Catalog.Statistics) -> String {
+        let files = stats.files.values.reduce(0, +)
+        var out = "books: \(stats.books) (\(stats.sightings) sightings, \(stats.cameraSightings) from a camera)\n"
+        out += "files: \(files) (\(stats.files["isbn"] ?? 0) with an ISBN, \(stats.files["refused"] ?? 0) with refused codes only, "
+            + "\(stats.files["no-barcode"] ?? 0) without any barcode, \(stats.files["error"] ?? 0) unreadable)\n"
+        let refused = stats.refusals.values.reduce(0, +)
+        out += "refused codes: \(refused)"
+        if refused > 0 {
+            out += " (" + stats.refusals.sorted { ($1.value, $0.key) < ($0.value, $1.key) }.map { "\($0.key) \($0.value)" }
+                .joined(separator: ", ") + ")"
+        }
+        out += "\n"
+        if let first = stats.firstSeen, let last = stats.lastSeen { out += "first seen \(first), last seen \(last)\n" }
+        return out
+    }
+}

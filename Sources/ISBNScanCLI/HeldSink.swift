@@ -1,0 +1,14 @@
+/// Text held back until the catalogue batch that records it is committed, so that a run killed
+/// (even with SIGKILL) never printed a result the catalogue lost.
+final class HeldSink: TextSink {
+    private let sink: TextSink
+    private var held = ""
+    init(_ sink: TextSink) { self.sink = sink }
+    func write(_ text: String) { held += text }
+    /// Writes out what was held.
+    func release() {
+        guard !held.isEmpty else { return }
+        sink.write(held)
+        held = ""
+    }
+}

@@ -1,0 +1,148 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import ISBN
+import Records
+
+/// `isbnscan ranges [update FILE]`: which ISBN range message hyphenates, and replacing it.
+enum RangesCommand {
+    static let spec = CommandSpec(
+        name: "ranges",
+        abstract: "Show or replace the ISBN range message used for hyphenation.",
+        usage: "isbnscan ranges [update <file>]",
+        arguments: [("update <file>", """
+            Check <file> (RangeMessage.xml from the International ISBN
+            Agency, isbn-international.org) and, if it is a usable range
+            message, copy it to the user's data folder, where it replaces
+            the copy built into isbnscan. A file that fails the checks (an
+            HTML error page, a truncated download) changes nothing.
+            """)],
+        options: [],
+        discussion: """
+        The range message gives the length of each part of an ISBN, hence its
+        hyphenated form (978-4-87311-903-8) and its registration group (978-4,
+        Japan). isbnscan uses $XDG_DATA_HOME/isbnscan/RangeMessage.xml
+        (default ~/.local/share/isbnscan/RangeMessage.xml) when it exists and
+        parses, else the copy built in.
+
+        OUTPUT:
+          ranges: '<where>: serial <serial>, <date>, <n> registration groups'
+
+        EXIT STATUS:
+          0  shown, or updated
+          1  the file could not be read or is no usable range message, or
+             the copy could not be written
+          2  usage error
+        """)
+
+    /// `$XDG_DATA_HOME/isbnscan/RangeMessage.xml`, `XDG_DATA_HOME` defaulting to `~/.local/share`
+    /// (XDG Base Directory Specification); `nil` when neither it nor `HOME` is set.
+    static var userCopyPath: String? {
+        if let data = getenv("XDG_DATA_HOME").map({ String(cString: $0) }), data.hasPrefix("/") {
+            return data + "/isbnscan/RangeMessage.xml"
+        }
+        guard let home = getenv("HOME").map({ String(cString: $0) }), !home.isEmpty else { return nil }
+        return home + "/.local/share/isbnscan/RangeMessage.xml"
+    }
+
+    /// The range message in use and where it came from: the user's copy when it exists and
+    /// parses (else a warning on `stderr`), or the bundled one.
+    static func load(stderr: TextSink?) -> (ranges: RangeMessage, source: String) {
+        if let path = userCopyPath, access(path, F_OK) == 0 {
+            do {
+                return (try RangeMessage(xml: try readFile(path)), path)
+            } catch {
+                stderr?.write("Warning: \(escaped(path, json: false)): \(error); using the range message built into isbnscan\n")
+            }
+        }
+        return (RangeMessage.bundled, "built-in copy")
+    }
+
+    static func run(_ parsed: ParsedArguments, stdout: TextSink, stderr: TextSink) throws(UsageError) -> ExitStatus {
+        switch parsed.positionals.count {
+        case 0:
+            let (ranges, source) = load(stderr: stderr)
+            stdout.write(describe(ranges, source: source) + "\n")
+            return .found
+        case 2 where parsed.positionals[0] == "update":
+            return update(from: parsed.positionals[1], stdout: stdout, stderr: stderr)
+        default:
+            throw UsageError(parsed.positionals[0] == "update" ? "update needs one file" : "unexpected argument '\(parsed.positionals[0])'")
+        }
+    }
+
+    static func describe(_ ranges: RangeMessage, source: String) -> String {
+        "\(escaped(source, json: false)): serial \(ranges.serialNumber ?? "(none)"), \(ranges.date), \(ranges.groups.count) registration groups"
+    }
+
+    static func update(from file: String, stdout: TextSink, stderr: TextSink) -> ExitStatus {
+        let shown = escaped(file, json: false)
+        let ranges: RangeMessage
+        let text: String
+        do {
+            text = try readFile(file)
+        } catch {
+            stderr.write("Error: \(error)\n")
+            return .inputError
+        }
+        do {
+            ranges = try RangeMessage(xml: text)
+        } catch {
+            stderr.write("Error: \(shown): not a usable range message: \(error); the range message in use is unchanged\n")
+            return .inputError
+        }
+        guard let target = userCopyPath else {
+            stderr.write("Error: neither XDG_DATA_HOME nor HOME is set: nowhere to keep the range message\n")
+            return .inputError
+        }
+        do {
+            try makeFolders(for: target)
+            let sink = try AtomicFileSink(path: target)
+            sink.write(text)
+            try sink.commit()
+        } catch {
+            stderr.write("Error: \(error)\n")
+            return .inputError
+        }
+        stdout.write("installed " + describe(ranges, source: target) + "\n")
+        return .found
+    }
+
+    /// The folders above `path`, created as needed (mode 0755).
+    static func makeFolders(for path: String) throws(FileError) {
+        var folder = ""
+        let parts = path.split(separator: "/", omittingEmptySubsequences: true).dropLast()
+        for part in parts {
+            folder += "/" + part
+            if mkdir(folder, 0o755) != 0 && errno != EEXIST {
+                throw FileError("\(escaped(folder, json: false)): cannot create the folder: \(String(cString: strerror(errno)))")
+            }
+        }
+    }
+
+    /// The whole file as UTF-8 text (read(2)).
+    static func readFile(_ path: String) throws(FileError) -> String {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw FileError("\(escaped(path, json: false)): \(String(cString: strerror(errno)))") }
+        defer { close(fd) }
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw FileError("\(escaped(path, json: false)): \(String(cString: strerror(errno)))")
+            }
+            if n == 0 { break }
+            bytes += buffer[0..<n]
+            if bytes.count > 64 << 20 { throw FileError("\(escaped(path, json: false)): larger than 64 MB") }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}
+
+/// A file that could not be read or a folder that could not be made.
+struct FileError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,43 @@
+/// The `--csv` output (RFC 4180, CRLF line ends).
+///
+/// Per file: one row per code read (`status` `accepted` or `rejected` with `reason: detail` in
+/// `error`), or one row `no-barcode`, or one row `error` with the cause.
+public struct CSVFormatter: Sendable {
+    public struct Options: Sendable {
+        /// `--unique`: the columns are `isbn13,isbn10,count,file`.
+        public var unique = false
+        public init(unique: Bool = false) { self.unique = unique }
+    }
+
+    public var options: Options
+    public init(options: Options) { self.options = options }
+
+    /// The header row.
+    public var header: String {
+        options.unique ? CSV.row(["isbn13", "isbn10", "count", "file"])
+                       : CSV.row(["file", "isbn13", "isbn10", "type", "data", "addon", "status", "error", "hyphenated", "group",
+                                  "agency", "price"])
+    }
+
+    /// One file's rows.
+    public func format(_ record: FileRecord) -> String {
+        guard record.wasRead else {
+            return CSV.row([record.file, "", "", "", "", "", "error", record.error ?? "", "", "", "", ""])
+        }
+        guard !record.symbols.isEmpty else { return CSV.row([record.file, "", "", "", "", "", "no-barcode", "", "", "", "", ""]) }
+        return record.symbols.map { symbol in
+            if let isbn = symbol.isbn {
+                return CSV.row([record.file, isbn.isbn13, isbn.isbn10 ?? "", symbol.type, symbol.data, symbol.addOn ?? "",
+                                "accepted", "", isbn.hyphenated ?? "", isbn.group?.prefix ?? "", isbn.group?.agency ?? "",
+                                isbn.price?.description ?? ""])
+            }
+            return CSV.row([record.file, "", "", symbol.type, symbol.data, symbol.addOn ?? "", "rejected",
+                            symbol.refusal?.explanation ?? "", "", "", "", ""])
+        }.joined()
+    }
+
+    /// One `--unique` row.
+    public func format(_ record: UniqueRecord) -> String {
+        CSV.row([record.isbn13, record.isbn10 ?? "", String(record.count), record.file])
+    }
+}

@@ -1,0 +1,55 @@
+import Scanning
+
+/// What `scan` reports for one file:
+/// `{"file", "width", "height", "symbols", "isbns", "rejected", "error"}`.
+///
+/// For a file that cannot be read, `error` holds the cause, the size is `nil` and the lists
+/// are empty.
+public struct FileRecord: Sendable, Equatable, JSONRecord {
+    /// The path as given (non-UTF-8 bytes shown as `\xNN`).
+    public var file: String
+    /// Upright image size in pixels, when decoded.
+    public var width: Int?
+    public var height: Int?
+    /// Every EAN symbol read, in reading order (top to bottom, then left to right).
+    public var symbols: [SymbolRecord]
+    /// The accepted ISBNs, each once, in reading order.
+    public var isbns: [ISBNRecord]
+    /// The refused codes.
+    public var rejected: [RefusalRecord]
+    /// Why the file could not be read, or `nil`.
+    public var error: String?
+
+    public init(file: String, width: Int?, height: Int?, symbols: [SymbolRecord], isbns: [ISBNRecord],
+                rejected: [RefusalRecord], error: String?) {
+        self.file = file
+        self.width = width
+        self.height = height
+        self.symbols = symbols
+        self.isbns = isbns
+        self.rejected = rejected
+        self.error = error
+    }
+
+    /// The record of one scanned file; `options` say which prefixes to accept and how to hyphenate.
+    public init(_ result: FileScanResult, options: RecordOptions = RecordOptions()) {
+        guard let report = result.report?.judged(accepting: options.prefixes) else {
+            self.init(file: result.path, width: nil, height: nil, symbols: [], isbns: [], rejected: [],
+                      error: result.error?.cause)
+            return
+        }
+        self.init(file: result.path, width: result.imageSize?.width, height: result.imageSize?.height,
+                  symbols: report.codes.map { SymbolRecord($0, options: options) },
+                  isbns: report.accepted.compactMap { SymbolRecord($0, options: options).isbn },
+                  rejected: report.rejected.map { RefusalRecord($0, $0.verdict.rejection!) }, error: nil)
+    }
+
+    /// Whether the file was read (it may still hold no barcode).
+    public var wasRead: Bool { error == nil }
+
+    public var json: JSONValue {
+        .object(["file": .string(file), "width": .optional(width), "height": .optional(height),
+                 "symbols": .array(symbols.map(\.json)), "isbns": .array(isbns.map(\.json)),
+                 "rejected": .array(rejected.map(\.json)), "error": .optional(error)])
+    }
+}

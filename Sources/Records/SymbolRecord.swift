@@ -1,0 +1,66 @@
+import ISBN
+import Scanning
+
+/// One EAN symbol read, with position, decoding pass and verdict:
+/// `{"type", "data", "addon", "quality", "orientation", "polygon", "pass", "verdict", "reason"}`.
+public struct SymbolRecord: Sendable, Equatable, JSONRecord {
+    /// `EAN-13` or `EAN-8`.
+    public var type: String
+    /// The digits, check digit included.
+    public var data: String
+    /// The EAN-5/EAN-2 add-on, or `nil`.
+    public var addOn: String?
+    /// zbar's quality score (scan lines that agreed; unitless).
+    public var quality: Int
+    /// Reading direction in degrees clockwise (0, 90, 180, 270), or `nil`.
+    public var orientation: Int?
+    /// Bounding quadrilateral, 4 points `(x, y)` in pixels of the upright image (or frame),
+    /// clockwise from the top-left.
+    public var polygon: [Point]
+    /// The decoding pass that read it (`full`, `smooth`, `rotate+30`…).
+    public var pass: String
+    /// The ISBN when accepted (not part of this record's JSON; see ``FileRecord/isbns``).
+    public var isbn: ISBNRecord?
+    /// The refusal when rejected (its `reason` is this record's JSON `"reason"`).
+    public var refusal: RefusalRecord?
+
+    public init(type: String, data: String, addOn: String?, quality: Int, orientation: Int?, polygon: [Point],
+                pass: String, isbn: ISBNRecord?, refusal: RefusalRecord?) {
+        self.type = type
+        self.data = data
+        self.addOn = addOn
+        self.quality = quality
+        self.orientation = orientation
+        self.polygon = polygon
+        self.pass = pass
+        self.isbn = isbn
+        self.refusal = refusal
+    }
+
+    /// The record of a code as the scanner reported it (its ISBN hyphenated with `options.ranges`).
+    public init(_ code: ReadCode, options: RecordOptions = RecordOptions()) {
+        let s = code.symbol
+        self.init(type: s.symbology.rawValue, data: s.data, addOn: s.addOn, quality: s.quality,
+                  orientation: s.orientation, polygon: s.polygon, pass: s.pass,
+                  isbn: code.verdict.isbn.map { ISBNRecord($0, addOn: s.addOn, ranges: options.ranges) },
+                  refusal: code.verdict.rejection.map { RefusalRecord(code, $0) })
+    }
+
+    /// `"accepted"` or `"rejected"`.
+    public var verdict: String { isbn != nil ? "accepted" : "rejected" }
+
+    public var json: JSONValue {
+        .object(["type": .string(type), "data": .string(data), "addon": .optional(addOn), "quality": .int(quality),
+                 "orientation": .optional(orientation),
+                 "polygon": .array(polygon.map { .array([.int($0.x), .int($0.y)]) }),
+                 "pass": .string(pass), "verdict": .string(verdict), "reason": .optional(refusal?.reason)])
+    }
+}
+
+extension RefusalRecord {
+    /// The refusal of `code`.
+    public init(_ code: ReadCode, _ rejection: Rejection) {
+        self.init(type: code.symbol.symbology.rawValue, data: code.symbol.data,
+                  reason: rejection.reason.rawValue, detail: rejection.detail)
+    }
+}

@@ -1,0 +1,173 @@
+import Foundation
+import Records
+import Testing
+@testable import Catalog
+
+/// A fresh catalogue path in the temporary folder; removed (with its -wal/-shm) by `remove`.
+struct TemporaryCatalog {
+    let path = NSTemporaryDirectory() + "isbnscan-catalog-\(UUID().uuidString).db"
+    func remove() {
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+    }
+}
+
+func fileRecord(_ name: String, isbns: [String], refused: [String] = [], error: String? = nil) -> FileRecord {
+    let accepted = isbns.map { isbn in
+        SymbolRecord(type: "EAN-13", data: isbn, addOn: nil, quality: 5, orientation: 0,
+                     polygon: [.init(x: 1, y: 2), .init(x: 3, y: 2), .init(x: 3, y: 4), .init(x: 1, y: 4)], pass: "full",
+                     isbn: ISBNRecord(isbn13: isbn, isbn10: "X", addOn: nil), refusal: nil)
+    }
+    let refusals = refused.map { RefusalRecord(type: "EAN-13", data: $0, reason: "prefix", detail: "prefix 490 is not 978") }
+    let rejected = refusals.map {
+        SymbolRecord(type: "EAN-13", data: $0.data, addOn: nil, quality: 1, orientation: nil, polygon: [], pass: "full",
+                     isbn: nil, refusal: $0)
+    }
+    return FileRecord(file: name, width: error == nil ? 10 : nil, height: error == nil ? 10 : nil,
+                      symbols: error == nil ? accepted + rejected : [], isbns: error == nil ? accepted.compactMap(\.isbn) : [],
+                      rejected: error == nil ? refusals : [], error: error)
+}
+
+@Suite struct CatalogTests {
+    @Test func newCatalogueHasTheLatestSchemaInWALMode() throws {
+        let file = TemporaryCatalog()
+        defer { file.remove() }
+        let catalog = try Catalog(path: file.path)
+        #expect(try catalog.userVersion() == 2)
+        #expect(Catalog.schemaVersion == 2)
+        let connection = try Connection(path: file.path)
+        var mode = ""
+        try Statement(connection, "PRAGMA journal_mode").run { mode = $0.text(0) ?? "" }
+        #expect(mode == "wal")
+    }
+
+    @Test func version1CatalogueIsMigratedAndKeepsItsData() throws {
+        let file = TemporaryCatalog()
+        defer { file.remove() }
+        do {
+            let old = try Catalog(path: file.path, upTo: 1)
+            #expect(try old.userVersion() == 1)
+            // Version 1 has no refusals table: record only a file with an ISBN, by hand.
+            let connection = try Connection(path: file.path)
+            try connection.execute("""
+                INSERT INTO files (path, name, status, isbn_count, refused_count, symbol_count, record, scanned_at)
+                VALUES (x'612e706e67', 'a.png', 'isbn', 1, 0, 1, '{}', '2026-11-30T10:00:00Z');
+                INSERT INTO sightings (isbn13, file_id, source, polygon, seen_at)
+                VALUES ('9780306406157', 1, 'a.png', '[]', '2026-11-30T10:00:00Z');
+                """)
+        }
+        let catalog = try Catalog(path: file.path)
+        #expect(try catalog.userVersion() == 2)
+        #expect(try catalog.books().map(\.isbn13) == ["9780306406157"])
+        #expect(try catalog.statistics().refusals == [:])
+        #expect(try catalog.storedFile(path: Array("a.png".utf8))?.status == "isbn")
+    }
+
+    @Test func newerCatalogueIsRefusedWithItsVersion() throws {
+        let file = TemporaryCatalog()
+        defer { file.remove() }
+        try Connection(path: file.path).execute("PRAGMA user_version = 99")
+        #expect(throws: CatalogError(code: CatalogError.misuse,
+                                     message: "catalogue schema version 99 is newer than this isbnscan's (2); use a newer isbnscan",
+                                     sql: nil, path: file.path)) { try Catalog(path: file.path) }
+    }
+
+    @Test func aTextFileIsNotADatabase() throws {
+        let file = TemporaryCatalog()
+        defer { file.remove() }
+        try Data(String(repeating: "not a database\n", count: 100).utf8).write(to: URL(fileURLWithPath: file.path))
+        do {
+            _ = try Catalog(path: file.path)
+            Issue.record("opened a text file")
+        } catch {
+            #expect(error.code == CatalogError.notADatabase)
+            #expect(error.message == "file is not a database")
+            #expect(error.sql == "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON")
+        }
+    }
+
+    @Test func bindingErrorsKeepTheSQL() throws {
+        let file = TemporaryCatalog()
+        defer { file.remove() }
+        let connection = try Connection(path: file.path)
+        #expect(throws: CatalogError(code: 1, message: "no such table: nowhere", sql: "SELECT * FROM nowhere", path: file.path)) {
+            try Statement(connection, "SELECT * FROM nowhere")
+        }
+    }
+
+    @Test func aRescanReplacesTheFileAndItsSightings() throws {
+        let file = TemporaryCatalog()
+        defer { file.remove() }
+        let catalog = try Catalog(path: file.path)
+        try catalog.record(fileRecord("a.png", isbns: ["9780306406157"], refused: ["4901234567894"]), path: Array("a.png".utf8),
+                           size: 100, modificationNanoseconds: 5, at: "2026-11-30T10:00:00Z")
+        try catalog.record(fileRecord("a.png", isbns: ["9780131103627"]), path: Array("a.png".utf8),
+                           size: 120, modificationNanoseconds: 6, at: "2026-11-30T11:00:00Z")
+        #expect(try catalog.books().map(\.isbn13) == ["9780131103627"])
+        let stored = try #require(try catalog.storedFile(path: Array("a.png".utf8)))
+        #expect(stored.size == 120 && stored.modificationNanoseconds == 6 && stored.status == "isbn")
+        #expect(try catalog.statistics().refusals == [:])
+    }
+
+    @Test func booksCountSightingsWithFirstAndLastSeen() throws {
+        let file = TemporaryCatalog()
+        defer { file.remove() }
+        let catalog = try Catalog(path: file.path)
+        try catalog.record(fileRecord("a.png", isbns: ["9780306406157"]), path: [0x61, 0xE9], size: 1, modificationNanoseconds: 1,
+                           at: "2026-11-30T10:00:00Z")
+        try catalog.record(fileRecord("b.png", isbns: ["9780306406157", "9780131103627"]), path: Array("b.png".utf8), size: 1,
+                           modificationNanoseconds: 1, at: "2026-12-01T09:00:00Z")
+        try catalog.record(FrameEventRecord(device: "/dev/video0", frame: 7, width: 640, height: 480, symbols: [],
+                                            isbns: [ISBNRecord(isbn13: "9780306406157", isbn10: "0306406152", addOn: "51299")],
+                                            rejected: []), at: "2026-12-02T08:00:00Z")
+        let books = try catalog.books()
+        #expect(books.count == 2)
+        #expect(books[0] == Catalog.Book(isbn13: "9780306406157", isbn10: "X", addOn: "51299", count: 3,
+                                         firstSeen: "2026-11-30T10:00:00Z", lastSeen: "2026-12-02T08:00:00Z", firstSource: "a.png"))
+        #expect(books[1].count == 1 && books[1].firstSource == "b.png")
+        #expect(try catalog.firstSighting(of: "9780131103627")?.source == "b.png")
+        #expect(try catalog.storedFile(path: [0x61, 0xE9])?.name == "a.png")
+        #expect(try catalog.remove(isbn13: "9780306406157") == 3)
+        #expect(try catalog.books().map(\.isbn13) == ["9780131103627"])
+    }
+
+    @Test func mergingTwoCataloguesAddsEachSightingOnce() throws {
+        let a = TemporaryCatalog(), b = TemporaryCatalog()
+        defer { a.remove(); b.remove() }
+        let first = try Catalog(path: a.path)
+        try first.record(fileRecord("x.png", isbns: ["9780306406157"]), path: Array("x.png".utf8), size: 1,
+                         modificationNanoseconds: 1, at: "2026-11-30T10:00:00Z")
+        do {
+            let second = try Catalog(path: b.path)
+            try second.record(fileRecord("x.png", isbns: ["9780306406157"]), path: Array("x.png".utf8), size: 1,
+                              modificationNanoseconds: 1, at: "2026-11-30T10:00:00Z")
+            try second.record(fileRecord("y.png", isbns: ["9780131103627"], refused: ["4901234567894"]), path: Array("y.png".utf8),
+                              size: 2, modificationNanoseconds: 2, at: "2026-11-30T12:00:00Z")
+        }
+        #expect(try first.merge(from: b.path) == Catalog.MergeCount(files: 1, sightings: 1, refusals: 1))
+        #expect(try first.merge(from: b.path) == Catalog.MergeCount(files: 0, sightings: 0, refusals: 0))
+        let books = try first.books()
+        #expect(books.map(\.isbn13) == ["9780306406157", "9780131103627"])
+        #expect(books.map(\.count) == [1, 1])
+        let stats = try first.statistics()
+        #expect(stats.files == ["isbn": 2] && stats.refusals == ["prefix": 1] && stats.sightings == 2)
+    }
+
+    @Test func mergingAMissingFileFails() throws {
+        let a = TemporaryCatalog()
+        defer { a.remove() }
+        let catalog = try Catalog(path: a.path)
+        do {
+            _ = try catalog.merge(from: "/nonexistent/folder/b.db")
+            Issue.record("merged a missing file")
+        } catch {
+            #expect(error.code == CatalogError.cantOpen)
+            #expect(error.path == "/nonexistent/folder/b.db")
+        }
+    }
+
+    @Test func timestampsAreISO8601UTCWithMilliseconds() {
+        #expect(Timestamp.format(secondsSince1970: 0, milliseconds: 5) == "1970-01-01T00:00:00.005Z")
+        #expect(Timestamp.format(secondsSince1970: 1_764_547_200 + 3723, milliseconds: 250) == "2025-12-01T01:02:03.250Z")
+        #expect(Timestamp.now().count == 24)
+    }
+}

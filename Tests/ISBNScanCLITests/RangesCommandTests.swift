@@ -1,0 +1,108 @@
+import Foundation
+import Testing
+
+/// `isbnscan ranges`, `--accept 979`, ISMN refusals, hyphenation in every command.
+@Suite struct RangesCommandTests {
+    /// A private XDG data folder for one test.
+    struct DataHome {
+        let path = NSTemporaryDirectory() + "isbnscan-xdg-\(UUID().uuidString)"
+        var environment: [String: String] { ["XDG_DATA_HOME": path, "HOME": path + "/home"] }
+        var copy: String { path + "/isbnscan/RangeMessage.xml" }
+        func remove() { try? FileManager.default.removeItem(atPath: path) }
+    }
+
+    static let shipped = URL(fileURLWithPath: testImages).deletingLastPathComponent()
+        .appendingPathComponent("Sources/ISBN/Resources/RangeMessage.xml").path
+
+    @Test func builtInCopyIsShown() throws {
+        let home = DataHome()
+        defer { home.remove() }
+        let run = try isbnscan(["ranges"], environment: home.environment)
+        #expect(run.status == 0)
+        #expect(run.stdout == "built-in copy: serial 3b388def-5e30-451d-b9b2-12ca3f141051, Sat, 22 Aug 2026 17:51:37 BST, 287 registration groups\n")
+    }
+
+    @Test func updateInstallsACheckedCopyAndRefusesAnErrorPage() throws {
+        let home = DataHome()
+        defer { home.remove() }
+        // A newer message: another serial number and date, one agency renamed (to see it is used).
+        let newer = try String(contentsOfFile: Self.shipped, encoding: .utf8)
+            .replacingOccurrences(of: "3b388def-5e30-451d-b9b2-12ca3f141051", with: "0000aaaa-new")
+            .replacingOccurrences(of: "Sat, 22 Aug 2026 17:51:37 BST", with: "Tue, 1 Dec 2026 07:00:00 GMT")
+            .replacingOccurrences(of: "<Agency>Japan</Agency>", with: "<Agency>Japan (updated)</Agency>")
+        let newerFile = home.path + "-new.xml"
+        try FileManager.default.createDirectory(atPath: home.path, withIntermediateDirectories: true)
+        try newer.write(toFile: newerFile, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: newerFile) }
+        let update = try isbnscan(["ranges", "update", newerFile], environment: home.environment)
+        #expect(update.status == 0)
+        #expect(update.stdout == "installed \(home.copy): serial 0000aaaa-new, Tue, 1 Dec 2026 07:00:00 GMT, 287 registration groups\n")
+        #expect(try String(contentsOfFile: home.copy, encoding: .utf8) == newer)
+        let validate = try isbnscan(["validate", "978-4-87311-903-8"], environment: home.environment)
+        #expect(validate.stdout == "978-4-87311-903-8: valid ISBN-13 9784873119038 (ISBN-10 4873119030), 978-4-87311-903-8 (978-4 Japan (updated))\n")
+
+        // The agency's download replaced by an error page: refused, the copy in use kept.
+        let page = home.path + "-page.xml"
+        try "<!DOCTYPE html>\n<html><body><h1>502 Bad Gateway</h1></body></html>\n".write(toFile: page, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: page) }
+        let refused = try isbnscan(["ranges", "update", page], environment: home.environment)
+        #expect(refused.status == 1)
+        #expect(refused.stderr == "Error: \(page): not a usable range message: not an ISBN range message (no ISBNRangeMessage element); the range message in use is unchanged\n")
+        #expect(try String(contentsOfFile: home.copy, encoding: .utf8) == newer)
+        let shown = try isbnscan(["ranges"], environment: home.environment)
+        #expect(shown.stdout == "\(home.copy): serial 0000aaaa-new, Tue, 1 Dec 2026 07:00:00 GMT, 287 registration groups\n")
+    }
+
+    @Test func aBrokenUserCopyFallsBackWithAWarning() throws {
+        let home = DataHome()
+        defer { home.remove() }
+        try FileManager.default.createDirectory(atPath: home.path + "/isbnscan", withIntermediateDirectories: true)
+        try "garbage".write(toFile: home.copy, atomically: true, encoding: .utf8)
+        let run = try isbnscan(["ranges"], environment: home.environment)
+        #expect(run.stdout.hasPrefix("built-in copy: serial 3b388def"))
+        #expect(run.stderr == "Warning: \(home.copy): not an ISBN range message (no ISBNRangeMessage element); using the range message built into isbnscan\n")
+    }
+
+    @Test func missingFileAndUsage() throws {
+        let missing = try isbnscan(["ranges", "update", "/nonexistent/RangeMessage.xml"])
+        #expect(missing.status == 1)
+        #expect(missing.stderr == "Error: /nonexistent/RangeMessage.xml: No such file or directory\n")
+        let usage = try isbnscan(["ranges", "update"])
+        #expect(usage.status == 2)
+        #expect(usage.stderr.hasPrefix("Error: update needs one file\n"))
+    }
+
+    @Test func accept979OnScanAndValidate() throws {
+        let image = "\(testImages)/rejected/isbn979.png"
+        let refused = try isbnscan(["scan", image])
+        #expect(refused.status == 4)
+        #expect(refused.stderr.contains("refused, prefix: prefix 979 is not 978: ISBN-13 in the 979 range"))
+        let accepted = try isbnscan(["scan", "--accept", "979", "--all", image])
+        #expect(accepted.status == 0)
+        #expect(accepted.stdout == "EAN-13 9791032305690 accepted 979-10-323-0569-0 (979-10 France)\n")
+        let json = try isbnscan(["scan", "--accept", "979", "--json", image])
+        let object = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as! [String: Any]
+        let isbn = try #require((object["isbns"] as? [[String: Any]])?.first)
+        #expect(isbn["isbn13"] as? String == "9791032305690")
+        #expect(isbn["isbn10"] is NSNull)
+        #expect((isbn["group"] as? [String: Any])?["prefix"] as? String == "979-10")
+
+        let validate = try isbnscan(["validate", "--accept", "979", "979-10-323-0569-0", "979-0-2306-7118-7"])
+        #expect(validate.status == 1)
+        #expect(validate.stdout == """
+            979-10-323-0569-0: valid ISBN-13 9791032305690 (979: no ISBN-10), 979-10-323-0569-0 (979-10 France)
+            979-0-2306-7118-7: refused, ismn: prefix 979-0 is an ISMN (printed music), not an ISBN
+
+            """)
+        let bad = try isbnscan(["validate", "--accept", "977", "9780306406157"])
+        #expect(bad.status == 2)
+        #expect(bad.stderr.hasPrefix("Error: --accept '977' is not 979 (978 is always accepted)\n"))
+    }
+
+    @Test func ismnIsRefusedWithoutAcceptToo() throws {
+        let run = try isbnscan(["validate", "--json", "9790230671187"])
+        let object = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as! [String: Any]
+        #expect(object["reason"] as? String == "ismn")
+        #expect(run.status == 1)
+    }
+}

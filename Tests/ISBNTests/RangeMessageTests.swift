@@ -1,0 +1,136 @@
+import Foundation
+import Testing
+@testable import ISBN
+
+/// The repository root, found from this file's path.
+let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent()
+
+@Suite struct RangeMessageTests {
+    let ranges = RangeMessage.bundled
+
+    @Test func bundledMessageIsTheShippedFile() throws {
+        let shipped = try String(contentsOf: repositoryRoot.appendingPathComponent("Sources/ISBN/Resources/RangeMessage.xml"),
+                                 encoding: .utf8)
+        #expect(RangeMessage.bundledText == shipped.replacingOccurrences(of: "\r\n", with: "\n"))
+        let shared = try String(contentsOf: repositoryRoot.appendingPathComponent("../shared/isbn-ranges/RangeMessage.xml"),
+                                encoding: .utf8)
+        #expect(shared == shipped)
+        #expect(ranges.serialNumber == "3b388def-5e30-451d-b9b2-12ca3f141051")
+        #expect(ranges.date == "Sat, 22 Aug 2026 17:51:37 BST")
+        #expect(ranges.groups.count == 287)
+        #expect(ranges.groups.keys.filter { $0.hasPrefix("979-") }.count == 5)
+    }
+
+    @Test func knownISBNs() {
+        #expect(ranges.hyphenate("9784873119038") == .hyphenated("978-4-87311-903-8",
+                                                                  group: .init(prefix: "978-4", agency: "Japan")))
+        #expect(ranges.hyphenate("9780306406157").hyphenated == "978-0-306-40615-7")
+        #expect(ranges.hyphenate("9791032305690") == .hyphenated("979-10-323-0569-0",
+                                                                  group: .init(prefix: "979-10", agency: "France")))
+        #expect(ranges.hyphenate("9798886450125").group?.agency == "United States")
+    }
+
+    /// An ISBN-13 from its 12 first digits.
+    func isbn(_ twelve: String) -> String {
+        twelve + String(EAN.checkDigit(for: EAN.digitValues(twelve)!))
+    }
+
+    /// The lowest and highest ISBN of every registrant range of several groups (each end of each
+    /// range, read from the XML), hyphenated as the rule says.
+    @Test(arguments: ["978-0", "978-1", "978-4", "978-3", "978-99937", "978-612", "979-8", "979-10", "979-11", "979-12", "979-13"])
+    func rangeBoundaries(groupPrefix: String) throws {
+        let (group, rules) = try #require(ranges.groups[groupPrefix])
+        let parts = groupPrefix.split(separator: "-")
+        let available = 9 - parts[1].count  // digits after the group element, before the check digit
+        var checked = 0
+        for rule in rules {
+            for (end, fill) in [(rule.low, "0"), (rule.high, "9")] {
+                let seven = String(repeating: "0", count: 7 - String(end).count) + String(end)
+                let after = available <= 7 ? String(seven.prefix(available))
+                                           : seven + String(repeating: fill, count: available - 7)
+                let number = isbn(String(parts[0] + parts[1]) + after)
+                if rule.length == 0 {
+                    guard case .notHyphenatable(let g, _) = ranges.hyphenate(number) else {
+                        Issue.record("\(number) in a Length-0 range was hyphenated"); continue
+                    }
+                    #expect(g == group)
+                } else {
+                    let registrant = after.prefix(rule.length), publication = after.dropFirst(rule.length)
+                    let expected = "\(groupPrefix)-\(registrant)-\(publication)-\(number.suffix(1))"
+                    #expect(ranges.hyphenate(number) == .hyphenated(expected, group: group), "\(number)")
+                }
+                checked += 1
+            }
+        }
+        #expect(checked == rules.count * 2)
+    }
+
+    @Test func lengthZeroRangesAreValidButNotHyphenated() {
+        // 978 rule 6700000-6998999 has Length 0: no group is defined there.
+        #expect(ranges.hyphenate(isbn("978670000000")) == .notHyphenatable(group: nil,
+                reason: "the range 978-6700000 is not defined for use"))
+        #expect(ISBN.judge(ean: isbn("978670000000")).isbn != nil)
+        // 979-0… is not an ISBN group at all (ISMN), and 979-2… not defined.
+        #expect(ranges.hyphenate(isbn("979200000000")).hyphenated == nil)
+    }
+
+    @Test func anHTMLErrorPageIsRefused() {
+        let page = "<!DOCTYPE html><html><head><title>503 Service Unavailable</title></head><body>Try later</body></html>"
+        #expect(throws: RangeMessageError("not an ISBN range message (no ISBNRangeMessage element)")) {
+            try RangeMessage(xml: page)
+        }
+    }
+
+    @Test func aTruncatedDownloadIsRefused() {
+        let half = String(RangeMessage.bundledText.prefix(RangeMessage.bundledText.count / 2))
+        #expect(throws: RangeMessageError("not an ISBN range message (no ISBNRangeMessage element)")) {
+            try RangeMessage(xml: half)
+        }
+    }
+
+    @Test func aBadRangeIsRefused() {
+        let bad = RangeMessage.bundledText.replacingOccurrences(of: "<Range>0000000-1999999</Range>", with: "<Range>0000000-19999</Range>")
+        #expect(throws: RangeMessageError("978-0: bad Range '0000000-19999'")) { try RangeMessage(xml: bad) }
+    }
+}
+
+@Suite struct AddOnPriceTests {
+    @Test(arguments: [
+        ("51995", "USD 19.95"), ("50799", "USD 7.99"), ("59999", "USD 99.99 or more"), ("00799", "GBP 7.99"),
+        ("11250", "GBP 12.50"), ("34995", "AUD 49.95"), ("42000", "NZD 20.00"), ("62500", "CAD 25.00"),
+        ("90000", "no suggested retail price"), ("91234", "internal use"), ("99990", "reserved (used book)"),
+        ("99991", "reserved (desk copy)"), ("99500", "reserved"), ("72000", "no currency assigned to 7"),
+    ])
+    func decodes(addOn: String, meaning: String) throws {
+        #expect(try #require(AddOnPrice(addOn: addOn)).description == meaning)
+    }
+
+    @Test func amountsAndKinds() throws {
+        let price = try #require(AddOnPrice(addOn: "51995"))
+        #expect(price.currency == "USD" && price.amount == "19.95" && price.kind == .price)
+        #expect(AddOnPrice(addOn: "90000")?.kind == .noPrice && AddOnPrice(addOn: "90000")?.currency == nil)
+        #expect(AddOnPrice(addOn: "12") == nil)  // EAN-2: an issue number
+        #expect(AddOnPrice(addOn: "5199a") == nil)
+    }
+}
+
+@Suite struct PrefixPolicyTests {
+    @Test func ninehundredSeventyNineOnlyWhenAsked() {
+        #expect(ISBN.judge(ean: "9791032305690").rejection?.reason == .prefix)
+        let accepted = ISBN.judge(ean: "9791032305690", accepting: .with979).isbn
+        #expect(accepted?.isbn13 == "9791032305690")
+        #expect(accepted?.isbn10 == nil)
+        #expect(ISBN.judge(ean: "9798886450125", accepting: .with979).isbn != nil)
+        #expect(ISBN.judge(typed: "979-10-323-0569-0", accepting: .with979).isbn?.isbn13 == "9791032305690")
+        // A wrong check digit is still wrong.
+        #expect(ISBN.judge(ean: "9791032305691", accepting: .with979).rejection?.reason == .checkDigit)
+    }
+
+    @Test func ismnIsRefusedEitherWay() {
+        for prefixes in [ISBNPrefixes.only978, .with979] {
+            let rejection = ISBN.judge(ean: "9790230671187", accepting: prefixes).rejection
+            #expect(rejection == Rejection(.ismn, "prefix 979-0 is an ISMN (printed music), not an ISBN"))
+        }
+    }
+}
