@@ -32,7 +32,7 @@ enum CameraCommand {
             OptionSpec("once", help: "Stop at the first ISBN, print it and exit 0 (the default)."),
             OptionSpec("continuous", help: "Keep scanning and print every ISBN once per visit (for\ncataloguing a shelf). Ctrl-C stops (exit 130)."),
             OptionSpec("timeout", value: "seconds", help: "Give up after this long; exit 4 if no ISBN was printed\n(default: no limit)."),
-            OptionSpec("confirm-frames", value: "n", help: "Frames a code must be read in before it is printed,\n1...100 (default: 2): rules out misreads on blurry frames."),
+            OptionSpec("confirm-frames", value: "n", help: "Frames a code must be read in, within one second,\nbefore it is printed, 1...100 (default: 2), and 3 times as\nmany as any rival reading at its place: rules out misreads."),
             OptionSpec("repeat-after", value: "seconds", help: "--continuous: print the same ISBN again only after it\nhas been out of view this long (default: 3)."),
             OptionSpec("frame-timeout", value: "seconds", help: "Fail (exit 1) when the camera sends no frame for this\nlong (default: 5)."),
             OptionSpec("max-frames", value: "n", help: "Stop after n frames (tests, benchmarks). Default: no limit."),

@@ -45,7 +45,7 @@ enum EANProfileFit {
     /// Fits worse than this (mean squared error per sample, squared-contrast units) are not used.
     static let maximumError = 0.06
     /// A character is trusted only when its runner-up fits worse by at least this much.
-    static let minimumMargin = 0.012
+    static let minimumMargin = 0.008
 
     // MARK: Symbol structure (GS1 General Specifications §5.2.1)
 
@@ -174,10 +174,10 @@ enum EANProfileFit {
             if e < best { best = e; p = q }
         }
         var steps = [start.module * 0.5, start.module * 0.01, 0.2, max(0.15, start.module * 0.25)]
-        for _ in 0..<6 {
+        for _ in 0..<4 {
             var improved = true
             var rounds = 0
-            while improved && rounds < 8 {
+            while improved && rounds < 4 {
                 improved = false
                 rounds += 1
                 for k in 0..<4 {
@@ -204,9 +204,16 @@ enum EANProfileFit {
     /// Fits `digits` to `profile` (luminance samples along the reading direction) where the
     /// symbol spans samples `start`…`end` (its first and last bar edge, roughly), then
     /// re-decodes every character from the fit.
-    static func measure(profile: [Double], start: Double, end: Double, digits: [UInt8]) -> LineResult? {
+    static func measure(profile full: [Double], start fullStart: Double, end fullEnd: Double, digits: [UInt8]) -> LineResult? {
         guard var widths = elements(of: digits) else { return nil }
         let modules = Double(widths.reduce(0, +))
+        // Modules wider than 3 samples carry no more information for the fit than 2-3 samples
+        // do: average blocks of samples so that the fit's cost does not grow with the size.
+        let block = max(1, Int((fullEnd - fullStart) / modules / 2.5))
+        let profile = block == 1 ? full : stride(from: 0, to: full.count - block + 1, by: block).map { i in
+            full[i..<(i + block)].reduce(0, +) / Double(block)
+        }
+        let start = (fullStart + 0.5) / Double(block) - 0.5, end = (fullEnd + 0.5) / Double(block) - 0.5
         let module = (end - start) / modules
         guard module >= 0.7, profile.count >= Int(modules) else { return nil }
         let range = max(0, Int(start - 3 * module))..<min(profile.count, Int((end + 3 * module).rounded(.up)) + 1)

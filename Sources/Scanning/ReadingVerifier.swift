@@ -79,6 +79,13 @@ enum ReadingVerifier {
                         if let result = EANProfileFit.measure(profile: profile, start: start, end: end, digits: digits) {
                             results.append(result)
                         }
+                        // Two lines that agree settle it; two that fit badly say the span or
+                        // the direction is wrong. Either way the other lines are not needed.
+                        if results.count >= 2 {
+                            let early = judge(symbol.data, results)
+                            if early != .unverified { return early }
+                            if results.allSatisfy({ $0.error > EANProfileFit.maximumError }) { break }
+                        }
                     }
                     let verdict = judge(symbol.data, results)
                     if verdict != .unverified { return verdict }

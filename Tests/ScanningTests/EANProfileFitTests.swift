@@ -1,0 +1,81 @@
+import Testing
+import ISBN
+import Imaging
+@testable import Scanning
+
+/// The fit of the printed symbol that re-measures readings (issue 9): ink spread must not turn
+/// a 1 into a 7 or a 2 into an 8.
+@Suite struct EANProfileFitTests {
+    /// One scan line of `digits` printed with every bar `spread` modules too wide (negative: too
+    /// narrow), `module` pixels per module, 12 modules of quiet zone each side, blurred by a
+    /// [1 2 1]/4 kernel: rendered at 32 samples per pixel and averaged (an independent renderer,
+    /// not the fit's model).
+    static func line(_ digits: String, module: Double, spread: Double) -> (samples: [UInt8], start: Double, end: Double) {
+        let widths = EANProfileFit.elements(of: digits.compactMap(\.wholeNumberValue).map(UInt8.init))!
+        let quiet = 12.0
+        let totalModules = Double(widths.reduce(0, +)) + 2 * quiet
+        let pixels = Int((totalModules * module).rounded(.up))
+        var dark = [Double](repeating: 0, count: pixels)
+        let sub = 32
+        for p in 0..<pixels {
+            var covered = 0
+            for s in 0..<sub {
+                let u = (Double(p) + (Double(s) + 0.5) / Double(sub)) / module - quiet  // modules from the symbol's start
+                var position = 0.0
+                for (i, w) in widths.enumerated() {
+                    if i % 2 == 0 && u >= position - spread / 2 && u < position + Double(w) + spread / 2 { covered += 1; break }
+                    position += Double(w)
+                }
+            }
+            dark[p] = Double(covered) / Double(sub)
+        }
+        let blurred = dark.indices.map { i in
+            (dark[max(0, i - 1)] + 2 * dark[i] + dark[min(pixels - 1, i + 1)]) / 4
+        }
+        let samples = blurred.map { UInt8((220 - 180 * $0).rounded()) }
+        let start = quiet * module, end = start + Double(widths.reduce(0, +)) * module
+        return (samples, start, end)
+    }
+
+    /// Codes full of 1, 2, 7 and 8, and a confusion of each that keeps a valid check digit.
+    static let cases: [(right: String, misread: String)] = [
+        ("9781788881814", "9187788881814"), ("9781788881814", "9781728887814"), ("9780306406157", "9780306406751"),
+    ]
+
+    @Test(arguments: [1.6, 2.5, 4.0], [-0.6, -0.3, 0.0, 0.4, 0.7])
+    func inkSpreadDoesNotChangeTheDigits(module: Double, spread: Double) throws {
+        for (right, misread) in Self.cases {
+            let (samples, start, end) = Self.line(right, module: module, spread: spread)
+            let profile = samples.map(Double.init)
+            // Fitted from the misread's pattern, the fit re-decodes the printed code.
+            let result = try #require(EANProfileFit.measure(profile: profile, start: start, end: end,
+                                                            digits: misread.compactMap(\.wholeNumberValue).map(UInt8.init)))
+            #expect(result.digits == right, "module \(module) spread \(spread): \(result)")
+            #expect(abs(result.spread - spread) < 0.25, "estimated spread \(result.spread) for \(spread)")
+        }
+    }
+
+    @Test func theVerifierContradictsAMisreadAndConfirmsTheCode() throws {
+        let right = "9781788881814", misread = "9781728887814"
+        let (samples, start, end) = Self.line(right, module: 1.8, spread: 0.55)
+        let image = LuminanceImage(width: samples.count, height: 40, pixels: Array((0..<40).map { _ in samples }.joined()))
+        func reading(_ data: String) -> Symbol {
+            Symbol(symbology: .ean13, data: data, quality: 10, orientation: 0,
+                   polygon: [Point(x: Int(start), y: 10), Point(x: Int(end), y: 10), Point(x: Int(end), y: 30), Point(x: Int(start), y: 30)])
+        }
+        #expect(ReadingVerifier.verify(reading(misread), in: image) == .contradicted(by: right, lines: 2))
+        #expect(ReadingVerifier.verify(reading(right), in: image) == .confirmed(lines: 2))
+        // zbar's box may span one half only (its decode ends at the middle guard).
+        var half = reading(right)
+        half.polygon = [Point(x: Int(start), y: 10), Point(x: Int((start + end) / 2), y: 10),
+                        Point(x: Int((start + end) / 2), y: 30), Point(x: Int(start), y: 30)]
+        #expect(ReadingVerifier.verify(half, in: image) == .confirmed(lines: 2))
+    }
+
+    @Test func aBlankLineVerifiesNothing() {
+        let image = LuminanceImage(width: 400, height: 40, filledWith: 200)
+        let symbol = Symbol(symbology: .ean13, data: "9780306406157", quality: 10, orientation: 0,
+                            polygon: [Point(x: 50, y: 10), Point(x: 300, y: 10), Point(x: 300, y: 30), Point(x: 50, y: 30)])
+        #expect(ReadingVerifier.verify(symbol, in: image) == .unverified)
+    }
+}
