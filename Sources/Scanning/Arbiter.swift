@@ -133,21 +133,28 @@ public enum Arbiter {
         return merged
     }
 
+    /// Evidence with which a refused code that no other reading disputes counts as a genuine
+    /// product code rather than a misread of an ISBN: read by four passes (or confirmed by the
+    /// fit and read by one more), with no other code read at its place.
+    public static let undisputedEvidence = 4
+
     /// Whether every place has a winner with at least `minimumEvidence`, and — with
-    /// `wantISBN` — whether some winner is an accepted ISBN or every winner's digits were
-    /// confirmed by the fit (a genuine product code, not a misread of an ISBN).
+    /// `wantISBN` — whether some winner is an accepted ISBN, or every winner's digits were
+    /// confirmed by the fit or read with ``undisputedEvidence`` and no rival (a genuine product
+    /// code, not a misread of an ISBN).
     static func isSettled(_ symbols: [Symbol], minimumEvidence: Int, wantISBN: Bool) -> Bool {
         let all = places(symbols)
         guard !all.isEmpty else { return false }
         var anyISBN = false
-        var allConfirmed = true
+        var allGenuine = true
         for place in all {
             guard let winner = place.winner, winner.evidence >= minimumEvidence else { return false }
             if ISBN.judge(ean: winner.data).isbn != nil { anyISBN = true }
             let confirmed = place.readings.contains { $0.data == winner.data && weight($0) == 3 }
-            if !confirmed { allConfirmed = false }
+            let undisputed = place.evidence.count == 1 && winner.evidence >= undisputedEvidence
+            if !confirmed && !undisputed { allGenuine = false }
         }
-        return !wantISBN || anyISBN || allConfirmed
+        return !wantISBN || anyISBN || allGenuine
     }
 
     /// Passes of the first look and the full scan (a reading from them needs no second opinion
