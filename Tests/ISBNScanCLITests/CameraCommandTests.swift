@@ -377,4 +377,48 @@ import Testing
         #expect(run.stdout == "")
         #expect(run.stderr == "No video devices (/dev/video*) found.\n")
     }
+
+    /// A barcode rendered by zint (installed by make deps) into a temporary folder: EAN-13 of
+    /// the 12 digits `body`, 2 pixels per module.
+    static func rendered(_ body: String, in directory: String) throws -> String {
+        let path = "\(directory)/\(body).png"
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/zint")
+        process.arguments = ["-b", "13", "--scale=2", "-d", body, "-o", path]
+        try process.run()
+        process.waitUntilExit()
+        try #require(process.terminationStatus == 0, "zint failed for \(body)")
+        return path
+    }
+
+    @Test func aRivalMisreadInSingleFramesIsNeverPrinted() throws {
+        // 9780306406751 is what a 1<->7 confusion makes of 9780306406157 (the check digit holds).
+        // It appears in single frames between the right code's, at the same place: it is never
+        // printed, and the right code is printed once it clearly outnumbers it.
+        let directory = FakeV4L2.temporaryDirectory()
+        let right = try Self.rendered("978030640615", in: directory), rival = try Self.rendered("978030640675", in: directory)
+        let frames = [rival, right, rival, right, right, right, right, right, right, right, right, right]
+        let fake = Fake(["FRAMES": frames.joined(separator: ":"), "FRAMES_PER_IMAGE": "1", "LOOP": "0",
+                         "FPS": "30", "SIZES": "640x480"])
+        let run = try fake.run(["--continuous", "--roi", "0,0,1,1", "--max-frames", "16"])
+        #expect(run.stdout == "9780306406157\n")
+        #expect(!run.stdout.contains("9780306406751"))
+        fake.expectReleased()
+    }
+
+    @Test func twoGlimpsesFarApartDoNotConfirmACode() throws {
+        // The book is in view for one frame, then 1.5 s of white frames, then one frame again.
+        let directory = FakeV4L2.temporaryDirectory()
+        let right = try Self.rendered("978030640615", in: directory)
+        let frames = [right] + Array(repeating: "blank", count: 15) + [right]
+        let fake = Fake(["FRAMES": frames.joined(separator: ":"), "FRAMES_PER_IMAGE": "1", "LOOP": "0",
+                         "FPS": "10", "SIZES": "640x480"])
+        let run = try fake.run(["--roi", "0,0,1,1", "--max-frames", "20"])
+        #expect(run.status == 4)
+        #expect(run.stdout == "")
+        // Shown for two frames in a row, it is printed.
+        let steady = Fake(["FRAMES": ([right, right] + Array(repeating: "blank", count: 4)).joined(separator: ":"),
+                           "FRAMES_PER_IMAGE": "1", "LOOP": "0", "FPS": "10", "SIZES": "640x480"])
+        #expect(try steady.run(["--roi", "0,0,1,1", "--max-frames", "6"]).stdout == "9780306406157\n")
+    }
 }
