@@ -59,6 +59,8 @@ enum CameraCommand {
                busy, not a capture device, format not supported, unplugged,
                no frame for --frame-timeout seconds)
           2    usage error
+          3    the ISBNs could not be written to stdout (full disk; a closed
+               pipe ends the run quietly)
           4    no ISBN before --timeout or --max-frames
           130  interrupted by Ctrl-C (SIGINT) or SIGTERM, after releasing the camera
 
@@ -201,6 +203,7 @@ struct CameraSession {
 
         loop: while outcome == nil {
             if let max = s.maxFrames, frames >= max { break }
+            if stdout.writeFailed { break }  // a closed pipe or full disk: main exits 3
             var wait = s.frameTimeout
             if let deadline {
                 let left = deadline - monotonicSeconds()

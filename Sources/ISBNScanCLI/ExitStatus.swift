@@ -7,6 +7,10 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
     case inputError = 1
     /// The command line is wrong (unknown option, bad value, missing argument).
     case usage = 2
+    /// The results could not be written: the `-o` file (full disk, rename failed) or standard
+    /// output (full disk, or a reader that closed the pipe, as `| head -n 1` does: then the
+    /// run ends quietly). Takes precedence over 0, 1 and 4.
+    case outputError = 3
     /// Every input was read, and no ISBN was found in any of them; `camera`: none before
     /// `--timeout`/`--max-frames`; `devices`: no capture device.
     case nothingFound = 4

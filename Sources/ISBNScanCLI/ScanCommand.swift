@@ -95,9 +95,11 @@ enum ScanCommand {
 
         EXIT STATUS:
           0    an ISBN was found (with --all: any EAN symbol)
-          1    an input could not be read (takes precedence), or the
-               results could not be written (output file, stdout)
+          1    an input could not be read (takes precedence over 0, 4)
           2    usage error
+          3    the results could not be written (-o file or stdout: a full
+               disk; a closed pipe, as with '| head', ends the run quietly);
+               takes precedence over 0, 1, 4
           4    every input was read, and no ISBN was found
           130  interrupted (SIGINT/SIGTERM); the results so far are written
 
@@ -196,7 +198,7 @@ enum ScanCommand {
             file = try settings.output.map { (path) throws(OutputError) in try AtomicFileSink(path: path) }
         } catch {
             diagnostics.write("Error: \(error)\n")
-            return .inputError
+            return .outputError
         }
         let results: TextSink = file ?? stdout
         let writer = ResultWriter(settings: settings, showNames: paths.count > 1 || walk.foldersGiven > 0, out: results, diagnostics: diagnostics)
@@ -210,8 +212,9 @@ enum ScanCommand {
         StopSignal.install()
         var tally = Tally()
         let start = monotonicSeconds()
+        // A failed write (closed pipe, full disk) stops the run: nothing more can be delivered.
         batch.run(walk.inputs, idle: {
-            if StopSignal.received != nil { batch.stop() }
+            if StopSignal.received != nil || results.writeFailed { batch.stop() }
             progress?.draw(done: tally.files + tally.skipped, found: tally.withISBN)
         }, deliver: { _, outcome in
             switch outcome {
@@ -220,7 +223,7 @@ enum ScanCommand {
                 tally.add(result, all: settings.all)
                 writer.write(result)
             }
-            if StopSignal.received != nil { batch.stop() }
+            if StopSignal.received != nil || results.writeFailed { batch.stop() }
             progress?.draw(done: tally.files + tally.skipped, found: tally.withISBN)
         })
         writer.finish()
@@ -231,7 +234,7 @@ enum ScanCommand {
             try file?.commit()
         } catch {
             diagnostics.write("Error: \(error)\n")
-            status = .inputError
+            status = .outputError
         }
         let interrupted = StopSignal.received
         if let signal = interrupted {
