@@ -29,10 +29,11 @@ BENCH_JSON ?=
 PIP := $(BENCH_PY) -m pip install -q --disable-pip-version-check --retries 1 --timeout 30
 
 # pkg-config module → Debian package that provides it.
-PKG_MODULES := zbar:libzbar-dev libpng16:libpng-dev libjpeg:libjpeg62-turbo-dev libexif:libexif-dev
+PKG_MODULES := zbar:libzbar-dev libpng16:libpng-dev libjpeg:libjpeg62-turbo-dev libexif:libexif-dev \
+  libtiff-4:libtiff-dev libwebpdemux:libwebp-dev libgif:libgif-dev libheif:libheif-dev
 
 # Folders `make scan` reads (their .txt answers are skipped as non-images).
-SCAN_FOLDERS := TestImages/isbn TestImages/exif TestImages/roi TestImages/rejected
+SCAN_FOLDERS := TestImages/isbn TestImages/formats TestImages/exif TestImages/roi TestImages/rejected
 
 # The fake V4L2 device of the tests (Tests/FakeV4L2), for bench-camera.
 FAKE_V4L2 := .build/fakev4l2/libfakev4l2.so

@@ -15,15 +15,21 @@ let package = Package(
         .systemLibrary(name: "CPNG", pkgConfig: "libpng16", providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CJPEG", pkgConfig: "libjpeg", providers: [.apt(["libjpeg62-turbo-dev"])]),
         .systemLibrary(name: "CExif", pkgConfig: "libexif", providers: [.apt(["libexif-dev"])]),
-        // C shim: libpng/libjpeg decoding with setjmp kept inside C, EXIF orientation.
-        .target(name: "CCodecs", dependencies: ["CPNG", "CJPEG", "CExif"]),
+        .systemLibrary(name: "CTIFF", pkgConfig: "libtiff-4", providers: [.apt(["libtiff-dev"])]),
+        .systemLibrary(name: "CWebP", pkgConfig: "libwebpdemux", providers: [.apt(["libwebp-dev"])]),
+        .systemLibrary(name: "CGIF", pkgConfig: "libgif", providers: [.apt(["libgif-dev"])]),
+        // libheif1 on Debian 12 decodes HEVC through libde265 (and AVIF through dav1d) itself.
+        .systemLibrary(name: "CHEIF", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
+        // C shim: libpng/libjpeg decoding with setjmp kept inside C, EXIF orientation; TIFF, WebP,
+        // GIF and HEIF through their libraries; a strict BMP reader.
+        .target(name: "CCodecs", dependencies: ["CPNG", "CJPEG", "CExif", "CTIFF", "CWebP", "CGIF", "CHEIF"]),
         // C shim: V4L2 ioctls with fixed arguments, ioctl numbers and fourccs as real symbols,
         // SIGINT/SIGTERM flag. Needs only the Linux headers (linux-libc-dev).
         .target(name: "CV4L2"),
 
         // Pure Swift: ISBN-13 / ISBN-10 rules. Depends on nothing.
         .target(name: "ISBN"),
-        // 8-bit luminance images, format sniffing, PNG/JPEG/PNM decoding, EXIF orientation.
+        // 8-bit luminance images, format sniffing, decoding (PNG, JPEG, TIFF, WebP, GIF, HEIF, BMP, PNM), orientation.
         .target(name: "Imaging", dependencies: ["CCodecs"]),
         // zbar wrapper, region of interest, symbols.
         .target(name: "Scanning", dependencies: ["CZBar", "Imaging", "ISBN"]),

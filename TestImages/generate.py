@@ -718,7 +718,9 @@ def gen_corrupt():
 
     gif = os.path.join(TMP, "x.gif")
     run(["zint", "-b", "ISBNX", "--scale=1", "-d", ISBN["corrupt"], "-o", gif])
-    shutil.copyfile(gif, out("corrupt", "unsupported.gif"))
+    # isbnscan reads GIF since issue 12: the zint GIF is now a positive fixture.
+    shutil.copyfile(gif, out("isbn", "gif-zint.gif"))
+    write_bytes(out("isbn", "gif-zint.txt"), ISBN["corrupt"].encode())
 
     write_bytes(out("corrupt", "truncated.png"), good_png[:len(good_png) * 4 // 10])
 

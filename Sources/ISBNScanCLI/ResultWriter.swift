@@ -67,12 +67,14 @@ final class ResultWriter {
         guard let report = result.report else { return }
         let prefix = showNames ? "\(escaped(result.path, json: false)): " : ""
         if settings.all {
-            for code in report.codes { out.write(prefix + Self.describe(code) + "\n") }
+            for (index, code) in report.codes.enumerated() {
+                out.write(prefix + Self.describe(code) + Self.pageNote(result, index) + "\n")
+            }
         } else {
-            for code in report.codes {
+            for (index, code) in report.codes.enumerated() {
                 guard let isbn = code.verdict.isbn else { continue }
                 let addOn = settings.addOns ? code.symbol.addOn.map { " \($0)" } ?? "" : ""
-                out.write("\(prefix)\(isbn.isbn13)\(addOn)\n")
+                out.write("\(prefix)\(isbn.isbn13)\(addOn)\(Self.pageNote(result, index))\n")
             }
         }
     }
@@ -90,6 +92,11 @@ final class ResultWriter {
             let place = settings.region.isFull ? "" : " in the region of interest"
             diagnostics.write("Warning: \(path): no barcode found\(place)\n")
         }
+    }
+
+    /// ` (page 2)` after a code read on a page of a multi-page file; else nothing.
+    static func pageNote(_ result: FileScanResult, _ index: Int) -> String {
+        result.codePages.indices.contains(index) ? " (page \(result.codePages[index]))" : ""
     }
 
     static func describe(_ code: ReadCode) -> String {
@@ -127,33 +134,44 @@ final class ResultWriter {
             return JSON.object(["file": JSON.string(result.path), "width": "null", "height": "null", "symbols": "[]",
                                 "isbns": "[]", "rejected": "[]", "error": JSON.optional(result.error?.cause)])
         }
-        return JSON.object(["file": JSON.string(result.path),
-                            "width": result.imageSize.map { String($0.width) } ?? "null",
-                            "height": result.imageSize.map { String($0.height) } ?? "null",
-                            "symbols": symbolsJSON(report), "isbns": isbnsJSON(report.accepted),
-                            "rejected": rejectedJSON(report), "error": "null"])
+        var line = JSON.object(["file": JSON.string(result.path),
+                                "width": result.imageSize.map { String($0.width) } ?? "null",
+                                "height": result.imageSize.map { String($0.height) } ?? "null",
+                                "symbols": symbolsJSON(report, pages: result.codePages),
+                                "isbns": isbnsJSON(report.accepted, pages: result.codePages.isEmpty ? [] : report.accepted.map { code in
+                                    result.codePages[report.codes.firstIndex(of: code)!] }),
+                                "rejected": rejectedJSON(report), "error": "null"])
+        // Extra keys only where they apply, so existing readers see the same objects.
+        if result.pageCount > 1 { line.insert(contentsOf: ", \"pages\": \(result.pageCount)", at: line.index(before: line.endIndex)) }
+        if let warning = result.warning {
+            line.insert(contentsOf: ", \"warning\": " + JSON.string(warning), at: line.index(before: line.endIndex))
+        }
+        return line
     }
 
     /// The `symbols` array: every EAN symbol with position, pass and verdict.
-    static func symbolsJSON(_ report: ScanReport) -> String {
-        JSON.array(report.codes.map { code -> String in
+    /// `pages`: the page (from 1) of each code of a multi-page file, added as `"page"`; or empty.
+    static func symbolsJSON(_ report: ScanReport, pages: [Int] = []) -> String {
+        JSON.array(report.codes.enumerated().map { index, code -> String in
             let s = code.symbol
             let polygon = JSON.array(s.polygon.map { "[\($0.x), \($0.y)]" })
+            let page = pages.indices.contains(index) ? ", \"page\": \(pages[index])" : ""
             return JSON.object(["type": JSON.string(s.symbology.rawValue), "data": JSON.string(s.data),
                                 "addon": JSON.optional(s.addOn), "quality": String(s.quality),
                                 "orientation": s.orientation.map(String.init) ?? "null", "polygon": polygon,
                                 "pass": JSON.string(s.pass),
                                 "verdict": JSON.string(code.verdict.isbn == nil ? "rejected" : "accepted"),
-                                "reason": JSON.optional(code.verdict.rejection?.reason.rawValue)])
+                                "reason": JSON.optional(code.verdict.rejection?.reason.rawValue)]).dropLast() + page + "}"
         })
     }
 
     /// The `isbns` array for accepted codes.
-    static func isbnsJSON(_ accepted: [ReadCode]) -> String {
-        JSON.array(accepted.compactMap { code -> String? in
+    static func isbnsJSON(_ accepted: [ReadCode], pages: [Int] = []) -> String {
+        JSON.array(accepted.enumerated().compactMap { index, code -> String? in
             guard let isbn = code.verdict.isbn else { return nil }
+            let page = pages.indices.contains(index) ? ", \"page\": \(pages[index])" : ""
             return JSON.object(["isbn13": JSON.string(isbn.isbn13), "isbn10": JSON.string(isbn.isbn10),
-                                "addon": JSON.optional(code.symbol.addOn)])
+                                "addon": JSON.optional(code.symbol.addOn)]).dropLast() + page + "}"
         })
     }
 

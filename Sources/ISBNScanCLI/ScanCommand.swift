@@ -14,8 +14,10 @@ enum ScanCommand {
         abstract: "Read the book barcodes (EAN-13 ISBNs) in image files and folders.",
         usage: "isbnscan scan [options] <file-or-folder> ...",
         arguments: [("<file-or-folder>", """
-            PNG, JPEG, PGM or PPM image; the format is read from the file's
-            first bytes, not its name. EXIF orientation is applied.
+            JPEG, PNG, HEIF/HEIC/AVIF, TIFF (every page), WebP, GIF (first
+            frame), BMP, PGM or PPM image; the format is read from the
+            file's first bytes, not its name. EXIF orientation (TIFF
+            Orientation, HEIF rotations) is applied.
             A folder: its images are scanned (with -r, also its subfolders').
             '-' reads one image from standard input.
             """)],

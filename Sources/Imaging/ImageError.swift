@@ -14,7 +14,7 @@ public enum ImageError: Error, Equatable, Sendable, CustomStringConvertible {
     case truncated(path: String, detail: String)
     /// The decoder rejected the data (bad CRC, bad header, bad Huffman code…).
     case corrupt(path: String, format: ImageFormat, detail: String)
-    /// A known image format isbnscan does not decode (GIF, HEIF…), or not a regular file.
+    /// A known format isbnscan does not decode (PDF, plain PNM…), a variant of a format it reads that it does not (12-bit JPEG, RLE BMP…), or not a regular file.
     case unsupportedFormat(path: String, detail: String)
     /// The first bytes are no image signature isbnscan knows: a text file, an archive…
     /// (a folder walk skips such files unless their name ends like an image's).
@@ -48,7 +48,7 @@ public enum ImageError: Error, Equatable, Sendable, CustomStringConvertible {
         case .truncated(_, let detail): return "truncated: \(detail)"
         case .corrupt(_, let format, let detail): return "corrupt \(format.rawValue): \(detail)"
         case .unsupportedFormat(_, let detail): return "unsupported format: \(detail)"
-        case .notAnImage: return "unsupported format: not an image (no PNG, JPEG, PGM or PPM signature)"
+        case .notAnImage: return "unsupported format: not an image (no \(ImageFormat.readable), PGM or PPM signature)"
         case .tooLarge(_, let w, let h, let limit):
             if w > ImageError.maxSide || h > ImageError.maxSide {
                 return "image is \(w)x\(h), a side over the \(ImageError.maxSide)-pixel maximum"

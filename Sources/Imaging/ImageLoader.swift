@@ -17,6 +17,9 @@ public struct DecodeOptions: Sendable, Equatable {
     /// plus a downscale) if the image has more pixels than this; ``DecodedImage/scale`` says
     /// whether it happened. Overrides ``jpegScale``. Default `nil`.
     public var halveJPEGAbovePixels: Int?
+    /// TIFF only: the page (directory) to decode, from 0. Default 0; ``DecodedImage/pageCount``
+    /// says how many there are.
+    public var page: Int = 0
 
     public init(maxPixels: Int = 120_000_000, appliesOrientation: Bool = true, jpegScale: Int = 1) {
         self.maxPixels = maxPixels
@@ -40,9 +43,14 @@ public struct DecodedImage {
     /// The upright size of the image in the file, in pixels (``image`` is smaller when
     /// ``scale`` > 1).
     public var fullSize: (width: Int, height: Int)
+    /// The page decoded, from 0 (``DecodeOptions/page``).
+    public var page: Int = 0
+    /// Pages in the file: TIFF directories (a multi-page scan); 1 for every other format.
+    public var pageCount: Int = 1
 }
 
-/// Reads image files into ``LuminanceImage``s: PNG (libpng), JPEG (libjpeg-turbo), PGM/PPM.
+/// Reads image files into ``LuminanceImage``s: PNG (libpng), JPEG (libjpeg-turbo), TIFF (libtiff),
+/// WebP (libwebp), GIF (giflib, first frame), HEIF/HEIC/AVIF (libheif), BMP and PGM/PPM (own readers).
 public enum ImageLoader {
     /// Reads and decodes the file at `path` (`-`: standard input).
     ///
@@ -79,7 +87,7 @@ public enum ImageLoader {
             }
             if let name = ImageFormat.nameOfUnsupported(data) {
                 let binary = name.hasPrefix("Netpbm") ? "binary PGM (P5) and PPM (P6)" : "PGM and PPM"
-                throw .unsupportedFormat(path: path, detail: "\(name) (isbnscan reads PNG, JPEG, \(binary))")
+                throw .unsupportedFormat(path: path, detail: "\(name) (isbnscan reads \(ImageFormat.readable), \(binary))")
             }
             throw .notAnImage(path: path)
         }
@@ -87,18 +95,28 @@ public enum ImageLoader {
         var orientation = Orientation.up
         var scale = 1
         var sourceSize: (width: Int, height: Int)? = nil
+        var pageCount = 1
         switch format {
-        case .png, .jpeg:
+        case .png, .jpeg, .tiff, .webp, .gif, .heif, .bmp:
             var out = isc_luma_image()
             var message = [CChar](repeating: 0, count: 256)
             let base = data.baseAddress!.assumingMemoryBound(to: UInt8.self)
-            let status = message.withUnsafeMutableBufferPointer { text in
-                format == .png
-                    ? isc_png_decode_luma(base, data.count, UInt64(options.maxPixels), &out, text.baseAddress, text.count)
-                    : isc_jpeg_decode_luma(base, data.count, UInt64(options.maxPixels),
-                                           options.halveJPEGAbovePixels == nil ? UInt32(options.jpegScale) : 0,
-                                           UInt64(options.halveJPEGAbovePixels ?? Int.max),
-                                           &out, text.baseAddress, text.count)
+            let limit = UInt64(options.maxPixels)
+            let status = message.withUnsafeMutableBufferPointer { text -> isc_status in
+                let (m, ms) = (text.baseAddress, text.count)
+                switch format {
+                case .png: return isc_png_decode_luma(base, data.count, limit, &out, m, ms)
+                case .jpeg:
+                    return isc_jpeg_decode_luma(base, data.count, limit,
+                                                options.halveJPEGAbovePixels == nil ? UInt32(options.jpegScale) : 0,
+                                                UInt64(options.halveJPEGAbovePixels ?? Int.max), &out, m, ms)
+                case .tiff: return isc_tiff_decode_luma(base, data.count, limit, UInt32(clamping: options.page), &out, m, ms)
+                case .webp: return isc_webp_decode_luma(base, data.count, limit, &out, m, ms)
+                case .gif: return isc_gif_decode_luma(base, data.count, limit, &out, m, ms)
+                case .heif: return isc_heif_decode_luma(base, data.count, limit, &out, m, ms)
+                case .bmp: return isc_bmp_decode_luma(base, data.count, limit, &out, m, ms)
+                case .pgm, .ppm: return ISC_ERR_UNSUPPORTED  // decoded in Swift below; never reached
+                }
             }
             guard status == ISC_OK, let pixels = out.pixels else {
                 let detail = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
@@ -107,7 +125,7 @@ public enum ImageLoader {
                 case ISC_ERR_TOO_LARGE:
                     throw .tooLarge(path: path, width: Int(out.source_width), height: Int(out.source_height), limit: options.maxPixels)
                 case ISC_ERR_NO_MEMORY: throw .outOfMemory(path: path)
-                case ISC_ERR_UNSUPPORTED: throw .unsupportedFormat(path: path, detail: detail)
+                case ISC_ERR_UNSUPPORTED: throw .unsupportedFormat(path: path, detail: "\(format.rawValue): \(detail)")
                 default: throw .corrupt(path: path, format: format, detail: detail.isEmpty ? "decoder failed" : detail)
                 }
             }
@@ -117,6 +135,7 @@ public enum ImageLoader {
             orientation = Orientation(rawValue: Int(out.orientation)) ?? .up
             scale = max(1, Int(out.source_width) / Int(out.width))
             sourceSize = (Int(out.source_width), Int(out.source_height))
+            pageCount = max(1, Int(out.page_count))
         case .pgm, .ppm:
             do {
                 stored = try PNMDecoder.decode(data, maxPixels: options.maxPixels)
@@ -131,7 +150,8 @@ public enum ImageLoader {
         let upright = options.appliesOrientation ? stored.applying(orientation) : stored
         var fullSize = sourceSize ?? (stored.width, stored.height)
         if upright.width != stored.width { fullSize = (fullSize.height, fullSize.width) }  // transposing orientation
-        return DecodedImage(image: upright, format: format, orientation: orientation, scale: scale, fullSize: fullSize)
+        return DecodedImage(image: upright, format: format, orientation: orientation, scale: scale, fullSize: fullSize,
+                            page: options.page, pageCount: pageCount)
     }
 
     /// The whole file at `path`, read with POSIX `open`/`fstat`/`read`; `-` reads standard
@@ -169,7 +189,10 @@ public enum ImageLoader {
                 }
                 if got == 0 { atEnd = true; return }
                 count += got
-                if count >= 16 && ImageFormat.sniff(buffer[0..<16]) == nil { atEnd = true; return }
+                if count >= ImageFormat.signatureLength && ImageFormat.sniff(buffer[0..<ImageFormat.signatureLength]) == nil {
+                    atEnd = true
+                    return
+                }
             }
         }
         if failure != 0 { throw fileError(path: path, errno: failure, operation: "read") }

@@ -11,6 +11,12 @@ public struct FileScanResult: Sendable {
     public var error: ImageError?
     /// Upright image size in pixels, when decoded.
     public var imageSize: (width: Int, height: Int)?
+    /// Pages in the file: a multi-page TIFF has several, every one scanned; else 1.
+    public var pageCount = 1
+    /// For a file of several pages: the page (from 1) each of `report.codes` was read on; else empty.
+    public var codePages: [Int] = []
+    /// Set when the file was damaged and only part of it decoded, e.g. `"truncated: decoded 2400 of 3000 rows"`.
+    public var warning: String?
 
     public init(path: String, report: ScanReport? = nil, error: ImageError? = nil, imageSize: (width: Int, height: Int)? = nil) {
         self.path = path
@@ -59,6 +65,7 @@ public final class FileScanner {
                                                                                : Self.previewAbovePixels
             }
             let preview = try ImageLoader.load(path: path, options: options)
+            if preview.pageCount > 1 { return scanPages(path: path, first: preview) }
             if preview.scale == 1 {
                 return FileScanResult(path: path.description, report: decoder.decode(preview.image, region: region),
                                       error: nil, imageSize: preview.fullSize)

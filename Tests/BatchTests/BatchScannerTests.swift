@@ -45,17 +45,17 @@ import Scanning
         try scratch.write("", to: "empty.dat")
         try scratch.write("", to: "empty.jpg")
         try scratch.write("<html>", to: "page.JPG")
-        try scratch.copy("corrupt/unsupported.gif", to: "anim.bin")
+        try scratch.write("%PDF-1.4 a scan", to: "anim.bin")
         try scratch.copy("isbn/png-gray8.png", to: "README")  // a PNG without extension is still read
         let walk = FolderWalker.walk([RawPath(scratch.path)])
         let p = scratch.path
         #expect(summaries(walk.inputs, jobs: 2) == [
             "README [\"9780306406157\"]".replacingOccurrences(of: "README", with: "\(p)/README"),
-            "error \(p)/anim.bin: unsupported format: GIF (isbnscan reads PNG, JPEG, PGM and PPM)",
+            "error \(p)/anim.bin: unsupported format: PDF (isbnscan reads PNG, JPEG, TIFF, WebP, GIF, HEIF/HEIC, BMP, PGM and PPM)",
             "skipped \(p)/empty.dat",
             "error \(p)/empty.jpg: empty file (0 bytes)",
             "skipped \(p)/notes.txt",
-            "error \(p)/page.JPG: unsupported format: not an image (no PNG, JPEG, PGM or PPM signature)",
+            "error \(p)/page.JPG: unsupported format: not an image (no PNG, JPEG, TIFF, WebP, GIF, HEIF/HEIC, BMP, PGM or PPM signature)",
         ])
     }
 

@@ -39,7 +39,7 @@ import Testing
         #expect(run.reason == .exit)
         #expect(run.status == 3)
         #expect(!run.stderr.contains("Error:"))
-        // 21 images in the folder; the run stops after the first result could not be written
+        // 22 images in the folder; the run stops after the first result could not be written
         // (a file already in flight may still finish).
         let scanned = run.stderr.split(separator: " ").dropFirst().first.flatMap { Int($0) }
         #expect(run.stderr.hasPrefix("scanned "))

@@ -64,8 +64,7 @@ import Testing
 
     @Test(arguments: [
         ("corrupt/empty.png", "empty file (0 bytes)"),
-        ("corrupt/not-an-image.png", "unsupported format: not an image (no PNG, JPEG, PGM or PPM signature)"),
-        ("corrupt/unsupported.gif", "unsupported format: GIF (isbnscan reads PNG, JPEG, PGM and PPM)"),
+        ("corrupt/not-an-image.png", "unsupported format: not an image (no PNG, JPEG, TIFF, WebP, GIF, HEIF/HEIC, BMP, PGM or PPM signature)"),
         ("corrupt/truncated.png", "truncated: file ends before the image does"),
         ("corrupt/truncated.jpg", "truncated: file ends before the image does"),
         ("corrupt/corrupt-crc.png", "corrupt PNG: IDAT: incorrect data check"),
