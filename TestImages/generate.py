@@ -728,6 +728,9 @@ def gen_corrupt():
     cjpeg(barcode_with_text(ISBN["corrupt"]), jpg)
     data = open(jpg, "rb").read()
     write_bytes(out("corrupt", "truncated.jpg"), data[:len(data) * 4 // 10])
+    # Cut before any row is complete: still errors now that damaged files are read as far as they go.
+    write_bytes(out("corrupt", "truncated-header.png"), good_png[:good_png.index(b"IDAT") + 8])
+    write_bytes(out("corrupt", "truncated-header.jpg"), data[:data.index(b"\xff\xda") + 16])
 
     # flip one byte in the middle of the IDAT payload (chunk CRC no longer matches)
     i = good_png.index(b"IDAT") + 4

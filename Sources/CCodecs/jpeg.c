@@ -12,6 +12,8 @@ typedef struct {
     jmp_buf jump;
     isc_status status;
     int pixels_done;            /* every scanline is in: later faults (missing EOI) are ignored */
+    isc_status damage;          /* first damage seen while decoding (ISC_ERR_TRUNCATED / _CORRUPT) */
+    JDIMENSION damage_row;      /* output rows complete before it */
     char message[JMSG_LENGTH_MAX + 32];
 } error_manager;
 
@@ -28,23 +30,27 @@ static void on_error_exit(j_common_ptr cinfo) {
     longjmp(err->jump, 1);
 }
 
-/* Warnings are not printed. Premature end of the file (truncated) or of a data segment
- * (corrupt) is fatal; other warnings (e.g. extraneous bytes before a marker) are common in
- * camera files and harmless. */
+/* Warnings are not printed. Premature end of the file (truncated) or corrupt entropy-coded
+ * data (a bad Huffman code, a marker inside a segment, a lost restart marker) are remembered
+ * with the output row reached: libjpeg-turbo goes on (it fills what is missing, or resyncs at
+ * the next restart marker), and the rows before the damage are kept. Other warnings (e.g.
+ * extraneous bytes before a marker) are common in camera files and harmless. */
 static void on_emit_message(j_common_ptr cinfo, int level) {
     if (level >= 0) return;
     error_manager *err = (error_manager *)cinfo->err;
-    if (err->pub.msg_code == JWRN_JPEG_EOF && !err->pixels_done) {
-        err->status = ISC_ERR_TRUNCATED;
-        snprintf(err->message, sizeof err->message, "file ends before the image does");
-        longjmp(err->jump, 1);
-    }
-    if (err->pub.msg_code == JWRN_HIT_MARKER && !err->pixels_done) {
-        /* Entropy-coded data stops short: the rest of the picture would be invented grey. */
-        (*cinfo->err->format_message)(cinfo, err->message);
-        longjmp(err->jump, 1);
-    }
     err->pub.num_warnings++;
+    if (err->pixels_done || err->damage != ISC_OK) return;
+    const int code = err->pub.msg_code;
+    const int eof = code == JWRN_JPEG_EOF;
+    if (!eof && code != JWRN_HIT_MARKER && code != JWRN_HUFF_BAD_CODE && code != JWRN_MUST_RESYNC
+        && code != JWRN_NOT_SEQUENTIAL && code != JWRN_BOGUS_PROGRESSION) return;
+    err->damage = eof ? ISC_ERR_TRUNCATED : ISC_ERR_CORRUPT;
+    /* Before output starts (a progressive file is read whole by jpeg_start_decompress) no row
+     * is complete yet: damage_row 0, and the caller decides from the scans read. */
+    j_decompress_ptr d = (j_decompress_ptr)cinfo;
+    err->damage_row = cinfo->is_decompressor && d->global_state >= 205 /* DSTATE_SCANNING */ ? d->output_scanline : 0;
+    if (eof) snprintf(err->message, sizeof err->message, "file ends before the image does");
+    else (*cinfo->err->format_message)(cinfo, err->message);
 }
 
 static int exif_orientation_from_markers(j_decompress_ptr cinfo) {
@@ -169,6 +175,27 @@ isc_status isc_jpeg_decode_luma(const uint8_t *data, size_t size, uint64_t max_p
     jpeg_finish_decompress(&cinfo);
 finished:
     free(row);
+    if (err.damage != ISC_OK) {
+        /* out->: written through a pointer, so still valid after a longjmp. */
+        const JDIMENSION width = out->width, height = out->height;
+        JDIMENSION good = err.damage_row;
+        /* A progressive file is read whole before the first row comes out: every row has the
+         * scans that arrived (coarser, not missing). */
+        if (good == 0 && cinfo.progressive_mode) good = height;
+        if (good == 0) {
+            isc_set_message(message, message_size, "%s", err.message);
+            free(pixels);
+            jpeg_destroy_decompress(&cinfo);
+            return err.damage;
+        }
+        if (good > height) good = height;
+        /* What libjpeg made up after the end of the file is dropped. */
+        if (err.damage == ISC_ERR_TRUNCATED && good < height)
+            memset(pixels + (size_t)width * good, 255, (size_t)width * (height - good));
+        out->damage = err.damage;
+        out->rows_decoded = good;
+        isc_set_message(message, message_size, "%s", err.message);
+    }
     jpeg_destroy_decompress(&cinfo);
     out->pixels = pixels;
     return ISC_OK;

@@ -17,7 +17,14 @@ static void read_from_memory(png_structp png, png_bytep out, size_t length) {
     png_source *src = (png_source *)png_get_io_ptr(png);
     if (length > src->size - src->offset) {
         src->truncated = 1;
-        png_error(png, "file ends before the image does");
+        size_t left = src->size - src->offset;
+        if (left == 0) png_error(png, "file ends before the image does");
+        /* The last bytes of a file cut inside IDAT: hand them over padded with zeros (an
+         * invalid deflate block), so zlib inflates the rows they hold before it fails. */
+        memcpy(out, src->data + src->offset, left);
+        memset(out + left, 0, length - left);
+        src->offset = src->size;
+        return;
     }
     memcpy(out, src->data + src->offset, length);
     src->offset += length;
@@ -62,6 +69,9 @@ isc_status isc_png_decode_luma(const uint8_t *data, size_t size, uint64_t max_pi
     uint8_t *volatile work = NULL;
     volatile int finished_pixels = 0;
     volatile isc_status status = ISC_ERR_CORRUPT;
+    /* Rows complete in `pixels`, counted for non-interlaced images (-1: not counted): a file
+     * damaged later keeps them. */
+    volatile long rows_done = -1;
 
     png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &src, on_error, on_warning);
     if (png == NULL) {
@@ -78,6 +88,18 @@ isc_status isc_png_decode_luma(const uint8_t *data, size_t size, uint64_t max_pi
     if (setjmp(png_jmpbuf(png))) {
         if (finished_pixels) goto done;  /* a fault after the last row (e.g. missing IEND) */
         if (status == ISC_ERR_CORRUPT && src.truncated) status = ISC_ERR_TRUNCATED;
+        if (status == ISC_ERR_CORRUPT || status == ISC_ERR_TRUNCATED) {
+            if (rows_done > 0 && pixels != NULL) {
+                /* Rows up to the damaged one are kept; the rest is white. */
+                out->damage = status;
+                out->rows_decoded = (uint32_t)rows_done;
+                memset(pixels + (size_t)out->source_width * (size_t)rows_done, 255,
+                       (size_t)out->source_width * (out->source_height - (size_t)rows_done));
+                isc_set_message(message, message_size, "%s",
+                                src.truncated ? "file ends before the image does" : src.message);
+                goto done;
+            }
+        }
         isc_set_message(message, message_size, "%s",
                         src.truncated ? "file ends before the image does" : src.message);
         free(work);
@@ -133,15 +155,20 @@ isc_status isc_png_decode_luma(const uint8_t *data, size_t size, uint64_t max_pi
             row_to_luma(work + rowbytes * y, channels, pixels + (size_t)width * y, width);
     } else if (channels == 1) {
         /* Gray: libpng writes straight into the output, each pass combining in place. */
+        if (passes == 1) rows_done = 0;
         for (int pass = 0; pass < passes; pass++)
-            for (png_uint_32 y = 0; y < height; y++)
+            for (png_uint_32 y = 0; y < height; y++) {
                 png_read_row(png, pixels + (size_t)width * y, NULL);
+                if (passes == 1) rows_done = (long)y + 1;
+            }
     } else {
         work = malloc(rowbytes);
         if (work == NULL) { status = ISC_ERR_NO_MEMORY; png_error(png, "out of memory"); }
+        rows_done = 0;
         for (png_uint_32 y = 0; y < height; y++) {
             png_read_row(png, work, NULL);
             row_to_luma(work, channels, pixels + (size_t)width * y, width);
+            rows_done = (long)y + 1;
         }
     }
     finished_pixels = 1;

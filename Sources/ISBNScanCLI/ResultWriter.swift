@@ -83,6 +83,7 @@ final class ResultWriter {
         let path = escaped(result.path, json: false)
         if let error = result.error { diagnostics.write("Error: \(path): \(error.cause)\n") }
         guard !settings.quiet, let report = result.report else { return }
+        if let warning = result.warning { diagnostics.write("Warning: \(path): \(escaped(warning, json: false))\n") }
         if !settings.all || settings.format != .text {
             for code in report.rejected {
                 diagnostics.write("Warning: \(path): \(code.symbol.symbology.rawValue) \(code.symbol.data) refused, \(code.verdict.rejection!)\n")

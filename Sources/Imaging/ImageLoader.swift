@@ -47,6 +47,13 @@ public struct DecodedImage {
     public var page: Int = 0
     /// Pages in the file: TIFF directories (a multi-page scan); 1 for every other format.
     public var pageCount: Int = 1
+    /// Set when the file is damaged and only part of it was decoded (JPEG, PNG), e.g.
+    /// `"truncated: decoded 2400 of 3000 rows"` or `"corrupt data: decoded 1200 of 3000 rows
+    /// before it (Corrupt JPEG data: bad Huffman code)"`, in rows of the file's stored image.
+    /// Truncated: the rows after those decoded are white. Corrupt JPEG data: the later rows are
+    /// what libjpeg-turbo made of them after resynchronising. A file with no row decoded is an
+    /// error instead.
+    public var warning: String?
 }
 
 /// Reads image files into ``LuminanceImage``s: PNG (libpng), JPEG (libjpeg-turbo), TIFF (libtiff),
@@ -96,6 +103,7 @@ public enum ImageLoader {
         var scale = 1
         var sourceSize: (width: Int, height: Int)? = nil
         var pageCount = 1
+        var warning: String?
         switch format {
         case .png, .jpeg, .tiff, .webp, .gif, .heif, .bmp:
             var out = isc_luma_image()
@@ -136,6 +144,14 @@ public enum ImageLoader {
             scale = max(1, Int(out.source_width) / Int(out.width))
             sourceSize = (Int(out.source_width), Int(out.source_height))
             pageCount = max(1, Int(out.page_count))
+            if out.damage != ISC_OK {
+                let detail = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+                let total = Int(out.source_height)
+                let rows = min(total, Int(out.rows_decoded) * max(1, total / max(1, Int(out.height))))
+                warning = out.damage == ISC_ERR_TRUNCATED
+                    ? "truncated: decoded \(rows) of \(total) rows"
+                    : "corrupt data: decoded \(rows) of \(total) rows before it (\(detail))"
+            }
         case .pgm, .ppm:
             do {
                 stored = try PNMDecoder.decode(data, maxPixels: options.maxPixels)
@@ -151,7 +167,7 @@ public enum ImageLoader {
         var fullSize = sourceSize ?? (stored.width, stored.height)
         if upright.width != stored.width { fullSize = (fullSize.height, fullSize.width) }  // transposing orientation
         return DecodedImage(image: upright, format: format, orientation: orientation, scale: scale, fullSize: fullSize,
-                            page: options.page, pageCount: pageCount)
+                            page: options.page, pageCount: pageCount, warning: warning)
     }
 
     /// The whole file at `path`, read with POSIX `open`/`fstat`/`read`; `-` reads standard

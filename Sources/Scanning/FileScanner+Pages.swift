@@ -25,7 +25,8 @@ extension FileScanner {
                 return FileScanResult(path: path.description, report: nil, error: error, imageSize: nil)
             }
         }
-        var result = FileScanResult(path: path.description, report: report, error: nil, imageSize: first.fullSize)
+        var result = FileScanResult(path: path.description, report: report, error: nil, imageSize: first.fullSize,
+                                    warning: first.warning)
         result.pageCount = first.pageCount
         result.codePages = pages
         return result

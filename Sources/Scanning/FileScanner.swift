@@ -18,11 +18,13 @@ public struct FileScanResult: Sendable {
     /// Set when the file was damaged and only part of it decoded, e.g. `"truncated: decoded 2400 of 3000 rows"`.
     public var warning: String?
 
-    public init(path: String, report: ScanReport? = nil, error: ImageError? = nil, imageSize: (width: Int, height: Int)? = nil) {
+    public init(path: String, report: ScanReport? = nil, error: ImageError? = nil, imageSize: (width: Int, height: Int)? = nil,
+                warning: String? = nil) {
         self.path = path
         self.report = report
         self.error = error
         self.imageSize = imageSize
+        self.warning = warning
     }
 }
 
@@ -68,17 +70,17 @@ public final class FileScanner {
             if preview.pageCount > 1 { return scanPages(path: path, first: preview) }
             if preview.scale == 1 {
                 return FileScanResult(path: path.description, report: decoder.decode(preview.image, region: region),
-                                      error: nil, imageSize: preview.fullSize)
+                                      error: nil, imageSize: preview.fullSize, warning: preview.warning)
             }
             let big = preview.fullSize.width * preview.fullSize.height > MultiPassDecoder.halfSizeAbovePixels
             if let symbols = decoder.firstLook(preview.image, region: region, scale: preview.scale, everyLine: big) {
                 return FileScanResult(path: path.description, report: ScanReport(symbols: symbols), error: nil,
-                                      imageSize: preview.fullSize)
+                                      imageSize: preview.fullSize, warning: preview.warning)
             }
             let decoded = try ImageLoader.load(path: path, options: decodeOptions)
             return FileScanResult(path: path.description,
                                   report: decoder.decode(decoded.image, region: region, firstLookDone: big),
-                                  error: nil, imageSize: decoded.fullSize)
+                                  error: nil, imageSize: decoded.fullSize, warning: decoded.warning)
         } catch {
             return FileScanResult(path: path.description, report: nil, error: error, imageSize: nil)
         }

@@ -26,7 +26,7 @@ import Scanning
 
     @Test(arguments: [1, 2, 4, 16])
     func resultsComeInInputOrderWhateverTheJobs(jobs: Int) throws {
-        let files = ["isbn/png-gray8.png", "isbn/jpeg-cmyk.jpg", "negative/noise.png", "corrupt/truncated.png",
+        let files = ["isbn/png-gray8.png", "isbn/jpeg-cmyk.jpg", "negative/noise.png", "corrupt/truncated-header.png",
                      "isbn/photo-like.jpg", "rejected/jan.png", "isbn/pgm-p5.pgm"]
         let inputs = (0..<5).flatMap { _ in files }.map { BatchInput(path: RawPath("\(testImages)/\($0)"), foundInFolder: false) }
         let sequential = inputs.map { input -> String in
@@ -35,7 +35,7 @@ import Scanning
         }
         #expect(summaries(inputs, jobs: jobs) == sequential)
         #expect(sequential[0] == "\(testImages)/isbn/png-gray8.png [\"9780306406157\"]")
-        #expect(sequential[3] == "error \(testImages)/corrupt/truncated.png: truncated: file ends before the image does")
+        #expect(sequential[3] == "error \(testImages)/corrupt/truncated-header.png: truncated: file ends before the image does")
     }
 
     @Test func nonImagesInFoldersAreSkippedUnlessNamedLikeImages() throws {

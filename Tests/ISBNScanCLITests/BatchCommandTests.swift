@@ -56,7 +56,7 @@ struct Shelf {
         #expect(one.status == 1)  // TestImages/corrupt
         #expect(three.status == 1)
         #expect(one.stdout == three.stdout)
-        #expect(one.stdout.split(separator: "\n").count == 68)  // 53 before TestImages/formats (15 files)
+        #expect(one.stdout.split(separator: "\n").count == 70)  // 53 before TestImages/formats (15 files) and corrupt/truncated-header.png/.jpg
     }
 
     @Test func csvFollowsRFC4180() throws {
@@ -161,7 +161,7 @@ struct Shelf {
     }
 
     @Test func brokenFilesInAFolderAreErrorsNotStops() throws {
-        let shelf = try Shelf(["1-empty.jpg": "", "2-truncated.png": "corrupt/truncated.png", "3-corrupt.jpg": "corrupt/corrupt.jpg",
+        let shelf = try Shelf(["1-empty.jpg": "", "2-truncated.png": "corrupt/truncated-header.png", "3-corrupt.jpg": "corrupt/corrupt.jpg",
                                "4-fake-extension.jpg": "isbn/fake-extension.jpg", "5-bomb.png": "corrupt/bomb.png",
                                "6-good.png": "isbn/png-gray8.png"])
         defer { shelf.remove() }

@@ -47,7 +47,7 @@ import Testing
     }
 
     @Test func anUnreadableInputWithResultsWrittenIs1AndAFailedOutputIs3() throws {
-        let shelf = try Shelf(["a.png": "isbn/png-gray8.png", "b.jpg": "corrupt/truncated.png"])
+        let shelf = try Shelf(["a.png": "isbn/png-gray8.png", "b.jpg": "corrupt/truncated-header.png"])
         defer { shelf.remove() }
         let csv = shelf.path + "/books.csv"
         let written = try isbnscan(["scan", "-q", "--csv", "-o", csv, "\(shelf.path)/a.png", "\(shelf.path)/b.jpg"])

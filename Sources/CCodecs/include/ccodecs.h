@@ -50,6 +50,13 @@ typedef struct {
     int orientation;
     /** Pages (TIFF directories) in the file; 1 for single-image formats. */
     uint32_t page_count;
+    /** ISC_OK, or ISC_ERR_TRUNCATED / ISC_ERR_CORRUPT when the data was damaged but rows
+     *  0 ..< `rows_decoded` (of `height`) were decoded before the damage (JPEG, PNG): the call
+     *  still returns ISC_OK, rows from `rows_decoded` on are white (truncated) or as the library
+     *  left them (corrupt JPEG data, where libjpeg resynchronises), and `message` says what
+     *  happened. */
+    isc_status damage;
+    uint32_t rows_decoded;
 } isc_luma_image;
 
 /**
