@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <jpeglib.h>
 #include <jerror.h>
+#include <errno.h>
+#include <unistd.h>
 
 typedef struct {
     struct jpeg_error_mgr pub;  /* must be first: libjpeg casts cinfo->err to this */
@@ -53,6 +55,21 @@ static void on_emit_message(j_common_ptr cinfo, int level) {
     else (*cinfo->err->format_message)(cinfo, err->message);
 }
 
+/* A progressive JPEG may hold any number of scans, and each one costs a pass over the whole
+ * coefficient buffer: thousands of tiny scans make a small file cost minutes. Real encoders
+ * write about 10 (cjpeg's default script 10, Photoshop and browsers up to a dozen or so). */
+static void on_progress(j_common_ptr cinfo) {
+    j_decompress_ptr d = (j_decompress_ptr)cinfo;
+    if (cinfo->is_decompressor && d->progressive_mode && d->input_scan_number > ISC_JPEG_MAX_SCANS) {
+        error_manager *err = (error_manager *)cinfo->err;
+        err->status = ISC_ERR_CORRUPT;
+        snprintf(err->message, sizeof err->message,
+                 "more than %d progressive scans (a normal file has about 10; refused to bound the cost)",
+                 ISC_JPEG_MAX_SCANS);
+        longjmp(err->jump, 1);
+    }
+}
+
 static int exif_orientation_from_markers(j_decompress_ptr cinfo) {
     for (jpeg_saved_marker_ptr m = cinfo->marker_list; m != NULL; m = m->next) {
         if (m->marker == JPEG_APP0 + 1 && m->data_length > 6
@@ -62,9 +79,11 @@ static int exif_orientation_from_markers(j_decompress_ptr cinfo) {
     return 0;
 }
 
-isc_status isc_jpeg_decode_luma(const uint8_t *data, size_t size, uint64_t max_pixels,
-                                unsigned scale_denom, uint64_t halve_above,
-                                isc_luma_image *out, char *message, size_t message_size) {
+/* From `data`/`size`, or from `file` when it is not NULL (libjpeg's stdio source: read in 4 KiB
+ * steps, so memory follows the image, not the file). */
+static isc_status decode(const uint8_t *data, size_t size, FILE *file, uint64_t max_pixels,
+                         unsigned scale_denom, uint64_t halve_above,
+                         isc_luma_image *out, char *message, size_t message_size) {
     memset(out, 0, sizeof *out);
     struct jpeg_decompress_struct cinfo;
     error_manager err;
@@ -72,6 +91,8 @@ isc_status isc_jpeg_decode_luma(const uint8_t *data, size_t size, uint64_t max_p
     /* Written after setjmp and read after longjmp: volatile, per C11 7.13.2.1. */
     uint8_t *volatile pixels = NULL;
     uint8_t *volatile row = NULL;
+
+    struct jpeg_progress_mgr progress = {.progress_monitor = on_progress};
 
     cinfo.err = jpeg_std_error(&err.pub);
     err.pub.error_exit = on_error_exit;
@@ -87,7 +108,9 @@ isc_status isc_jpeg_decode_luma(const uint8_t *data, size_t size, uint64_t max_p
         return err.status;
     }
     jpeg_create_decompress(&cinfo);
-    jpeg_mem_src(&cinfo, data, (unsigned long)size);
+    cinfo.progress = &progress;
+    if (file != NULL) jpeg_stdio_src(&cinfo, file);
+    else jpeg_mem_src(&cinfo, data, (unsigned long)size);
     jpeg_save_markers(&cinfo, JPEG_APP0 + 1, 0xffff);
     jpeg_read_header(&cinfo, TRUE);
 
@@ -199,4 +222,26 @@ finished:
     jpeg_destroy_decompress(&cinfo);
     out->pixels = pixels;
     return ISC_OK;
+}
+
+isc_status isc_jpeg_decode_luma(const uint8_t *data, size_t size, uint64_t max_pixels,
+                                unsigned scale_denom, uint64_t halve_above,
+                                isc_luma_image *out, char *message, size_t message_size) {
+    return decode(data, size, NULL, max_pixels, scale_denom, halve_above, out, message, message_size);
+}
+
+isc_status isc_jpeg_decode_luma_fd(int fd, uint64_t max_pixels, unsigned scale_denom, uint64_t halve_above,
+                                   isc_luma_image *out, char *message, size_t message_size) {
+    memset(out, 0, sizeof *out);
+    int copy = dup(fd);
+    if (copy >= 0) lseek(copy, 0, SEEK_SET);   /* shared with `fd`: the caller reads with pread */
+    FILE *file = copy >= 0 ? fdopen(copy, "rb") : NULL;
+    if (file == NULL) {
+        if (copy >= 0) close(copy);
+        isc_set_message(message, message_size, "cannot read the file: %s", strerror(errno));
+        return ISC_ERR_CORRUPT;
+    }
+    isc_status status = decode(NULL, 0, file, max_pixels, scale_denom, halve_above, out, message, message_size);
+    fclose(file);
+    return status;
 }

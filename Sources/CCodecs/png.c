@@ -3,18 +3,31 @@
 #include "luma.h"
 #include <png.h>
 #include <setjmp.h>
+#include <errno.h>
+#include <stdio.h>
+#include <unistd.h>
 #include <stdlib.h>
 
 typedef struct {
     const uint8_t *data;
     size_t size;
     size_t offset;
+    FILE *file;             /* read from here instead of `data` when not NULL */
     int truncated;          /* the reader ran past the end of the data */
     char message[200];
 } png_source;
 
 static void read_from_memory(png_structp png, png_bytep out, size_t length) {
     png_source *src = (png_source *)png_get_io_ptr(png);
+    if (src->file != NULL) {
+        size_t got = fread(out, 1, length, src->file);
+        if (got == length) return;
+        src->truncated = 1;
+        if (got == 0 || src->offset == SIZE_MAX) png_error(png, "file ends before the image does");
+        memset(out + got, 0, length - got);   /* as below: let zlib inflate what arrived */
+        src->offset = SIZE_MAX;               /* the next short read is the end */
+        return;
+    }
     if (length > src->size - src->offset) {
         src->truncated = 1;
         size_t left = src->size - src->offset;
@@ -60,10 +73,10 @@ static void row_to_luma(const uint8_t *src, int channels, uint8_t *dst, uint32_t
     }
 }
 
-isc_status isc_png_decode_luma(const uint8_t *data, size_t size, uint64_t max_pixels,
-                               isc_luma_image *out, char *message, size_t message_size) {
+static isc_status decode(const uint8_t *data, size_t size, FILE *file, uint64_t max_pixels,
+                         isc_luma_image *out, char *message, size_t message_size) {
     memset(out, 0, sizeof *out);
-    png_source src = {.data = data, .size = size};
+    png_source src = {.data = data, .size = size, .file = file};
     /* Written after setjmp and read after longjmp: volatile, per C11 7.13.2.1. */
     uint8_t *volatile pixels = NULL;
     uint8_t *volatile work = NULL;
@@ -187,4 +200,24 @@ done:;
     out->width = out->source_width;
     out->height = out->source_height;
     return ISC_OK;
+}
+
+isc_status isc_png_decode_luma(const uint8_t *data, size_t size, uint64_t max_pixels,
+                               isc_luma_image *out, char *message, size_t message_size) {
+    return decode(data, size, NULL, max_pixels, out, message, message_size);
+}
+
+isc_status isc_png_decode_luma_fd(int fd, uint64_t max_pixels, isc_luma_image *out, char *message, size_t message_size) {
+    memset(out, 0, sizeof *out);
+    int copy = dup(fd);
+    if (copy >= 0) lseek(copy, 0, SEEK_SET);   /* shared with `fd`: the caller reads with pread */
+    FILE *file = copy >= 0 ? fdopen(copy, "rb") : NULL;
+    if (file == NULL) {
+        if (copy >= 0) close(copy);
+        isc_set_message(message, message_size, "cannot read the file: %s", strerror(errno));
+        return ISC_ERR_CORRUPT;
+    }
+    isc_status status = decode(NULL, 0, file, max_pixels, out, message, message_size);
+    fclose(file);
+    return status;
 }

@@ -27,13 +27,15 @@ public enum ImageError: Error, Equatable, Sendable, CustomStringConvertible {
     case outOfMemory(path: String)
     /// A symbolic link whose target does not exist.
     case brokenSymlink(path: String)
+    /// Standard input holds more than `limit` bytes (``ImageLoader/maxStandardInputBytes``).
+    case inputTooLarge(path: String, limit: Int)
 
     /// The path this error is about.
     public var path: String {
         switch self {
         case .notFound(let p), .permissionDenied(let p), .isDirectory(let p), .empty(let p),
              .truncated(let p, _), .corrupt(let p, _, _), .unsupportedFormat(let p, _), .notAnImage(let p),
-             .tooLarge(let p, _, _, _), .readFailed(let p, _, _), .outOfMemory(let p), .brokenSymlink(let p):
+             .tooLarge(let p, _, _, _), .readFailed(let p, _, _), .outOfMemory(let p), .brokenSymlink(let p), .inputTooLarge(let p, _):
             return p
         }
     }
@@ -57,6 +59,8 @@ public enum ImageError: Error, Equatable, Sendable, CustomStringConvertible {
         case .readFailed(_, let code, let detail): return "read failed (errno \(code)): \(detail)"
         case .outOfMemory: return "out of memory while decoding"
         case .brokenSymlink: return "broken symbolic link (its target does not exist)"
+        case .inputTooLarge(_, let limit):
+            return "more than \(limit >> 20) MiB on standard input (the limit for '-'; give the file's name instead)"
         }
     }
 

@@ -72,7 +72,28 @@ public enum ImageLoader {
     /// errors name it by `path.description`.
     ///
     /// - Throws: ``ImageError`` as for ``load(path:options:)-(String,_)``.
+    ///
+    /// PNG and JPEG files are decoded straight from the file (libpng's read callback, libjpeg's
+    /// stdio source), so memory follows the image size, not the file size: bytes after the image
+    /// are never read. Other formats, and standard input (at most ``maxStandardInputBytes``), are
+    /// read into memory first.
     public static func load(path: RawPath, options: DecodeOptions = DecodeOptions()) throws(ImageError) -> DecodedImage {
+        if !path.isStandardInput {
+            let (fd, _) = try openFile(path)
+            defer { close(fd) }
+            var header = [UInt8](repeating: 0, count: ImageFormat.signatureLength)
+            var got = 0
+            repeat { got = pread(fd, &header, header.count, 0) } while got < 0 && errno == EINTR
+            guard got >= 0 else { throw fileError(path: path.description, errno: errno, operation: "read") }
+            if let format = ImageFormat.sniff(header.prefix(got)), format == .png || format == .jpeg {
+                let result = Array(header.prefix(got)).withUnsafeBytes { raw in
+                    Result { () throws(ImageError) -> DecodedImage in
+                        try decode(raw, path: path.description, options: options, streamingFrom: fd)
+                    }
+                }
+                return try result.get()
+            }
+        }
         let bytes = try readFile(path: path)
         let result = bytes.withUnsafeBytes { raw in
             Result { () throws(ImageError) -> DecodedImage in try decode(raw, path: path.description, options: options) }
@@ -85,6 +106,13 @@ public enum ImageLoader {
     /// - Throws: ``ImageError`` as for ``load(path:options:)``, minus the file-system cases.
     public static func decode(_ data: UnsafeRawBufferPointer, path: String,
                               options: DecodeOptions = DecodeOptions()) throws(ImageError) -> DecodedImage {
+        try decode(data, path: path, options: options, streamingFrom: nil)
+    }
+
+    /// As ``decode(_:path:options:)``; with `fd`, `data` holds only the file's first bytes and a
+    /// PNG or JPEG is decoded from `fd`.
+    static func decode(_ data: UnsafeRawBufferPointer, path: String, options: DecodeOptions,
+                       streamingFrom fd: Int32?) throws(ImageError) -> DecodedImage {
         guard data.count > 0 else { throw .empty(path: path) }
         guard let format = ImageFormat.sniff(data) else {
             let pngSignature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
@@ -113,11 +141,14 @@ public enum ImageLoader {
             let status = message.withUnsafeMutableBufferPointer { text -> isc_status in
                 let (m, ms) = (text.baseAddress, text.count)
                 switch format {
-                case .png: return isc_png_decode_luma(base, data.count, limit, &out, m, ms)
+                case .png:
+                    if let fd { return isc_png_decode_luma_fd(fd, limit, &out, m, ms) }
+                    return isc_png_decode_luma(base, data.count, limit, &out, m, ms)
                 case .jpeg:
-                    return isc_jpeg_decode_luma(base, data.count, limit,
-                                                options.halveJPEGAbovePixels == nil ? UInt32(options.jpegScale) : 0,
-                                                UInt64(options.halveJPEGAbovePixels ?? Int.max), &out, m, ms)
+                    let scale = options.halveJPEGAbovePixels == nil ? UInt32(options.jpegScale) : 0
+                    let halve = UInt64(options.halveJPEGAbovePixels ?? Int.max)
+                    if let fd { return isc_jpeg_decode_luma_fd(fd, limit, scale, halve, &out, m, ms) }
+                    return isc_jpeg_decode_luma(base, data.count, limit, scale, halve, &out, m, ms)
                 case .tiff: return isc_tiff_decode_luma(base, data.count, limit, UInt32(clamping: options.page), &out, m, ms)
                 case .webp: return isc_webp_decode_luma(base, data.count, limit, &out, m, ms)
                 case .gif: return isc_gif_decode_luma(base, data.count, limit, &out, m, ms)
@@ -173,21 +204,39 @@ public enum ImageLoader {
     /// The whole file at `path`, read with POSIX `open`/`fstat`/`read`; `-` reads standard
     /// input. A file whose first bytes are no image signature is not read further: decoding
     /// refuses it from those bytes alone.
-    static func readFile(path raw: RawPath) throws(ImageError) -> [UInt8] {
+    /// Standard input (`-`) is read into memory up to this many bytes (100 MiB); more is
+    /// ``ImageError/inputTooLarge(path:limit:)``.
+    public static let maxStandardInputBytes = 100 << 20
+
+    /// Opens `raw` for reading (`-`: a duplicate of standard input) and checks it is a regular
+    /// file (standard input may also be a pipe). Returns the descriptor, which the caller closes,
+    /// and the size `fstat` gives.
+    static func openFile(_ raw: RawPath) throws(ImageError) -> (fd: Int32, size: Int) {
         let path = raw.description
         // O_NONBLOCK: opening a FIFO with no writer must not hang; it is refused below.
         let fd = raw.isStandardInput ? dup(0) : raw.withCString { open($0, O_RDONLY | O_CLOEXEC | O_NONBLOCK) }
         guard fd >= 0 else { throw fileError(path: path, errno: errno, operation: "open") }
-        defer { close(fd) }
         var info = stat()
-        guard fstat(fd, &info) == 0 else { throw fileError(path: path, errno: errno, operation: "fstat") }
-        if (info.st_mode & S_IFMT) == S_IFDIR { throw .isDirectory(path: path) }
+        guard fstat(fd, &info) == 0 else {
+            let code = errno
+            close(fd)
+            throw fileError(path: path, errno: code, operation: "fstat")
+        }
+        if (info.st_mode & S_IFMT) == S_IFDIR { close(fd); throw .isDirectory(path: path) }
         if !raw.isStandardInput && (info.st_mode & S_IFMT) != S_IFREG {
+            close(fd)
             throw .unsupportedFormat(path: path, detail: "not a regular file (a device, FIFO or socket)")
         }
-        let expected = Int(info.st_size)
-        let maxFileBytes = 1 << 31
+        return (fd, Int(info.st_size))
+    }
+
+    static func readFile(path raw: RawPath) throws(ImageError) -> [UInt8] {
+        let path = raw.description
+        let (fd, expected) = try openFile(raw)
+        defer { close(fd) }
+        let maxFileBytes = raw.isStandardInput ? maxStandardInputBytes : 1 << 31
         guard expected <= maxFileBytes else {
+            if raw.isStandardInput { throw .inputTooLarge(path: path, limit: maxFileBytes) }
             throw .unsupportedFormat(path: path, detail: "file is \(expected) bytes, over the 2 GiB file limit")
         }
         // The expected size is read straight into uninitialized storage (no zero-fill); a file
@@ -215,8 +264,12 @@ public enum ImageLoader {
         var total = bytes.count
         while !atEnd {
             if total == bytes.count {
-                guard bytes.count < maxFileBytes else { break }
-                bytes.append(contentsOf: repeatElement(0, count: bytes.count))
+                guard bytes.count < maxFileBytes else {
+                    // More than the limit: an error, never an image silently cut short.
+                    throw raw.isStandardInput ? .inputTooLarge(path: path, limit: maxFileBytes)
+                        : .unsupportedFormat(path: path, detail: "file is over the 2 GiB file limit")
+                }
+                bytes.append(contentsOf: repeatElement(0, count: min(bytes.count, maxFileBytes + 1 - bytes.count)))
             }
             let got = bytes.withUnsafeMutableBytes { buffer in
                 read(fd, buffer.baseAddress! + total, buffer.count - total)

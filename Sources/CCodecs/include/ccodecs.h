@@ -34,6 +34,9 @@ typedef enum {
     ISC_ERR_UNSUPPORTED = 5,
 } isc_status;
 
+/** Progressive JPEG scans decoded at most (libjpeg progress monitor): more is ISC_ERR_CORRUPT. */
+#define ISC_JPEG_MAX_SCANS 100
+
 /** Longest side accepted (pixels): bounds libpng's row buffers whatever the pixel limit. */
 #define ISC_MAX_SIDE 65535u
 
@@ -80,6 +83,16 @@ isc_status isc_png_decode_luma(const uint8_t *data, size_t size, uint64_t max_pi
 isc_status isc_jpeg_decode_luma(const uint8_t *data, size_t size, uint64_t max_pixels,
                                 unsigned scale_denom, uint64_t halve_above,
                                 isc_luma_image *out, char *message, size_t message_size);
+
+/**
+ * As isc_png_decode_luma and isc_jpeg_decode_luma, reading the open file `fd` from its start
+ * (a dup'ed descriptor through stdio: libpng's read callback, libjpeg's stdio source) in small
+ * steps, so memory follows the image size, not the file size (bytes after the image are never
+ * read). `fd` stays open and its offset is not used (the data is read from offset 0 on).
+ */
+isc_status isc_png_decode_luma_fd(int fd, uint64_t max_pixels, isc_luma_image *out, char *message, size_t message_size);
+isc_status isc_jpeg_decode_luma_fd(int fd, uint64_t max_pixels, unsigned scale_denom, uint64_t halve_above,
+                                   isc_luma_image *out, char *message, size_t message_size);
 
 /**
  * Decodes one Motion-JPEG frame (V4L2_PIX_FMT_MJPEG) to luminance, like
