@@ -12,6 +12,9 @@
 #                        and a generated hard set (issue 5); BENCH_JSON=file also writes JSON
 #   make bench-camera  release build, then `isbnscan camera` on the fake V4L2 device (tests/
 #                one core): frames/s at 1280x720 YUYV with the band region of interest
+#   make fuzz    libFuzzer (ASan/UBSan) on every C decoding shim (PNG, JPEG, MJPEG, EXIF, TIFF, WebP,
+#                GIF, HEIF, BMP) and the Swift decoders (image sniffing + PNM, line decoder, --roi
+#                parsing, ISBN judging), FUZZ_SECONDS each (default 60); findings in Fuzz/findings/
 #   make clean   remove build products
 # Set SUDO=sudo when not running as root.
 
@@ -39,7 +42,7 @@ SCAN_FOLDERS := TestImages/isbn TestImages/formats TestImages/exif TestImages/ro
 FAKE_V4L2 := .build/fakev4l2/libfakev4l2.so
 BENCH_FRAMES ?= 3000
 
-.PHONY: deps build test scan bench-deps bench bench-accuracy bench-camera clean
+.PHONY: deps build test scan bench-deps bench bench-accuracy bench-camera fuzz clean
 
 deps:
 	@missing=""; \
@@ -115,6 +118,44 @@ $(FAKE_V4L2): Tests/FakeV4L2/fakev4l2.c
 bench-camera: $(RELEASE_BIN) $(FAKE_V4L2)
 	@echo "isbnscan camera, $(BENCH_FRAMES) frames, 1280x720 YUYV, --roi 0.05,0.4,0.9,0.15, one core:" >&2
 	@for case in "book in the band:TestImages/roi/band-inside.png" "no book:blank"; do 	  label=$${case%%:*}; frames=$${case#*:}; 	  line=$$(LD_PRELOAD=$(FAKE_V4L2) FAKE_V4L2_FRAMES=$$frames FAKE_V4L2_FPS=0 FAKE_V4L2_FORMATS=YUYV 	    FAKE_V4L2_SIZES=1280x720 taskset -c 0 $(RELEASE_BIN) camera --size 1280x720 --format YUYV 	    --roi 0.05,0.4,0.9,0.15 --continuous --max-frames $(BENCH_FRAMES) 2>&1 >/dev/null | tail -n 1); 	  echo "  $$label: $${line#camera: }"; 	done
+
+# Fuzzing. The C shims are built with clang straight from their sources; the Swift target is its
+# own product (Package.swift adds it when ISBNSCAN_FUZZ is set), built in .build/fuzz with the
+# flags that give Swift code coverage under Swift 6.3 (SwiftPM's --sanitize alone does not).
+FUZZ_SECONDS ?= 60
+FUZZ_DIR := .build/fuzz-c
+FUZZ_CORPUS := .build/fuzz-corpus
+FUZZ_C_TARGETS := png:png jpeg:jpg mjpeg:jpg exif:jpg tiff:tif webp:webp gif:gif heif:heic bmp:bmp
+FUZZ_LIBS := -lpng -ljpeg -lexif -ltiff -lwebpdemux -lwebp -lgif -lheif
+FUZZ_FLAGS = -max_total_time=$(FUZZ_SECONDS) -rss_limit_mb=2048 -timeout=10 -print_final_stats=1
+
+fuzz: deps
+	@mkdir -p $(FUZZ_DIR) Fuzz/findings
+	@for pair in $(FUZZ_C_TARGETS); do \
+	  name=$${pair%%:*}; ext=$${pair#*:}; upper=$$(echo $$name | tr a-z A-Z); \
+	  clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -DFUZZ_$$upper \
+	    -ISources/CCodecs/include -ISources/CCodecs $$(pkg-config --cflags libheif) \
+	    Fuzz/fuzz_codec.c Sources/CCodecs/*.c -o $(FUZZ_DIR)/fuzz-$$name $(FUZZ_LIBS) 2>/dev/null || exit 1; \
+	  mkdir -p $(FUZZ_CORPUS)/$$name; \
+	  cp $$(find TestImages Fuzz/regressions -name "*.$$ext" -size -200k) $(FUZZ_CORPUS)/$$name/ 2>/dev/null; \
+	  if [ $$name = exif ]; then cp TestImages/formats/*.tif $(FUZZ_CORPUS)/$$name/; fi; \
+	  $(FUZZ_DIR)/fuzz-$$name $(FUZZ_FLAGS) -artifact_prefix=Fuzz/findings/$$name- $(FUZZ_CORPUS)/$$name \
+	    > $(FUZZ_DIR)/$$name.log 2>&1; status=$$?; \
+	  echo "fuzz $$name: $$(grep -o 'Done [0-9]* runs in [0-9]* second(s)' $(FUZZ_DIR)/$$name.log), exit $$status"; \
+	done
+	ISBNSCAN_FUZZ=1 $(SWIFT) build -c release --build-path .build/fuzz --product isbnscan-fuzz \
+	  --sanitize=fuzzer --sanitize=address -Xswiftc -sanitize=fuzzer,address \
+	  -Xcc -fsanitize=fuzzer-no-link,address -Xswiftc -enable-testing 2>&1 | grep -v "Cannot export local symbol" | tail -1
+	@mkdir -p $(FUZZ_CORPUS)/swift
+	@i=0; for f in $$(find TestImages Fuzz/regressions -type f -size -100k ! -name "*.txt" ! -name "*.md" ! -name "*.py"); do \
+	  i=$$((i+1)); { printf '\000'; cat $$f; } > $(FUZZ_CORPUS)/swift/image-$$i; done
+	@python3 -c "d='$(FUZZ_CORPUS)/swift/'; w=lambda n, b: open(d + n, 'wb').write(b); \
+	  w('line', bytes([1] + [255] * 20 + [0, 0, 255, 255] * 30 + [255] * 20)); \
+	  w('roi', b'\x020.05,0.4,0.9,0.15'); w('isbn', b'\x03ISBN 978-0-306-40615-7')"
+	@.build/fuzz/release/isbnscan-fuzz $(FUZZ_FLAGS) -artifact_prefix=Fuzz/findings/swift- $(FUZZ_CORPUS)/swift \
+	  > $(FUZZ_DIR)/swift.log 2>&1; status=$$?; \
+	  echo "fuzz swift: $$(grep -o 'Done [0-9]* runs in [0-9]* second(s)' $(FUZZ_DIR)/swift.log), exit $$status"
+	@ls Fuzz/findings 2>/dev/null | grep . && echo "make fuzz: findings above (Fuzz/findings/); logs in $(FUZZ_DIR)" || echo "make fuzz: no findings"
 
 clean:
 	$(SWIFT) package clean
