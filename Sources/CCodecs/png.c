@@ -217,6 +217,7 @@ isc_status isc_png_decode_luma_fd(int fd, uint64_t max_pixels, isc_luma_image *o
         isc_set_message(message, message_size, "cannot read the file: %s", strerror(errno));
         return ISC_ERR_CORRUPT;
     }
+    setvbuf(file, NULL, _IOFBF, 65536);
     isc_status status = decode(NULL, 0, file, max_pixels, out, message, message_size);
     fclose(file);
     return status;

@@ -85,10 +85,11 @@ isc_status isc_jpeg_decode_luma(const uint8_t *data, size_t size, uint64_t max_p
                                 isc_luma_image *out, char *message, size_t message_size);
 
 /**
- * As isc_png_decode_luma and isc_jpeg_decode_luma, reading the open file `fd` from its start
- * (a dup'ed descriptor through stdio: libpng's read callback, libjpeg's stdio source) in small
- * steps, so memory follows the image size, not the file size (bytes after the image are never
- * read). `fd` stays open and its offset is not used (the data is read from offset 0 on).
+ * As isc_png_decode_luma and isc_jpeg_decode_luma, reading the open regular file `fd` from its
+ * start in 64 KiB steps (PNG: libpng's read callback over a dup'ed descriptor with stdio; JPEG: a
+ * libjpeg source manager calling read(2)), so memory follows the image size, not the file size:
+ * bytes after the image are never read. `fd` stays open; its offset is moved (lseek to 0, then
+ * reads).
  */
 isc_status isc_png_decode_luma_fd(int fd, uint64_t max_pixels, isc_luma_image *out, char *message, size_t message_size);
 isc_status isc_jpeg_decode_luma_fd(int fd, uint64_t max_pixels, unsigned scale_denom, uint64_t halve_above,
