@@ -142,6 +142,84 @@ def exif_orientation(value):
     return b"MM\0*" + struct.pack(">IHHHIHHI", 8, 1, 274, 3, 1, value, 0, 0)
 
 
+def boxes(data, start, end):
+    """(type, offset, size, header size) of the ISO BMFF boxes in data[start:end]."""
+    out, i = [], start
+    while i + 8 <= end:
+        size, kind = struct.unpack(">I4s", data[i:i + 8])
+        header = 8
+        if size == 1:
+            size, header = struct.unpack(">Q", data[i + 8:i + 16])[0], 16
+        out.append((kind.decode("latin-1"), i, size, header))
+        i += size
+    return out
+
+
+def heif_with_irot(data, angle):
+    """`data` (a HEIC from heif-enc: one coded image, meta before mdat) with an `irot` property
+    (ISO/IEC 23008-12 §6.5.10: rotation by angle x 90 degrees anti-clockwise) added to the
+    primary item: the box sizes on the way down and the iloc file offsets are fixed up."""
+    data = bytearray(data)
+    meta = next(b for b in boxes(data, 0, len(data)) if b[0] == "meta")
+    inner = boxes(data, meta[1] + 12, meta[1] + meta[2])  # meta is a full box
+    pitm = next(b for b in inner if b[0] == "pitm")
+    primary = struct.unpack(">H", data[pitm[1] + 12:pitm[1] + 14])[0]
+    iprp = next(b for b in inner if b[0] == "iprp")
+    ipco, ipma = [next(b for b in boxes(data, iprp[1] + 8, iprp[1] + iprp[2]) if b[0] == k) for k in ("ipco", "ipma")]
+    count = len(boxes(data, ipco[1] + 8, ipco[1] + ipco[2]))
+    irot = struct.pack(">I4sB", 9, b"irot", angle & 3)
+    # ipma: version 0, flags 0 here (16-bit item IDs, 8-bit associations).
+    version, flags = data[ipma[1] + 8], int.from_bytes(data[ipma[1] + 9:ipma[1] + 12], "big")
+    assert version == 0 and flags & 1 == 0
+    entries = struct.unpack(">I", data[ipma[1] + 12:ipma[1] + 16])[0]
+    i = ipma[1] + 16
+    for _ in range(entries):
+        item, n = struct.unpack(">HB", data[i:i + 3])
+        if item == primary:
+            data[i + 2] = n + 1
+            data[i + 3 + n:i + 3 + n] = bytes([0x80 | (count + 1)])  # essential, 1-based index
+            break
+        i += 3 + n
+    grown = 1 + len(irot)
+    # Sizes first (ipma before the insertion moves it; the others start before ipco's end).
+    for box, extra in ((ipma, 1), (ipco, len(irot)), (iprp, grown), (meta, grown)):
+        struct.pack_into(">I", data, box[1], struct.unpack(">I", data[box[1]:box[1] + 4])[0] + extra)
+    data[ipco[1] + ipco[2]:ipco[1] + ipco[2]] = irot
+    # iloc (before iprp in heif-enc's files, so not moved): shift offsets into the file by `grown`.
+    iloc = next(b for b in inner if b[0] == "iloc")
+    assert iloc[1] < iprp[1]
+    v = data[iloc[1] + 8]
+    j = iloc[1] + 12
+    offset_size, length_size = data[j] >> 4, data[j] & 15
+    base_size, index_size = data[j + 1] >> 4, (data[j + 1] & 15) if v in (1, 2) else 0
+    j += 2
+    items = struct.unpack(">H", data[j:j + 2])[0] if v < 2 else struct.unpack(">I", data[j:j + 4])[0]
+    j += 2 if v < 2 else 4
+
+    def field(at, size):
+        return int.from_bytes(data[at:at + size], "big") if size else 0
+
+    for _ in range(items):
+        j += 2 if v < 2 else 4
+        method = 0
+        if v in (1, 2):
+            method = data[j + 1] & 15
+            j += 2
+        j += 2  # data_reference_index
+        base = field(j, base_size)
+        if method == 0 and base_size and base:
+            data[j:j + base_size] = (base + grown).to_bytes(base_size, "big")
+        j += base_size
+        extents = struct.unpack(">H", data[j:j + 2])[0]
+        j += 2
+        for _ in range(extents):
+            j += index_size
+            if method == 0 and not (base_size and base):
+                data[j:j + offset_size] = (field(j, offset_size) + grown).to_bytes(offset_size, "big")
+            j += offset_size + length_size
+    return bytes(data)
+
+
 def run(*command):
     subprocess.run(command, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
@@ -203,6 +281,14 @@ def main():
 
     # HEIF/HEIC (x265) from the PNG.
     run("heif-enc", "-q", "90", os.path.join(isbn, "png-gray8.png"), "-o", out("heic-gray.heic", PNG))
+    # The PGM stored turned (156x250, as for Orientation 6) with an irot of 270° anti-clockwise:
+    # upright it is 250x156 again. heif-enc has no rotation option; the box is added here.
+    y4m = os.path.join(tmp, "rotated.y4m")
+    chroma = bytes([128]) * (((sw + 1) // 2) * ((sh + 1) // 2))
+    open(y4m, "wb").write(b"YUV4MPEG2 W%d H%d F1:1 Ip A1:1 C420jpeg\nFRAME\n" % (sw, sh) + bytes(stored) + chroma + chroma)
+    run("heif-enc", "-q", "90", y4m, "-o", os.path.join(tmp, "rotated.heic"))
+    with open(out("heic-irot-270.heic", GRAY), "wb") as f:
+        f.write(heif_with_irot(open(os.path.join(tmp, "rotated.heic"), "rb").read(), 3))
 
     # BMP: 8-bit palette bottom-up, 24-bit top-down, 1-bit.
     bmp(out("bmp-gray8.bmp", GRAY), gw, gh, 1, gray, 8)

@@ -56,7 +56,7 @@ struct Shelf {
         #expect(one.status == 1)  // TestImages/corrupt
         #expect(three.status == 1)
         #expect(one.stdout == three.stdout)
-        #expect(one.stdout.split(separator: "\n").count == 70)  // 53 before TestImages/formats (15 files) and corrupt/truncated-header.png/.jpg
+        #expect(one.stdout.split(separator: "\n").count == 71)  // 53 before TestImages/formats (16 files) and corrupt/truncated-header.png/.jpg
     }
 
     @Test func csvFollowsRFC4180() throws {

@@ -82,6 +82,17 @@ import Testing
         #expect(middleRow.min()! < 60)
     }
 
+    /// The PGM stored turned (156x250) with an `irot` of 270°: libheif turns it upright, pixels
+    /// within HEVC's loss of the source (a wrong turn would differ by about half the range).
+    @Test func heifRotationIsApplied() throws {
+        let decoded = try load("formats/heic-irot-270.heic")
+        let reference = try load("isbn/pgm-p5.pgm").image
+        #expect(decoded.image.width == 250 && decoded.image.height == 156)
+        var total = 0
+        for y in 0..<156 { for x in 0..<250 { total += abs(Int(decoded.image[x, y]) - Int(reference[x, y])) } }
+        #expect(total / (250 * 156) < 8, "mean difference \(total / (250 * 156))")
+    }
+
     @Test func webpExifOrientationIsApplied() throws {
         let decoded = try load("formats/webp-exif-6.webp")
         #expect(decoded.orientation == .right)
