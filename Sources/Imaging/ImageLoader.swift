@@ -179,9 +179,13 @@ public enum ImageLoader {
                 let detail = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
                 let total = Int(out.source_height)
                 let rows = min(total, Int(out.rows_decoded) * max(1, total / max(1, Int(out.height))))
-                warning = out.damage == ISC_ERR_TRUNCATED
-                    ? "truncated: decoded \(rows) of \(total) rows"
-                    : "corrupt data: decoded \(rows) of \(total) rows before it (\(detail))"
+                if out.damage == ISC_ERR_TRUNCATED {
+                    // A progressive JPEG cut short has every row, from the scans that arrived.
+                    warning = rows == total ? "truncated: later progressive scans missing, all \(total) rows decoded at lower quality"
+                                            : "truncated: decoded \(rows) of \(total) rows"
+                } else {
+                    warning = "corrupt data: decoded \(rows) of \(total) rows before it (\(detail))"
+                }
             }
         case .pgm, .ppm:
             do {

@@ -45,6 +45,13 @@ import Testing
         #expect(small.warning?.hasSuffix(" of 750 rows") == true)
     }
 
+    @Test func aCutProgressiveJPEGHasEveryRowAtLowerQuality() throws {
+        let whole = try bytes("isbn/jpeg-progressive.jpg")
+        let cut = try decode(Array(whole.prefix(whole.count * 6 / 10)))
+        #expect(cut.warning == "truncated: later progressive scans missing, all 312 rows decoded at lower quality")
+        #expect(cut.image[12, 12] > 180)
+    }
+
     /// 400 bytes of garbage in the middle of the entropy-coded data: libjpeg-turbo warns, resyncs
     /// and goes on; the rows before the garbage are intact.
     @Test func garbageInTheMiddleOfAJPEGIsACorruptDataWarning() throws {
