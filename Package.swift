@@ -16,8 +16,14 @@ let package = Package(
         .systemLibrary(name: "CJPEG", pkgConfig: "libjpeg", providers: [.apt(["libjpeg62-turbo-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CExif", pkgConfig: "libexif", providers: [.apt(["libexif-dev"])]),
-        // C shim: libpng/libjpeg decoding with setjmp kept inside C, EXIF orientation.
-        .target(name: "CCodecs", dependencies: ["CPNG", "CJPEG", "CExif"]),
+        .systemLibrary(name: "CTIFF", pkgConfig: "libtiff-4", providers: [.apt(["libtiff-dev"])]),
+        .systemLibrary(name: "CWebP", pkgConfig: "libwebpdemux", providers: [.apt(["libwebp-dev"])]),
+        .systemLibrary(name: "CGIF", pkgConfig: "libgif", providers: [.apt(["libgif-dev"])]),
+        // libheif1 on Debian 12 decodes HEVC through libde265 (and AVIF through dav1d) itself.
+        .systemLibrary(name: "CHEIF", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
+        // C shim: libpng/libjpeg decoding with setjmp kept inside C, EXIF orientation; TIFF, WebP,
+        // GIF and HEIF through their libraries; a strict BMP reader.
+        .target(name: "CCodecs", dependencies: ["CPNG", "CJPEG", "CExif", "CTIFF", "CWebP", "CGIF", "CHEIF"]),
         // C shim: V4L2 ioctls with fixed arguments, ioctl numbers and fourccs as real symbols,
         // SIGINT/SIGTERM flag. Needs only the Linux headers (linux-libc-dev).
         .target(name: "CV4L2"),
@@ -25,7 +31,7 @@ let package = Package(
         // Pure Swift: ISBN-13 / ISBN-10 rules. Depends on nothing.
         // The range message is compiled in from BundledRangeMessage.swift (`make ranges-source`).
         .target(name: "ISBN", exclude: ["Resources"]),
-        // 8-bit luminance images, format sniffing, PNG/JPEG/PNM decoding, EXIF orientation.
+        // 8-bit luminance images, format sniffing, decoding (PNG, JPEG, TIFF, WebP, GIF, HEIF, BMP, PNM), orientation.
         .target(name: "Imaging", dependencies: ["CCodecs"]),
         // zbar wrapper, region of interest, symbols.
         .target(name: "Scanning", dependencies: ["CZBar", "Imaging", "ISBN"]),
@@ -55,3 +61,12 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// `make fuzz` only (ISBNSCAN_FUZZ=1): the libFuzzer target for the Swift decoders, a product of
+// its own so the sanitizer flags never touch the normal build. It has no main: libFuzzer's is
+// linked in by -sanitize=fuzzer.
+if Context.environment["ISBNSCAN_FUZZ"] != nil {
+    package.targets.append(.executableTarget(name: "isbnscan-fuzz", dependencies: ["Imaging", "Scanning", "ISBN"],
+                                             path: "Sources/ISBNScanFuzz"))
+    package.products.append(.executable(name: "isbnscan-fuzz", targets: ["isbnscan-fuzz"]))
+}

@@ -718,7 +718,9 @@ def gen_corrupt():
 
     gif = os.path.join(TMP, "x.gif")
     run(["zint", "-b", "ISBNX", "--scale=1", "-d", ISBN["corrupt"], "-o", gif])
-    shutil.copyfile(gif, out("corrupt", "unsupported.gif"))
+    # isbnscan reads GIF since issue 12: the zint GIF is now a positive fixture.
+    shutil.copyfile(gif, out("isbn", "gif-zint.gif"))
+    write_bytes(out("isbn", "gif-zint.txt"), ISBN["corrupt"].encode())
 
     write_bytes(out("corrupt", "truncated.png"), good_png[:len(good_png) * 4 // 10])
 
@@ -726,6 +728,9 @@ def gen_corrupt():
     cjpeg(barcode_with_text(ISBN["corrupt"]), jpg)
     data = open(jpg, "rb").read()
     write_bytes(out("corrupt", "truncated.jpg"), data[:len(data) * 4 // 10])
+    # Cut before any row is complete: still errors now that damaged files are read as far as they go.
+    write_bytes(out("corrupt", "truncated-header.png"), good_png[:good_png.index(b"IDAT") + 8])
+    write_bytes(out("corrupt", "truncated-header.jpg"), data[:data.index(b"\xff\xda") + 16])
 
     # flip one byte in the middle of the IDAT payload (chunk CRC no longer matches)
     i = good_png.index(b"IDAT") + 4

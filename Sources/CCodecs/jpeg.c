@@ -6,12 +6,16 @@
 #include <stdlib.h>
 #include <jpeglib.h>
 #include <jerror.h>
+#include <errno.h>
+#include <unistd.h>
 
 typedef struct {
     struct jpeg_error_mgr pub;  /* must be first: libjpeg casts cinfo->err to this */
     jmp_buf jump;
     isc_status status;
     int pixels_done;            /* every scanline is in: later faults (missing EOI) are ignored */
+    isc_status damage;          /* first damage seen while decoding (ISC_ERR_TRUNCATED / _CORRUPT) */
+    JDIMENSION damage_row;      /* output rows complete before it */
     char message[JMSG_LENGTH_MAX + 32];
 } error_manager;
 
@@ -28,23 +32,42 @@ static void on_error_exit(j_common_ptr cinfo) {
     longjmp(err->jump, 1);
 }
 
-/* Warnings are not printed. Premature end of the file (truncated) or of a data segment
- * (corrupt) is fatal; other warnings (e.g. extraneous bytes before a marker) are common in
- * camera files and harmless. */
+/* Warnings are not printed. Premature end of the file (truncated) or corrupt entropy-coded
+ * data (a bad Huffman code, a marker inside a segment, a lost restart marker) are remembered
+ * with the output row reached: libjpeg-turbo goes on (it fills what is missing, or resyncs at
+ * the next restart marker), and the rows before the damage are kept. Other warnings (e.g.
+ * extraneous bytes before a marker) are common in camera files and harmless. */
 static void on_emit_message(j_common_ptr cinfo, int level) {
     if (level >= 0) return;
     error_manager *err = (error_manager *)cinfo->err;
-    if (err->pub.msg_code == JWRN_JPEG_EOF && !err->pixels_done) {
-        err->status = ISC_ERR_TRUNCATED;
-        snprintf(err->message, sizeof err->message, "file ends before the image does");
-        longjmp(err->jump, 1);
-    }
-    if (err->pub.msg_code == JWRN_HIT_MARKER && !err->pixels_done) {
-        /* Entropy-coded data stops short: the rest of the picture would be invented grey. */
-        (*cinfo->err->format_message)(cinfo, err->message);
-        longjmp(err->jump, 1);
-    }
     err->pub.num_warnings++;
+    if (err->pixels_done || err->damage != ISC_OK) return;
+    const int code = err->pub.msg_code;
+    const int eof = code == JWRN_JPEG_EOF;
+    if (!eof && code != JWRN_HIT_MARKER && code != JWRN_HUFF_BAD_CODE && code != JWRN_MUST_RESYNC
+        && code != JWRN_NOT_SEQUENTIAL && code != JWRN_BOGUS_PROGRESSION) return;
+    err->damage = eof ? ISC_ERR_TRUNCATED : ISC_ERR_CORRUPT;
+    /* Before output starts (a progressive file is read whole by jpeg_start_decompress) no row
+     * is complete yet: damage_row 0, and the caller decides from the scans read. */
+    j_decompress_ptr d = (j_decompress_ptr)cinfo;
+    err->damage_row = cinfo->is_decompressor && d->global_state >= 205 /* DSTATE_SCANNING */ ? d->output_scanline : 0;
+    if (eof) snprintf(err->message, sizeof err->message, "file ends before the image does");
+    else (*cinfo->err->format_message)(cinfo, err->message);
+}
+
+/* A progressive JPEG may hold any number of scans, and each one costs a pass over the whole
+ * coefficient buffer: thousands of tiny scans make a small file cost minutes. Real encoders
+ * write about 10 (cjpeg's default script 10, Photoshop and browsers up to a dozen or so). */
+static void on_progress(j_common_ptr cinfo) {
+    j_decompress_ptr d = (j_decompress_ptr)cinfo;
+    if (cinfo->is_decompressor && d->progressive_mode && d->input_scan_number > ISC_JPEG_MAX_SCANS) {
+        error_manager *err = (error_manager *)cinfo->err;
+        err->status = ISC_ERR_CORRUPT;
+        snprintf(err->message, sizeof err->message,
+                 "more than %d progressive scans (a normal file has about 10; refused to bound the cost)",
+                 ISC_JPEG_MAX_SCANS);
+        longjmp(err->jump, 1);
+    }
 }
 
 static int exif_orientation_from_markers(j_decompress_ptr cinfo) {
@@ -56,9 +79,50 @@ static int exif_orientation_from_markers(j_decompress_ptr cinfo) {
     return 0;
 }
 
-isc_status isc_jpeg_decode_luma(const uint8_t *data, size_t size, uint64_t max_pixels,
-                                unsigned scale_denom, uint64_t halve_above,
-                                isc_luma_image *out, char *message, size_t message_size) {
+/* A source manager reading a file descriptor with read(2) in 64 KiB steps (libjpeg's stdio
+ * source reads 4 KiB through fread: measurably slower on a 12-megapixel photo). At the end of
+ * the file it does what jpeg_mem_src does: warn JWRN_JPEG_EOF and insert a fake EOI. */
+typedef struct {
+    struct jpeg_source_mgr pub;
+    int fd;
+    JOCTET buffer[65536];
+} fd_source;
+
+static void fd_init_source(j_decompress_ptr cinfo) { (void)cinfo; }
+
+static boolean fd_fill_input_buffer(j_decompress_ptr cinfo) {
+    fd_source *src = (fd_source *)cinfo->src;
+    ssize_t got;
+    do { got = read(src->fd, src->buffer, sizeof src->buffer); } while (got < 0 && errno == EINTR);
+    if (got <= 0) {
+        WARNMS(cinfo, JWRN_JPEG_EOF);
+        src->buffer[0] = (JOCTET)0xFF;
+        src->buffer[1] = (JOCTET)JPEG_EOI;
+        got = 2;
+    }
+    src->pub.next_input_byte = src->buffer;
+    src->pub.bytes_in_buffer = (size_t)got;
+    return TRUE;
+}
+
+static void fd_skip_input_data(j_decompress_ptr cinfo, long count) {
+    struct jpeg_source_mgr *src = cinfo->src;
+    if (count <= 0) return;
+    while (count > (long)src->bytes_in_buffer) {
+        count -= (long)src->bytes_in_buffer;
+        (void)(*src->fill_input_buffer)(cinfo);
+    }
+    src->next_input_byte += count;
+    src->bytes_in_buffer -= (size_t)count;
+}
+
+static void fd_term_source(j_decompress_ptr cinfo) { (void)cinfo; }
+
+/* From `data`/`size`, or from `source` when it is not NULL (read in 64 KiB steps, so memory
+ * follows the image, not the file). */
+static isc_status decode(const uint8_t *data, size_t size, fd_source *source, uint64_t max_pixels,
+                         unsigned scale_denom, uint64_t halve_above,
+                         isc_luma_image *out, char *message, size_t message_size) {
     memset(out, 0, sizeof *out);
     struct jpeg_decompress_struct cinfo;
     error_manager err;
@@ -66,6 +130,8 @@ isc_status isc_jpeg_decode_luma(const uint8_t *data, size_t size, uint64_t max_p
     /* Written after setjmp and read after longjmp: volatile, per C11 7.13.2.1. */
     uint8_t *volatile pixels = NULL;
     uint8_t *volatile row = NULL;
+
+    struct jpeg_progress_mgr progress = {.progress_monitor = on_progress};
 
     cinfo.err = jpeg_std_error(&err.pub);
     err.pub.error_exit = on_error_exit;
@@ -81,7 +147,19 @@ isc_status isc_jpeg_decode_luma(const uint8_t *data, size_t size, uint64_t max_p
         return err.status;
     }
     jpeg_create_decompress(&cinfo);
-    jpeg_mem_src(&cinfo, data, (unsigned long)size);
+    cinfo.progress = &progress;
+    if (source != NULL) {
+        source->pub.init_source = fd_init_source;
+        source->pub.fill_input_buffer = fd_fill_input_buffer;
+        source->pub.skip_input_data = fd_skip_input_data;
+        source->pub.resync_to_restart = jpeg_resync_to_restart;
+        source->pub.term_source = fd_term_source;
+        source->pub.bytes_in_buffer = 0;
+        source->pub.next_input_byte = NULL;
+        cinfo.src = &source->pub;
+    } else {
+        jpeg_mem_src(&cinfo, data, (unsigned long)size);
+    }
     jpeg_save_markers(&cinfo, JPEG_APP0 + 1, 0xffff);
     jpeg_read_header(&cinfo, TRUE);
 
@@ -169,7 +247,50 @@ isc_status isc_jpeg_decode_luma(const uint8_t *data, size_t size, uint64_t max_p
     jpeg_finish_decompress(&cinfo);
 finished:
     free(row);
+    if (err.damage != ISC_OK) {
+        /* out->: written through a pointer, so still valid after a longjmp. */
+        const JDIMENSION width = out->width, height = out->height;
+        JDIMENSION good = err.damage_row;
+        /* A progressive file is read whole before the first row comes out: every row has the
+         * scans that arrived (coarser, not missing). */
+        if (good == 0 && cinfo.progressive_mode) good = height;
+        if (good == 0) {
+            isc_set_message(message, message_size, "%s", err.message);
+            free(pixels);
+            jpeg_destroy_decompress(&cinfo);
+            return err.damage;
+        }
+        if (good > height) good = height;
+        /* What libjpeg made up after the end of the file is dropped. */
+        if (err.damage == ISC_ERR_TRUNCATED && good < height)
+            memset(pixels + (size_t)width * good, 255, (size_t)width * (height - good));
+        out->damage = err.damage;
+        out->rows_decoded = good;
+        isc_set_message(message, message_size, "%s", err.message);
+    }
     jpeg_destroy_decompress(&cinfo);
     out->pixels = pixels;
     return ISC_OK;
+}
+
+isc_status isc_jpeg_decode_luma(const uint8_t *data, size_t size, uint64_t max_pixels,
+                                unsigned scale_denom, uint64_t halve_above,
+                                isc_luma_image *out, char *message, size_t message_size) {
+    return decode(data, size, NULL, max_pixels, scale_denom, halve_above, out, message, message_size);
+}
+
+isc_status isc_jpeg_decode_luma_fd(int fd, uint64_t max_pixels, unsigned scale_denom, uint64_t halve_above,
+                                   isc_luma_image *out, char *message, size_t message_size) {
+    memset(out, 0, sizeof *out);
+    fd_source *source = malloc(sizeof *source);
+    if (source == NULL) { isc_set_message(message, message_size, "out of memory"); return ISC_ERR_NO_MEMORY; }
+    if (lseek(fd, 0, SEEK_SET) != 0) {
+        isc_set_message(message, message_size, "cannot read the file: %s", strerror(errno));
+        free(source);
+        return ISC_ERR_CORRUPT;
+    }
+    source->fd = fd;
+    isc_status status = decode(NULL, 0, source, max_pixels, scale_denom, halve_above, out, message, message_size);
+    free(source);
+    return status;
 }

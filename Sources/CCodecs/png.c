@@ -3,21 +3,41 @@
 #include "luma.h"
 #include <png.h>
 #include <setjmp.h>
+#include <errno.h>
+#include <stdio.h>
+#include <unistd.h>
 #include <stdlib.h>
 
 typedef struct {
     const uint8_t *data;
     size_t size;
     size_t offset;
+    FILE *file;             /* read from here instead of `data` when not NULL */
     int truncated;          /* the reader ran past the end of the data */
     char message[200];
 } png_source;
 
 static void read_from_memory(png_structp png, png_bytep out, size_t length) {
     png_source *src = (png_source *)png_get_io_ptr(png);
+    if (src->file != NULL) {
+        size_t got = fread(out, 1, length, src->file);
+        if (got == length) return;
+        src->truncated = 1;
+        if (got == 0 || src->offset == SIZE_MAX) png_error(png, "file ends before the image does");
+        memset(out + got, 0, length - got);   /* as below: let zlib inflate what arrived */
+        src->offset = SIZE_MAX;               /* the next short read is the end */
+        return;
+    }
     if (length > src->size - src->offset) {
         src->truncated = 1;
-        png_error(png, "file ends before the image does");
+        size_t left = src->size - src->offset;
+        if (left == 0) png_error(png, "file ends before the image does");
+        /* The last bytes of a file cut inside IDAT: hand them over padded with zeros (an
+         * invalid deflate block), so zlib inflates the rows they hold before it fails. */
+        memcpy(out, src->data + src->offset, left);
+        memset(out + left, 0, length - left);
+        src->offset = src->size;
+        return;
     }
     memcpy(out, src->data + src->offset, length);
     src->offset += length;
@@ -53,15 +73,18 @@ static void row_to_luma(const uint8_t *src, int channels, uint8_t *dst, uint32_t
     }
 }
 
-isc_status isc_png_decode_luma(const uint8_t *data, size_t size, uint64_t max_pixels,
-                               isc_luma_image *out, char *message, size_t message_size) {
+static isc_status decode(const uint8_t *data, size_t size, FILE *file, uint64_t max_pixels,
+                         isc_luma_image *out, char *message, size_t message_size) {
     memset(out, 0, sizeof *out);
-    png_source src = {.data = data, .size = size};
+    png_source src = {.data = data, .size = size, .file = file};
     /* Written after setjmp and read after longjmp: volatile, per C11 7.13.2.1. */
     uint8_t *volatile pixels = NULL;
     uint8_t *volatile work = NULL;
     volatile int finished_pixels = 0;
     volatile isc_status status = ISC_ERR_CORRUPT;
+    /* Rows complete in `pixels`, counted for non-interlaced images (-1: not counted): a file
+     * damaged later keeps them. */
+    volatile long rows_done = -1;
 
     png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &src, on_error, on_warning);
     if (png == NULL) {
@@ -78,6 +101,18 @@ isc_status isc_png_decode_luma(const uint8_t *data, size_t size, uint64_t max_pi
     if (setjmp(png_jmpbuf(png))) {
         if (finished_pixels) goto done;  /* a fault after the last row (e.g. missing IEND) */
         if (status == ISC_ERR_CORRUPT && src.truncated) status = ISC_ERR_TRUNCATED;
+        if (status == ISC_ERR_CORRUPT || status == ISC_ERR_TRUNCATED) {
+            if (rows_done > 0 && pixels != NULL) {
+                /* Rows up to the damaged one are kept; the rest is white. */
+                out->damage = status;
+                out->rows_decoded = (uint32_t)rows_done;
+                memset(pixels + (size_t)out->source_width * (size_t)rows_done, 255,
+                       (size_t)out->source_width * (out->source_height - (size_t)rows_done));
+                isc_set_message(message, message_size, "%s",
+                                src.truncated ? "file ends before the image does" : src.message);
+                goto done;
+            }
+        }
         isc_set_message(message, message_size, "%s",
                         src.truncated ? "file ends before the image does" : src.message);
         free(work);
@@ -133,15 +168,20 @@ isc_status isc_png_decode_luma(const uint8_t *data, size_t size, uint64_t max_pi
             row_to_luma(work + rowbytes * y, channels, pixels + (size_t)width * y, width);
     } else if (channels == 1) {
         /* Gray: libpng writes straight into the output, each pass combining in place. */
+        if (passes == 1) rows_done = 0;
         for (int pass = 0; pass < passes; pass++)
-            for (png_uint_32 y = 0; y < height; y++)
+            for (png_uint_32 y = 0; y < height; y++) {
                 png_read_row(png, pixels + (size_t)width * y, NULL);
+                if (passes == 1) rows_done = (long)y + 1;
+            }
     } else {
         work = malloc(rowbytes);
         if (work == NULL) { status = ISC_ERR_NO_MEMORY; png_error(png, "out of memory"); }
+        rows_done = 0;
         for (png_uint_32 y = 0; y < height; y++) {
             png_read_row(png, work, NULL);
             row_to_luma(work, channels, pixels + (size_t)width * y, width);
+            rows_done = (long)y + 1;
         }
     }
     finished_pixels = 1;
@@ -160,4 +200,25 @@ done:;
     out->width = out->source_width;
     out->height = out->source_height;
     return ISC_OK;
+}
+
+isc_status isc_png_decode_luma(const uint8_t *data, size_t size, uint64_t max_pixels,
+                               isc_luma_image *out, char *message, size_t message_size) {
+    return decode(data, size, NULL, max_pixels, out, message, message_size);
+}
+
+isc_status isc_png_decode_luma_fd(int fd, uint64_t max_pixels, isc_luma_image *out, char *message, size_t message_size) {
+    memset(out, 0, sizeof *out);
+    int copy = dup(fd);
+    if (copy >= 0) lseek(copy, 0, SEEK_SET);   /* shared with `fd`: the caller reads with pread */
+    FILE *file = copy >= 0 ? fdopen(copy, "rb") : NULL;
+    if (file == NULL) {
+        if (copy >= 0) close(copy);
+        isc_set_message(message, message_size, "cannot read the file: %s", strerror(errno));
+        return ISC_ERR_CORRUPT;
+    }
+    setvbuf(file, NULL, _IOFBF, 65536);
+    isc_status status = decode(NULL, 0, file, max_pixels, out, message, message_size);
+    fclose(file);
+    return status;
 }

@@ -101,6 +101,10 @@ public struct ISBN: Hashable, Sendable, CustomStringConvertible {
         if data.hasPrefix("9790") { kind = "ISMN (printed music)" }
         else if data.hasPrefix("979") { kind = "ISBN-13 in the 979 range" }
         else if data.hasPrefix("977") { kind = "ISSN (serial publication)" }
+        else if ["918", "972", "912"].contains(where: data.hasPrefix) {
+            // 978 with 7 read as 1 or 8 as 2: the digits a print's ink spread confuses.
+            kind = "probably a misread of a 978 ISBN (1 and 7, 2 and 8 look alike on a worn print): take the photo again"
+        }
         else if data.hasPrefix("45") || data.hasPrefix("49") { kind = "Japanese JAN product code" }
         else if data.hasPrefix("0") { kind = "UPC-A product code (US/Canada)" }
         else if data.hasPrefix("2") { kind = "restricted-circulation number (in-store code)" }

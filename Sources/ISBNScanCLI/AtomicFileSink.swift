@@ -20,6 +20,7 @@ final class AtomicFileSink: TextSink {
     private var fd: Int32
     /// The first `errno` a write failed with; ``commit()`` reports it.
     private var writeError: Int32 = 0
+    var writeFailed: Bool { writeError != 0 }
     /// Set once the temporary file is renamed (or removed): nothing left to clean up.
     private var settled = false
 

@@ -68,6 +68,8 @@ ArgumentParser.acceptOption,
                busy, not a capture device, format not supported, unplugged,
                no frame for --frame-timeout seconds)
           2    usage error
+          3    the ISBNs could not be written to stdout (full disk; a closed
+               pipe ends the run quietly)
           4    no ISBN before --timeout or --max-frames
           130  interrupted by Ctrl-C (SIGINT) or SIGTERM, after releasing the camera
 
@@ -232,6 +234,7 @@ struct CameraSession {
 
         loop: while outcome == nil {
             if let max = s.maxFrames, frames >= max { break }
+            if stdout.writeFailed { break }  // a closed pipe or full disk: main exits 3
             var wait = s.frameTimeout
             if let deadline {
                 let left = deadline - monotonicSeconds()
@@ -304,7 +307,10 @@ struct CameraSession {
         let accepted = report.accepted
         // Every reading of the frame goes to the confirmer (a misread is a rival of the code it
         // misreads); only accepted ISBNs can be printed.
-        let due = Set(confirmer.observe(report.codes.map(\.symbol), reportable: Set(accepted.map(\.symbol.data)), at: time))
+        // Readings the frame's own arbiter already refused as misreads of another code are no
+        // rivals of it.
+        let sightings = report.codes.filter { $0.verdict.rejection?.reason != .misread }.map(\.symbol)
+        let due = Set(confirmer.observe(sightings, reportable: Set(accepted.map(\.symbol.data)), at: time))
         let refusedDue = Set(refusals.observe(report.rejected.map(\.symbol.data), at: time))
         if !settings.quiet {
             for code in report.rejected where refusedDue.contains(code.symbol.data) {

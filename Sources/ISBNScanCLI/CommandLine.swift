@@ -22,8 +22,8 @@ public enum ISBNScanCommand {
              subcommand, 'scan' is implied, as with zbarimg: isbnscan photo.jpg)
 
     SUBCOMMANDS:
-      scan                    Read the barcodes in image files (PNG, JPEG, PGM, PPM)
-                              and folders of them, in parallel.
+      scan                    Read the barcodes in image files (JPEG, PNG, HEIC, TIFF,
+                              WebP, GIF, BMP, PGM/PPM) and folders of them, in parallel.
       validate                Check ISBNs typed by hand (ISBN-13 or ISBN-10).
       camera                  Hold a book up to a webcam (V4L2) and print its ISBN.
       devices                 List the video devices (/dev/video*) and their formats.

@@ -210,6 +210,7 @@ enum Documentation {
         case .found, .success: return "An ISBN was found or printed (scan, camera); every code valid (validate); a capture device listed (devices); help or the version printed."
         case .inputError: return "An input could not be read or the results not written (scan); a code invalid or refused (validate); a device could not be used (camera, devices)."
         case .usage: return "Usage error: unknown option, bad value, missing argument."
+        case .outputError: return "The results could not be written (scan, camera): the -o file or standard output (a full disk; a closed pipe ends the run quietly)."
         case .nothingFound: return "Every input was read and no ISBN was found (scan); none before --timeout or --max-frames (camera); no capture device (devices)."
         case .interrupted: return "Interrupted by SIGINT or SIGTERM; the results so far are written, the camera released."
         }

@@ -13,6 +13,10 @@ public enum ExitStatus: Sendable, Equatable, CaseIterable {
     case inputError
     /// The command line is wrong (unknown option, bad value, missing argument). Status 2.
     case usage
+    /// The results could not be written: the `-o` file (full disk, rename failed) or standard
+    /// output (full disk, or a reader that closed the pipe, as `| head -n 1` does: then the
+    /// run ends quietly). Takes precedence over 0, 1 and 4. Status 3.
+    case outputError
     /// Every input was read, and no ISBN was found in any of them; `camera`: none before
     /// `--timeout`/`--max-frames`; `devices`: no capture device. Status 4.
     case nothingFound
@@ -25,6 +29,7 @@ public enum ExitStatus: Sendable, Equatable, CaseIterable {
         case .success, .found: return 0
         case .inputError: return 1
         case .usage: return 2
+        case .outputError: return 3
         case .nothingFound: return 4
         case .interrupted: return 130
         }

@@ -5,16 +5,25 @@ import Glibc
 /// Where text goes: standard output (results) or standard error (diagnostics).
 public protocol TextSink: AnyObject {
     func write(_ text: String)
+    /// Whether a write has failed (later writes are dropped): a long run stops early,
+    /// since nothing more can reach the reader.
+    var writeFailed: Bool { get }
+}
+
+extension TextSink {
+    public var writeFailed: Bool { false }
 }
 
 /// Writes straight to a file descriptor with `write(2)`, so every line is out as soon as it
 /// is written (no stdio buffering; `camera` relies on it to stream).
 public final class FileDescriptorSink: TextSink {
     let fd: Int32
-    /// The `errno` of the first failed write (ENOSPC on a full disk, EBADF when closed), or 0.
-    /// Later writes are dropped; `main` reports it and exits 1, so lost results never pass for
-    /// success.
+    /// The `errno` of the first failed write (ENOSPC on a full disk, EBADF when closed, EPIPE
+    /// when the reader of a pipe has gone: `main` ignores SIGPIPE so that it sees this), or 0.
+    /// Later writes are dropped; `main` reports it and exits 3 (``ExitStatus/outputError``), so
+    /// lost results never pass for success.
     public private(set) var failure: Int32 = 0
+    public var writeFailed: Bool { failure != 0 }
     public init(fd: Int32) { self.fd = fd }
     public func write(_ text: String) {
         guard failure == 0 else { return }

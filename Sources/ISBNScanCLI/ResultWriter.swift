@@ -65,12 +65,14 @@ final class ResultWriter {
         let path = escaped(record.file, json: false)
         if let error = record.error { diagnostics.write("Error: \(path): \(error)\n") }
         guard record.wasRead else { return [] }
+        // A file read only in part: first, as it qualifies everything else said about the file.
+        let partial = record.warning.map { [escaped($0, json: false)] } ?? []
         let refusals = record.rejected.map { "\($0.type) \($0.data) refused, \($0.explanation)" }
         let empty = record.symbols.isEmpty
             ? ["no barcode found" + (settings.region.isFull ? "" : " in the region of interest")] : []
         if !settings.quiet {
             // With --all as text, refused codes are on stdout already.
-            let shown = (!settings.all || settings.format != .text ? refusals : []) + empty
+            let shown = partial + (!settings.all || settings.format != .text ? refusals : []) + empty
             for warning in shown { diagnostics.write("Warning: \(path): \(warning)\n") }
         }
         return refusals + empty

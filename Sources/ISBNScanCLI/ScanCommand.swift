@@ -16,8 +16,10 @@ enum ScanCommand {
         abstract: "Read the book barcodes (EAN-13 ISBNs) in image files and folders.",
         usage: "isbnscan scan [options] <file-or-folder> ...",
         arguments: [("<file-or-folder>", """
-            PNG, JPEG, PGM or PPM image; the format is read from the file's
-            first bytes, not its name. EXIF orientation is applied.
+            JPEG, PNG, HEIF/HEIC/AVIF, TIFF (every page), WebP, GIF (first
+            frame), BMP, PGM or PPM image; the format is read from the
+            file's first bytes, not its name. EXIF orientation (TIFF
+            Orientation, HEIF rotations) is applied.
             A folder: its images are scanned (with -r, also its subfolders').
             '-' reads one image from standard input.
             """)],
@@ -88,7 +90,10 @@ ArgumentParser.acceptOption,
           A code is accepted only if it has 13 digits, starts with 978 (or 979
           with --accept 979) and has the right check digit. Reasons for
           refusal: length, prefix, ismn (979-0, printed music), check-digit,
-          non-digit, ambiguous (one barcode read two ways).
+          non-digit, misread (another reading of the same barcode has clearly
+          more evidence), ambiguous (one barcode read several ways, none
+          clearly best: take the photo again). Every reading is re-measured
+          on the image; see README, Trust.
           Hyphenation and registration groups come from the ISBN range
           message ('isbnscan ranges'); a 5-digit add-on is decoded as a price
           (first digit the currency: 0/1 GBP, 3 AUD, 4 NZD, 5 USD, 6 CAD;
@@ -137,9 +142,11 @@ ArgumentParser.acceptOption,
 
         EXIT STATUS:
           0    an ISBN was found (with --all: any EAN symbol)
-          1    an input could not be read (takes precedence), or the
-               results could not be written (output file, stdout)
+          1    an input could not be read (takes precedence over 0, 4)
           2    usage error
+          3    the results could not be written (-o file or stdout: a full
+               disk; a closed pipe, as with '| head', ends the run quietly);
+               takes precedence over 0, 1, 4
           4    every input was read, and no ISBN was found (without -r, a
                folder's subfolders are not scanned: a last 'Hint:' line
                then says how many were left out)
@@ -308,7 +315,7 @@ ArgumentParser.acceptOption,
             file = try settings.output.map { (path) throws(OutputError) in try AtomicFileSink(path: path) }
         } catch {
             diagnostics.write("Error: \(error)\n")
-            return .inputError
+            return .outputError
         }
         var results: TextSink = file ?? stdout
         var writerDiagnostics: TextSink = diagnostics
@@ -351,9 +358,10 @@ ArgumentParser.acceptOption,
             FileScanner(decodeOptions: options, scannerOptions: scannerOptions, region: region, effort: effort)
         }
         let start = monotonicSeconds()
+        // A failed write (closed pipe, full disk) stops the run: nothing more can be delivered.
         batch.run(inputs, idle: {
             recorder?.tick()
-            if StopSignal.received != nil { batch.stop() }
+            if StopSignal.received != nil || results.writeFailed { batch.stop() }
             progress?.draw(done: tally.files, found: tally.withISBN)
         }, deliver: { index, outcome in
             switch outcome {
@@ -364,7 +372,7 @@ ArgumentParser.acceptOption,
                 let warnings = writer.write(record)
                 recorder?.record(record, path: inputs[index].path.bytes, stat: stats[index], warnings: warnings)
             }
-            if StopSignal.received != nil { batch.stop() }
+            if StopSignal.received != nil || results.writeFailed { batch.stop() }
             progress?.draw(done: tally.files, found: tally.withISBN)
         })
         recorder?.commit()
@@ -377,7 +385,7 @@ ArgumentParser.acceptOption,
             try file?.commit()
         } catch {
             diagnostics.write("Error: \(error)\n")
-            status = .inputError
+            status = .outputError
         }
         let interrupted = StopSignal.received
         if let signal = interrupted {

@@ -24,7 +24,8 @@ enum ValidateCommand {
           <code>: invalid, <reason>: <detail>
           <code>: refused, prefix: <detail>   (a well-formed code outside 978,
                                                e.g. a 979 ISBN: refused by policy)
-          Reasons: non-digit, length (not 13 digits), prefix (not 978), check-digit.
+          Reasons: non-digit, length (not 13 digits), prefix (not 978), ismn
+          (979-0, printed music), check-digit.
           Hyphens may be ASCII or typographic dashes; a label ISBN, ISBN-13:,
           ISBN10: ... before the code is ignored.
 

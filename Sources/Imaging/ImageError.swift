@@ -14,7 +14,7 @@ public enum ImageError: Error, Equatable, Sendable, CustomStringConvertible {
     case truncated(path: String, detail: String)
     /// The decoder rejected the data (bad CRC, bad header, bad Huffman code…).
     case corrupt(path: String, format: ImageFormat, detail: String)
-    /// A known image format isbnscan does not decode (GIF, HEIF…), or not a regular file.
+    /// A known format isbnscan does not decode (PDF, plain PNM…), a variant of a format it reads that it does not (12-bit JPEG, RLE BMP…), or not a regular file.
     case unsupportedFormat(path: String, detail: String)
     /// The first bytes are no image signature isbnscan knows: a text file, an archive…
     /// (a folder walk skips such files unless their name ends like an image's).
@@ -27,13 +27,15 @@ public enum ImageError: Error, Equatable, Sendable, CustomStringConvertible {
     case outOfMemory(path: String)
     /// A symbolic link whose target does not exist.
     case brokenSymlink(path: String)
+    /// Standard input holds more than `limit` bytes (``ImageLoader/maxStandardInputBytes``).
+    case inputTooLarge(path: String, limit: Int)
 
     /// The path this error is about.
     public var path: String {
         switch self {
         case .notFound(let p), .permissionDenied(let p), .isDirectory(let p), .empty(let p),
              .truncated(let p, _), .corrupt(let p, _, _), .unsupportedFormat(let p, _), .notAnImage(let p),
-             .tooLarge(let p, _, _, _), .readFailed(let p, _, _), .outOfMemory(let p), .brokenSymlink(let p):
+             .tooLarge(let p, _, _, _), .readFailed(let p, _, _), .outOfMemory(let p), .brokenSymlink(let p), .inputTooLarge(let p, _):
             return p
         }
     }
@@ -48,7 +50,7 @@ public enum ImageError: Error, Equatable, Sendable, CustomStringConvertible {
         case .truncated(_, let detail): return "truncated: \(detail)"
         case .corrupt(_, let format, let detail): return "corrupt \(format.rawValue): \(detail)"
         case .unsupportedFormat(_, let detail): return "unsupported format: \(detail)"
-        case .notAnImage: return "unsupported format: not an image (no PNG, JPEG, PGM or PPM signature)"
+        case .notAnImage: return "unsupported format: not an image (no \(ImageFormat.readable), PGM or PPM signature)"
         case .tooLarge(_, let w, let h, let limit):
             if w > ImageError.maxSide || h > ImageError.maxSide {
                 return "image is \(w)x\(h), a side over the \(ImageError.maxSide)-pixel maximum"
@@ -57,6 +59,8 @@ public enum ImageError: Error, Equatable, Sendable, CustomStringConvertible {
         case .readFailed(_, let code, let detail): return "read failed (errno \(code)): \(detail)"
         case .outOfMemory: return "out of memory while decoding"
         case .brokenSymlink: return "broken symbolic link (its target does not exist)"
+        case .inputTooLarge(_, let limit):
+            return "more than \(limit >> 20) MiB on standard input (the limit for '-'; give the file's name instead)"
         }
     }
 

@@ -17,6 +17,9 @@ public struct DecodeOptions: Sendable, Equatable {
     /// plus a downscale) if the image has more pixels than this; ``DecodedImage/scale`` says
     /// whether it happened. Overrides ``jpegScale``. Default `nil`.
     public var halveJPEGAbovePixels: Int?
+    /// TIFF only: the page (directory) to decode, from 0. Default 0; ``DecodedImage/pageCount``
+    /// says how many there are.
+    public var page: Int = 0
 
     public init(maxPixels: Int = 120_000_000, appliesOrientation: Bool = true, jpegScale: Int = 1) {
         self.maxPixels = maxPixels
@@ -40,9 +43,21 @@ public struct DecodedImage {
     /// The upright size of the image in the file, in pixels (``image`` is smaller when
     /// ``scale`` > 1).
     public var fullSize: (width: Int, height: Int)
+    /// The page decoded, from 0 (``DecodeOptions/page``).
+    public var page: Int = 0
+    /// Pages in the file: TIFF directories (a multi-page scan); 1 for every other format.
+    public var pageCount: Int = 1
+    /// Set when the file is damaged and only part of it was decoded (JPEG, PNG), e.g.
+    /// `"truncated: decoded 2400 of 3000 rows"` or `"corrupt data: decoded 1200 of 3000 rows
+    /// before it (Corrupt JPEG data: bad Huffman code)"`, in rows of the file's stored image.
+    /// Truncated: the rows after those decoded are white. Corrupt JPEG data: the later rows are
+    /// what libjpeg-turbo made of them after resynchronising. A file with no row decoded is an
+    /// error instead.
+    public var warning: String?
 }
 
-/// Reads image files into ``LuminanceImage``s: PNG (libpng), JPEG (libjpeg-turbo), PGM/PPM.
+/// Reads image files into ``LuminanceImage``s: PNG (libpng), JPEG (libjpeg-turbo), TIFF (libtiff),
+/// WebP (libwebp), GIF (giflib, first frame), HEIF/HEIC/AVIF (libheif), BMP and PGM/PPM (own readers).
 public enum ImageLoader {
     /// Reads and decodes the file at `path` (`-`: standard input).
     ///
@@ -57,7 +72,28 @@ public enum ImageLoader {
     /// errors name it by `path.description`.
     ///
     /// - Throws: ``ImageError`` as for ``load(path:options:)-(String,_)``.
+    ///
+    /// PNG and JPEG files are decoded straight from the file (libpng's read callback, libjpeg's
+    /// stdio source), so memory follows the image size, not the file size: bytes after the image
+    /// are never read. Other formats, and standard input (at most ``maxStandardInputBytes``), are
+    /// read into memory first.
     public static func load(path: RawPath, options: DecodeOptions = DecodeOptions()) throws(ImageError) -> DecodedImage {
+        if !path.isStandardInput {
+            let (fd, _) = try openFile(path)
+            defer { close(fd) }
+            var header = [UInt8](repeating: 0, count: ImageFormat.signatureLength)
+            var got = 0
+            repeat { got = pread(fd, &header, header.count, 0) } while got < 0 && errno == EINTR
+            guard got >= 0 else { throw fileError(path: path.description, errno: errno, operation: "read") }
+            if let format = ImageFormat.sniff(header.prefix(got)), format == .png || format == .jpeg {
+                let result = Array(header.prefix(got)).withUnsafeBytes { raw in
+                    Result { () throws(ImageError) -> DecodedImage in
+                        try decode(raw, path: path.description, options: options, streamingFrom: fd)
+                    }
+                }
+                return try result.get()
+            }
+        }
         let bytes = try readFile(path: path)
         let result = bytes.withUnsafeBytes { raw in
             Result { () throws(ImageError) -> DecodedImage in try decode(raw, path: path.description, options: options) }
@@ -70,6 +106,13 @@ public enum ImageLoader {
     /// - Throws: ``ImageError`` as for ``load(path:options:)``, minus the file-system cases.
     public static func decode(_ data: UnsafeRawBufferPointer, path: String,
                               options: DecodeOptions = DecodeOptions()) throws(ImageError) -> DecodedImage {
+        try decode(data, path: path, options: options, streamingFrom: nil)
+    }
+
+    /// As ``decode(_:path:options:)``; with `fd`, `data` holds only the file's first bytes and a
+    /// PNG or JPEG is decoded from `fd`.
+    static func decode(_ data: UnsafeRawBufferPointer, path: String, options: DecodeOptions,
+                       streamingFrom fd: Int32?) throws(ImageError) -> DecodedImage {
         guard data.count > 0 else { throw .empty(path: path) }
         guard let format = ImageFormat.sniff(data) else {
             let pngSignature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
@@ -79,7 +122,7 @@ public enum ImageLoader {
             }
             if let name = ImageFormat.nameOfUnsupported(data) {
                 let binary = name.hasPrefix("Netpbm") ? "binary PGM (P5) and PPM (P6)" : "PGM and PPM"
-                throw .unsupportedFormat(path: path, detail: "\(name) (isbnscan reads PNG, JPEG, \(binary))")
+                throw .unsupportedFormat(path: path, detail: "\(name) (isbnscan reads \(ImageFormat.readable), \(binary))")
             }
             throw .notAnImage(path: path)
         }
@@ -87,18 +130,32 @@ public enum ImageLoader {
         var orientation = Orientation.up
         var scale = 1
         var sourceSize: (width: Int, height: Int)? = nil
+        var pageCount = 1
+        var warning: String?
         switch format {
-        case .png, .jpeg:
+        case .png, .jpeg, .tiff, .webp, .gif, .heif, .bmp:
             var out = isc_luma_image()
             var message = [CChar](repeating: 0, count: 256)
             let base = data.baseAddress!.assumingMemoryBound(to: UInt8.self)
-            let status = message.withUnsafeMutableBufferPointer { text in
-                format == .png
-                    ? isc_png_decode_luma(base, data.count, UInt64(options.maxPixels), &out, text.baseAddress, text.count)
-                    : isc_jpeg_decode_luma(base, data.count, UInt64(options.maxPixels),
-                                           options.halveJPEGAbovePixels == nil ? UInt32(options.jpegScale) : 0,
-                                           UInt64(options.halveJPEGAbovePixels ?? Int.max),
-                                           &out, text.baseAddress, text.count)
+            let limit = UInt64(options.maxPixels)
+            let status = message.withUnsafeMutableBufferPointer { text -> isc_status in
+                let (m, ms) = (text.baseAddress, text.count)
+                switch format {
+                case .png:
+                    if let fd { return isc_png_decode_luma_fd(fd, limit, &out, m, ms) }
+                    return isc_png_decode_luma(base, data.count, limit, &out, m, ms)
+                case .jpeg:
+                    let scale = options.halveJPEGAbovePixels == nil ? UInt32(options.jpegScale) : 0
+                    let halve = UInt64(options.halveJPEGAbovePixels ?? Int.max)
+                    if let fd { return isc_jpeg_decode_luma_fd(fd, limit, scale, halve, &out, m, ms) }
+                    return isc_jpeg_decode_luma(base, data.count, limit, scale, halve, &out, m, ms)
+                case .tiff: return isc_tiff_decode_luma(base, data.count, limit, UInt32(clamping: options.page), &out, m, ms)
+                case .webp: return isc_webp_decode_luma(base, data.count, limit, &out, m, ms)
+                case .gif: return isc_gif_decode_luma(base, data.count, limit, &out, m, ms)
+                case .heif: return isc_heif_decode_luma(base, data.count, limit, &out, m, ms)
+                case .bmp: return isc_bmp_decode_luma(base, data.count, limit, &out, m, ms)
+                case .pgm, .ppm: return ISC_ERR_UNSUPPORTED  // decoded in Swift below; never reached
+                }
             }
             guard status == ISC_OK, let pixels = out.pixels else {
                 let detail = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
@@ -107,7 +164,7 @@ public enum ImageLoader {
                 case ISC_ERR_TOO_LARGE:
                     throw .tooLarge(path: path, width: Int(out.source_width), height: Int(out.source_height), limit: options.maxPixels)
                 case ISC_ERR_NO_MEMORY: throw .outOfMemory(path: path)
-                case ISC_ERR_UNSUPPORTED: throw .unsupportedFormat(path: path, detail: detail)
+                case ISC_ERR_UNSUPPORTED: throw .unsupportedFormat(path: path, detail: "\(format.rawValue): \(detail)")
                 default: throw .corrupt(path: path, format: format, detail: detail.isEmpty ? "decoder failed" : detail)
                 }
             }
@@ -117,6 +174,19 @@ public enum ImageLoader {
             orientation = Orientation(rawValue: Int(out.orientation)) ?? .up
             scale = max(1, Int(out.source_width) / Int(out.width))
             sourceSize = (Int(out.source_width), Int(out.source_height))
+            pageCount = max(1, Int(out.page_count))
+            if out.damage != ISC_OK {
+                let detail = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+                let total = Int(out.source_height)
+                let rows = min(total, Int(out.rows_decoded) * max(1, total / max(1, Int(out.height))))
+                if out.damage == ISC_ERR_TRUNCATED {
+                    // A progressive JPEG cut short has every row, from the scans that arrived.
+                    warning = rows == total ? "truncated: later progressive scans missing, all \(total) rows decoded at lower quality"
+                                            : "truncated: decoded \(rows) of \(total) rows"
+                } else {
+                    warning = "corrupt data: decoded \(rows) of \(total) rows before it (\(detail))"
+                }
+            }
         case .pgm, .ppm:
             do {
                 stored = try PNMDecoder.decode(data, maxPixels: options.maxPixels)
@@ -131,27 +201,46 @@ public enum ImageLoader {
         let upright = options.appliesOrientation ? stored.applying(orientation) : stored
         var fullSize = sourceSize ?? (stored.width, stored.height)
         if upright.width != stored.width { fullSize = (fullSize.height, fullSize.width) }  // transposing orientation
-        return DecodedImage(image: upright, format: format, orientation: orientation, scale: scale, fullSize: fullSize)
+        return DecodedImage(image: upright, format: format, orientation: orientation, scale: scale, fullSize: fullSize,
+                            page: options.page, pageCount: pageCount, warning: warning)
     }
 
     /// The whole file at `path`, read with POSIX `open`/`fstat`/`read`; `-` reads standard
     /// input. A file whose first bytes are no image signature is not read further: decoding
     /// refuses it from those bytes alone.
-    static func readFile(path raw: RawPath) throws(ImageError) -> [UInt8] {
+    /// Standard input (`-`) is read into memory up to this many bytes (100 MiB); more is
+    /// ``ImageError/inputTooLarge(path:limit:)``.
+    public static let maxStandardInputBytes = 100 << 20
+
+    /// Opens `raw` for reading (`-`: a duplicate of standard input) and checks it is a regular
+    /// file (standard input may also be a pipe). Returns the descriptor, which the caller closes,
+    /// and the size `fstat` gives.
+    static func openFile(_ raw: RawPath) throws(ImageError) -> (fd: Int32, size: Int) {
         let path = raw.description
         // O_NONBLOCK: opening a FIFO with no writer must not hang; it is refused below.
         let fd = raw.isStandardInput ? dup(0) : raw.withCString { open($0, O_RDONLY | O_CLOEXEC | O_NONBLOCK) }
         guard fd >= 0 else { throw fileError(path: path, errno: errno, operation: "open") }
-        defer { close(fd) }
         var info = stat()
-        guard fstat(fd, &info) == 0 else { throw fileError(path: path, errno: errno, operation: "fstat") }
-        if (info.st_mode & S_IFMT) == S_IFDIR { throw .isDirectory(path: path) }
+        guard fstat(fd, &info) == 0 else {
+            let code = errno
+            close(fd)
+            throw fileError(path: path, errno: code, operation: "fstat")
+        }
+        if (info.st_mode & S_IFMT) == S_IFDIR { close(fd); throw .isDirectory(path: path) }
         if !raw.isStandardInput && (info.st_mode & S_IFMT) != S_IFREG {
+            close(fd)
             throw .unsupportedFormat(path: path, detail: "not a regular file (a device, FIFO or socket)")
         }
-        let expected = Int(info.st_size)
-        let maxFileBytes = 1 << 31
+        return (fd, Int(info.st_size))
+    }
+
+    static func readFile(path raw: RawPath) throws(ImageError) -> [UInt8] {
+        let path = raw.description
+        let (fd, expected) = try openFile(raw)
+        defer { close(fd) }
+        let maxFileBytes = raw.isStandardInput ? maxStandardInputBytes : 1 << 31
         guard expected <= maxFileBytes else {
+            if raw.isStandardInput { throw .inputTooLarge(path: path, limit: maxFileBytes) }
             throw .unsupportedFormat(path: path, detail: "file is \(expected) bytes, over the 2 GiB file limit")
         }
         // The expected size is read straight into uninitialized storage (no zero-fill); a file
@@ -169,15 +258,22 @@ public enum ImageLoader {
                 }
                 if got == 0 { atEnd = true; return }
                 count += got
-                if count >= 16 && ImageFormat.sniff(buffer[0..<16]) == nil { atEnd = true; return }
+                if count >= ImageFormat.signatureLength && ImageFormat.sniff(buffer[0..<ImageFormat.signatureLength]) == nil {
+                    atEnd = true
+                    return
+                }
             }
         }
         if failure != 0 { throw fileError(path: path, errno: failure, operation: "read") }
         var total = bytes.count
         while !atEnd {
             if total == bytes.count {
-                guard bytes.count < maxFileBytes else { break }
-                bytes.append(contentsOf: repeatElement(0, count: bytes.count))
+                guard bytes.count < maxFileBytes else {
+                    // More than the limit: an error, never an image silently cut short.
+                    throw raw.isStandardInput ? .inputTooLarge(path: path, limit: maxFileBytes)
+                        : .unsupportedFormat(path: path, detail: "file is over the 2 GiB file limit")
+                }
+                bytes.append(contentsOf: repeatElement(0, count: min(bytes.count, maxFileBytes + 1 - bytes.count)))
             }
             let got = bytes.withUnsafeMutableBytes { buffer in
                 read(fd, buffer.baseAddress! + total, buffer.count - total)

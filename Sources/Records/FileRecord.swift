@@ -19,6 +19,11 @@ public struct FileRecord: Sendable, Equatable, JSONRecord {
     public var rejected: [RefusalRecord]
     /// Why the file could not be read, or `nil`.
     public var error: String?
+    /// A file read only in part (`truncated: decoded 2400 of 3000 rows`), else `nil` (then not
+    /// in the JSON).
+    public var warning: String?
+    /// The number of pages of a multi-page file (TIFF) when over 1, else `nil` (not in the JSON).
+    public var pages: Int?
 
     public init(file: String, width: Int?, height: Int?, symbols: [SymbolRecord], isbns: [ISBNRecord],
                 rejected: [RefusalRecord], error: String?) {
@@ -38,10 +43,24 @@ public struct FileRecord: Sendable, Equatable, JSONRecord {
                       error: result.error?.cause)
             return
         }
+        func page(_ code: ReadCode) -> Int? {
+            report.codes.firstIndex(of: code).flatMap { result.codePages.indices.contains($0) ? result.codePages[$0] : nil }
+        }
         self.init(file: result.path, width: result.imageSize?.width, height: result.imageSize?.height,
-                  symbols: report.codes.map { SymbolRecord($0, options: options) },
-                  isbns: report.accepted.compactMap { SymbolRecord($0, options: options).isbn },
+                  symbols: report.codes.map { code in
+                      var symbol = SymbolRecord(code, options: options)
+                      symbol.page = page(code)
+                      symbol.isbn?.page = symbol.page
+                      return symbol
+                  },
+                  isbns: report.accepted.compactMap { code in
+                      var isbn = SymbolRecord(code, options: options).isbn
+                      isbn?.page = page(code)
+                      return isbn
+                  },
                   rejected: report.rejected.map { RefusalRecord($0, $0.verdict.rejection!) }, error: nil)
+        warning = result.warning
+        pages = result.pageCount > 1 ? result.pageCount : nil
     }
 
     /// Whether the file was read (it may still hold no barcode).
@@ -51,5 +70,6 @@ public struct FileRecord: Sendable, Equatable, JSONRecord {
         .object(["file": .string(file), "width": .optional(width), "height": .optional(height),
                  "symbols": .array(symbols.map(\.json)), "isbns": .array(isbns.map(\.json)),
                  "rejected": .array(rejected.map(\.json)), "error": .optional(error)])
+            .adding("pages", pages.map(JSONValue.int)).adding("warning", warning.map(JSONValue.string))
     }
 }

@@ -3,6 +3,8 @@ import ISBN
 /// An accepted ISBN as reported:
 /// `{"isbn13", "isbn10", "addon", "hyphenated", "group": {"prefix", "agency"}, "price": {"currency", "amount", "kind"}}`.
 public struct ISBNRecord: Sendable, Equatable, JSONRecord {
+    /// The page (from 1) of a multi-page file it was read on, or `nil` (then not in the JSON).
+    public var page: Int?
     /// The 13 digits, no hyphens.
     public var isbn13: String
     /// The ISBN-10 form, check digit `X` for 10; `nil` for a 979 ISBN.
@@ -54,6 +56,7 @@ public struct ISBNRecord: Sendable, Equatable, JSONRecord {
     public var json: JSONValue {
         .object(["isbn13": .string(isbn13), "isbn10": .optional(isbn10), "addon": .optional(addOn),
                  "hyphenated": .optional(hyphenated), "group": group.map(\.json) ?? .null, "price": price.map(\.json) ?? .null])
+            .adding("page", page.map(JSONValue.int))
     }
 }
 

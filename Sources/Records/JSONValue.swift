@@ -28,6 +28,14 @@ public indirect enum JSONValue: Sendable, Equatable {
         .object(pairs.map { Member($0.key, $0.value) })
     }
 
+    /// This object with `key` added at the end when `value` is not `nil` (keys that appear only
+    /// where they apply, so that readers of the usual objects see them unchanged); any other
+    /// value unchanged.
+    public func adding(_ key: String, _ value: JSONValue?) -> JSONValue {
+        guard case .object(let members) = self, let value else { return self }
+        return .object(members + [Member(key, value)])
+    }
+
     /// `.string(s)`, or `.null` when `s` is `nil`.
     public static func optional(_ s: String?) -> JSONValue { s.map(JSONValue.string) ?? .null }
 

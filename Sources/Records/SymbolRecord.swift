@@ -23,6 +23,9 @@ public struct SymbolRecord: Sendable, Equatable, JSONRecord {
     public var isbn: ISBNRecord?
     /// The refusal when rejected (its `reason` is this record's JSON `"reason"`).
     public var refusal: RefusalRecord?
+    /// The page (from 1) of a multi-page file (TIFF) it was read on; `nil` for a single image
+    /// (then not in the JSON).
+    public var page: Int?
 
     public init(type: String, data: String, addOn: String?, quality: Int, orientation: Int?, polygon: [Point],
                 pass: String, isbn: ISBNRecord?, refusal: RefusalRecord?) {
@@ -54,6 +57,7 @@ public struct SymbolRecord: Sendable, Equatable, JSONRecord {
                  "orientation": .optional(orientation),
                  "polygon": .array(polygon.map { .array([.int($0.x), .int($0.y)]) }),
                  "pass": .string(pass), "verdict": .string(verdict), "reason": .optional(refusal?.reason)])
+            .adding("page", page.map(JSONValue.int))
     }
 }
 

@@ -27,10 +27,11 @@ public struct TextFormatter: Sendable {
         let prefix = options.showNames ? "\(escaped(record.file, json: false)): " : ""
         var out = ""
         for symbol in record.symbols {
+            let page = symbol.page.map { " (page \($0))" } ?? ""
             if options.all {
-                out += prefix + Self.describe(symbol) + "\n"
+                out += prefix + Self.describe(symbol) + page + "\n"
             } else if let isbn = symbol.isbn {
-                out += prefix + isbnLine(isbn) + "\n"
+                out += prefix + isbnLine(isbn) + page + "\n"
             }
         }
         return out

@@ -194,12 +194,14 @@ public enum Arbiter {
                 if let winner, winner.data == data {
                     verdict = ISBN.judge(ean: data)
                 } else if let winner {
-                    verdict = .rejected(Rejection(.misread, "probable misread: this barcode reads as \(winner.data) "
-                        + "(evidence \(winner.evidence) to \(place.evidence[data] ?? 0))"))
+                    verdict = .rejected(Rejection(.misread, "probable misread of \(winner.data), which this barcode "
+                        + "reads as with clearly more evidence (\(winner.evidence) to \(place.evidence[data] ?? 0): "
+                        + "passes and scan lines that agree)"))
                 } else {
                     let others = kept.keys.filter { $0 != data }.sorted()
                     verdict = .rejected(Rejection(.ambiguous, "the same barcode also read as "
-                        + others.joined(separator: ", ") + "; neither is trusted"))
+                        + others.joined(separator: ", ") + (others.count == 1 ? "; neither is trusted" : "; none is trusted")
+                        + ": take the photo again (sharper, closer) or type the digits printed under the barcode"))
                 }
                 codes.append(ReadCode(symbol: symbol, verdict: verdict))
             }

@@ -11,12 +11,20 @@ public struct FileScanResult: Sendable {
     public var error: ImageError?
     /// Upright image size in pixels, when decoded.
     public var imageSize: (width: Int, height: Int)?
+    /// Pages in the file: a multi-page TIFF has several, every one scanned; else 1.
+    public var pageCount = 1
+    /// For a file of several pages: the page (from 1) each of `report.codes` was read on; else empty.
+    public var codePages: [Int] = []
+    /// Set when the file was damaged and only part of it decoded, e.g. `"truncated: decoded 2400 of 3000 rows"`.
+    public var warning: String?
 
-    public init(path: String, report: ScanReport? = nil, error: ImageError? = nil, imageSize: (width: Int, height: Int)? = nil) {
+    public init(path: String, report: ScanReport? = nil, error: ImageError? = nil, imageSize: (width: Int, height: Int)? = nil,
+                warning: String? = nil) {
         self.path = path
         self.report = report
         self.error = error
         self.imageSize = imageSize
+        self.warning = warning
     }
 }
 
@@ -52,22 +60,24 @@ public final class FileScanner {
     public func scanFile(path: RawPath) -> FileScanResult {
         do {
             var options = decodeOptions
-            if options.jpegScale == 1 {
+            // Standard input can be read once only: no half-size look that may need a second decode.
+            if options.jpegScale == 1 && !path.isStandardInput {
                 // With add-ons asked for, only big photos get a half-size look (the small EAN-5 is
                 // often lost at half size, and the full decode would follow anyway).
                 options.halveJPEGAbovePixels = decoder.scanner.options.addOns ? MultiPassDecoder.halfSizeAbovePixels
                                                                                : Self.previewAbovePixels
             }
             let preview = try ImageLoader.load(path: path, options: options)
+            if preview.pageCount > 1 { return scanPages(path: path, first: preview) }
             if preview.scale == 1 {
                 return FileScanResult(path: path.description, report: decoder.decode(preview.image, region: region),
-                                      error: nil, imageSize: preview.fullSize)
+                                      error: nil, imageSize: preview.fullSize, warning: preview.warning)
             }
             let big = preview.fullSize.width * preview.fullSize.height > MultiPassDecoder.halfSizeAbovePixels
             let symbols = decoder.firstLook(preview.image, region: region, scale: preview.scale, everyLine: big)
             if let symbols, decoder.isFinal(symbols) {
                 return FileScanResult(path: path.description, report: ScanReport(symbols: symbols), error: nil,
-                                      imageSize: preview.fullSize)
+                                      imageSize: preview.fullSize, warning: preview.warning)
             }
             // Nothing read, or nothing the fit could confirm at half size: decode at full size,
             // where what the preview read is measured again.
@@ -75,7 +85,7 @@ public final class FileScanner {
             return FileScanResult(path: path.description,
                                   report: decoder.decode(decoded.image, region: region, firstLookDone: big,
                                                          earlier: symbols ?? []),
-                                  error: nil, imageSize: decoded.fullSize)
+                                  error: nil, imageSize: decoded.fullSize, warning: decoded.warning)
         } catch {
             return FileScanResult(path: path.description, report: nil, error: error, imageSize: nil)
         }

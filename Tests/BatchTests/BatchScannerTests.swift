@@ -50,7 +50,7 @@ import Scanning
 
     @Test(arguments: [1, 2, 4, 16])
     func resultsComeInInputOrderWhateverTheJobs(jobs: Int) throws {
-        let files = ["isbn/png-gray8.png", "isbn/jpeg-cmyk.jpg", "negative/noise.png", "corrupt/truncated.png",
+        let files = ["isbn/png-gray8.png", "isbn/jpeg-cmyk.jpg", "negative/noise.png", "corrupt/truncated-header.png",
                      "isbn/photo-like.jpg", "rejected/jan.png", "isbn/pgm-p5.pgm"]
         let inputs = (0..<5).flatMap { _ in files }.map { BatchInput(path: RawPath("\(testImages)/\($0)"), foundInFolder: false) }
         let sequential = inputs.map { input -> String in
@@ -59,7 +59,7 @@ import Scanning
         }
         #expect(summaries(inputs, jobs: jobs) == sequential)
         #expect(sequential[0] == "\(testImages)/isbn/png-gray8.png [\"9780306406157\"]")
-        #expect(sequential[3] == "error \(testImages)/corrupt/truncated.png: truncated: file ends before the image does")
+        #expect(sequential[3] == "error \(testImages)/corrupt/truncated-header.png: truncated: file ends before the image does")
     }
 
     @Test func nonImagesInFoldersAreSkippedUnlessNamedLikeImages() throws {
@@ -69,17 +69,17 @@ import Scanning
         try scratch.write("", to: "empty.dat")
         try scratch.write("", to: "empty.jpg")
         try scratch.write("<html>", to: "page.JPG")
-        try scratch.copy("corrupt/unsupported.gif", to: "anim.bin")
+        try scratch.write("%PDF-1.4 a scan", to: "anim.bin")
         try scratch.copy("isbn/png-gray8.png", to: "README")  // a PNG without extension is still read
         let walk = FolderWalker.walk([RawPath(scratch.path)])
         let p = scratch.path
         #expect(summaries(walk.inputs, jobs: 2) == [
             "README [\"9780306406157\"]".replacingOccurrences(of: "README", with: "\(p)/README"),
-            "error \(p)/anim.bin: unsupported format: GIF (isbnscan reads PNG, JPEG, PGM and PPM)",
+            "error \(p)/anim.bin: unsupported format: PDF (isbnscan reads PNG, JPEG, TIFF, WebP, GIF, HEIF/HEIC, BMP, PGM and PPM)",
             "skipped \(p)/empty.dat",
             "error \(p)/empty.jpg: empty file (0 bytes)",
             "skipped \(p)/notes.txt",
-            "error \(p)/page.JPG: unsupported format: not an image (no PNG, JPEG, PGM or PPM signature)",
+            "error \(p)/page.JPG: unsupported format: not an image (no PNG, JPEG, TIFF, WebP, GIF, HEIF/HEIC, BMP, PGM or PPM signature)",
         ])
     }
 

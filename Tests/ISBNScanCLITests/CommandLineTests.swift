@@ -82,7 +82,7 @@ import Testing
     }
 
     @Test func exitStatusNumbers() {
-        #expect(ExitStatus.allCases.map(\.rawValue) == [0, 0, 1, 2, 4, 130])
+        #expect(ExitStatus.allCases.map(\.rawValue) == [0, 0, 1, 2, 3, 4, 130])
     }
 
     @Test func anExistingFileOrFolderFirstMeansScan() throws {

@@ -12,11 +12,11 @@ import Testing
     }
 
     @Test func severalFilesArePrefixedAndBadOnesDoNotStopTheRest() throws {
-        let run = try isbnscan(["scan", "\(images)/isbn/png-gray8.png", "\(images)/corrupt/truncated.png",
+        let run = try isbnscan(["scan", "\(images)/isbn/png-gray8.png", "\(images)/corrupt/truncated-header.png",
                                 "\(images)/isbn/jpeg-cmyk.jpg", "\(images)/nope.png"])
         #expect(run.status == 1)  // an unreadable input wins over "found"
         #expect(run.stdout == "\(images)/isbn/png-gray8.png: 9780306406157\n\(images)/isbn/jpeg-cmyk.jpg: 9780735619678\n")
-        #expect(run.stderr.contains("Error: \(images)/corrupt/truncated.png: truncated: file ends before the image does\n"))
+        #expect(run.stderr.contains("Error: \(images)/corrupt/truncated-header.png: truncated: file ends before the image does\n"))
         #expect(run.stderr.contains("Error: \(images)/nope.png: no such file\n"))
         #expect(run.stderr.contains("\nscanned 4 files: 2 with an ISBN, 0 with refused codes only, 0 without any barcode, 2 unreadable (0 codes refused; "))
     }

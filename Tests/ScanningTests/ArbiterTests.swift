@@ -25,13 +25,16 @@ import Imaging
         let refused = try! #require(report.rejected.first)
         #expect(refused.symbol.data == rival)
         #expect(refused.verdict.rejection?.reason == .misread)
-        #expect(refused.verdict.rejection?.detail == "probable misread: this barcode reads as \(right) (evidence 3 to 1)")
+        #expect(refused.verdict.rejection?.detail == "probable misread of \(right), which this barcode reads as with "
+                + "clearly more evidence (3 to 1: passes and scan lines that agree)")
     }
 
     @Test func oneToOneStaysAmbiguous() {
         let report = ScanReport(symbols: [reading("9780306406157", pass: "full"), reading("9780306406751", pass: "smooth")])
         #expect(report.isbns.isEmpty)
         #expect(report.codes.map(\.verdict.rejection?.reason) == [.ambiguous, .ambiguous])
+        #expect(report.codes.first?.verdict.rejection?.detail == "the same barcode also read as 9780306406751; neither is "
+                + "trusted: take the photo again (sharper, closer) or type the digits printed under the barcode")
     }
 
     @Test func twoToOneIsNotEnoughWithoutFarMoreScanLines() {

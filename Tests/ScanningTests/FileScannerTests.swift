@@ -44,9 +44,9 @@ import Imaging
     }
 
     @Test func badFileComesBackAsAnErrorValue() {
-        let result = FileScanner().scanFile(path: "\(testImages)/corrupt/truncated.jpg")
+        let result = FileScanner().scanFile(path: "\(testImages)/corrupt/truncated-header.jpg")
         #expect(result.report == nil)
-        #expect(result.error == .truncated(path: "\(testImages)/corrupt/truncated.jpg", detail: "file ends before the image does"))
+        #expect(result.error == .truncated(path: "\(testImages)/corrupt/truncated-header.jpg", detail: "file ends before the image does"))
     }
 
     @Test func polygonIsInUprightPixelCoordinates() throws {

@@ -34,6 +34,9 @@ typedef enum {
     ISC_ERR_UNSUPPORTED = 5,
 } isc_status;
 
+/** Progressive JPEG scans decoded at most (libjpeg progress monitor): more is ISC_ERR_CORRUPT. */
+#define ISC_JPEG_MAX_SCANS 100
+
 /** Longest side accepted (pixels): bounds libpng's row buffers whatever the pixel limit. */
 #define ISC_MAX_SIDE 65535u
 
@@ -45,8 +48,18 @@ typedef struct {
     /** The image's declared size before any decode-time scaling. */
     uint32_t source_width;
     uint32_t source_height;
-    /** EXIF orientation 1…8 (EXIF 2.3, tag 0x0112), or 0 when absent or invalid. */
+    /** EXIF orientation 1…8 (EXIF 2.3, tag 0x0112; TIFF 6.0 tag 274 has the same values),
+     *  or 0 when absent or invalid. */
     int orientation;
+    /** Pages (TIFF directories) in the file; 1 for single-image formats. */
+    uint32_t page_count;
+    /** ISC_OK, or ISC_ERR_TRUNCATED / ISC_ERR_CORRUPT when the data was damaged but rows
+     *  0 ..< `rows_decoded` (of `height`) were decoded before the damage (JPEG, PNG): the call
+     *  still returns ISC_OK, rows from `rows_decoded` on are white (truncated) or as the library
+     *  left them (corrupt JPEG data, where libjpeg resynchronises), and `message` says what
+     *  happened. */
+    isc_status damage;
+    uint32_t rows_decoded;
 } isc_luma_image;
 
 /**
@@ -72,6 +85,17 @@ isc_status isc_jpeg_decode_luma(const uint8_t *data, size_t size, uint64_t max_p
                                 isc_luma_image *out, char *message, size_t message_size);
 
 /**
+ * As isc_png_decode_luma and isc_jpeg_decode_luma, reading the open regular file `fd` from its
+ * start in 64 KiB steps (PNG: libpng's read callback over a dup'ed descriptor with stdio; JPEG: a
+ * libjpeg source manager calling read(2)), so memory follows the image size, not the file size:
+ * bytes after the image are never read. `fd` stays open; its offset is moved (lseek to 0, then
+ * reads).
+ */
+isc_status isc_png_decode_luma_fd(int fd, uint64_t max_pixels, isc_luma_image *out, char *message, size_t message_size);
+isc_status isc_jpeg_decode_luma_fd(int fd, uint64_t max_pixels, unsigned scale_denom, uint64_t halve_above,
+                                   isc_luma_image *out, char *message, size_t message_size);
+
+/**
  * Decodes one Motion-JPEG frame (V4L2_PIX_FMT_MJPEG) to luminance, like
  * isc_jpeg_decode_luma. Many webcams leave out the Huffman tables (no DHT segment) and rely
  * on the standard ones (ITU-T T.81 Annex K.3; the AVI1 convention of Motion-JPEG). When no
@@ -86,6 +110,50 @@ isc_status isc_mjpeg_decode_luma(const uint8_t *data, size_t size, uint64_t max_
 /** The DHT segment (FF C4 … , all four Annex K.3 tables) that isc_mjpeg_decode_luma inserts.
  *  Returns its length; 0 if libjpeg could not provide the tables. */
 size_t isc_mjpeg_standard_dht(const uint8_t **segment);
+
+/**
+ * Decodes page `page` (0-based TIFF directory) of a TIFF held in memory to luminance (libtiff 4.5,
+ * TIFFClientOpenExt with per-file error handlers). Gray and bilevel (1/2/4/8/16-bit,
+ * min-is-black or min-is-white, any compression libtiff has: none, CCITT G3/G4, LZW, Deflate,
+ * PackBits…), palette and contiguous RGB(A) 8/16-bit rows are read with TIFFReadScanline;
+ * anything else (tiles, YCbCr/JPEG, CMYK, separate planes) through TIFFRGBAImageGet in bands.
+ * `out->orientation` is the Orientation tag (274), `out->page_count` the number of pages.
+ */
+isc_status isc_tiff_decode_luma(const uint8_t *data, size_t size, uint64_t max_pixels, uint32_t page,
+                                isc_luma_image *out, char *message, size_t message_size);
+
+/**
+ * Decodes a WebP held in memory to luminance (libwebp 1.2: WebPDemux for the first frame of an
+ * animation and the EXIF chunk, WebPDecode to YUV, or to RGBA composited over white when the
+ * image has alpha). `out->orientation` comes from the EXIF chunk.
+ */
+isc_status isc_webp_decode_luma(const uint8_t *data, size_t size, uint64_t max_pixels,
+                                isc_luma_image *out, char *message, size_t message_size);
+
+/**
+ * Decodes the first frame of a GIF held in memory to luminance (giflib 5, DGifOpen with a memory
+ * reader, DGifGetLine row by row: later frames are never read). The frame is placed on its
+ * logical screen, which is white; the transparent colour (Graphic Control Extension) is white.
+ */
+isc_status isc_gif_decode_luma(const uint8_t *data, size_t size, uint64_t max_pixels,
+                               isc_luma_image *out, char *message, size_t message_size);
+
+/**
+ * Decodes the primary image of a HEIF/HEIC (HEVC) or AVIF file held in memory to luminance
+ * (libheif 1.15, heif_decode_image to heif_chroma_monochrome). The HEIF transforms (irot, imir,
+ * clap) are applied by libheif, so the result is upright and `out->orientation` is 1.
+ */
+isc_status isc_heif_decode_luma(const uint8_t *data, size_t size, uint64_t max_pixels,
+                                isc_luma_image *out, char *message, size_t message_size);
+
+/**
+ * Decodes a Windows bitmap (BMP) held in memory to luminance: BITMAPCOREHEADER (12 bytes) and
+ * BITMAPINFOHEADER and its V2–V5 successors (40…124 bytes); 1/4/8-bit palette, 16-bit (5-5-5 or
+ * bit fields), 24-bit, 32-bit (BGRX or bit fields), bottom-up or top-down. Every offset and size
+ * is checked against `size`. RLE and embedded JPEG/PNG bitmaps are ISC_ERR_UNSUPPORTED.
+ */
+isc_status isc_bmp_decode_luma(const uint8_t *data, size_t size, uint64_t max_pixels,
+                               isc_luma_image *out, char *message, size_t message_size);
 
 /**
  * EXIF orientation (1…8) from an EXIF block that starts with "Exif\0\0" or directly with a

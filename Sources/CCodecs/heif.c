@@ -1,0 +1,133 @@
+/* HEIF/HEIC and AVIF → luminance with libheif (no longjmp: every call returns a heif_error). */
+#include "ccodecs.h"
+#include "luma.h"
+#include <libheif/heif.h>
+#include <stdlib.h>
+#include <string.h>
+
+static isc_status status_of(struct heif_error error) {
+    switch (error.code) {
+    case heif_error_Ok: return ISC_OK;
+    case heif_error_Memory_allocation_error: return ISC_ERR_NO_MEMORY;
+    case heif_error_Unsupported_filetype:
+    case heif_error_Unsupported_feature: return ISC_ERR_UNSUPPORTED;
+    default: return error.subcode == heif_suberror_End_of_data ? ISC_ERR_TRUNCATED : ISC_ERR_CORRUPT;
+    }
+}
+
+static isc_status fail(struct heif_error error, char *message, size_t message_size) {
+    isc_status status = status_of(error);
+    if (status == ISC_ERR_TRUNCATED) isc_set_message(message, message_size, "file ends before the image does");
+    else isc_set_message(message, message_size, "%s", error.message != NULL ? error.message : "decoder failed");
+    return status == ISC_OK ? ISC_ERR_CORRUPT : status;
+}
+
+/* Copies the Y plane (8…16 bits per sample; limited range stretched to 0…255). */
+static int copy_luma(const struct heif_image *image, uint8_t *pixels, uint32_t width, uint32_t height) {
+    int stride = 0;
+    const uint8_t *plane = heif_image_get_plane_readonly(image, heif_channel_Y, &stride);
+    int bits = heif_image_get_bits_per_pixel_range(image, heif_channel_Y);
+    if (plane == NULL || bits < 8 || bits > 16
+        || heif_image_get_width(image, heif_channel_Y) < (int)width
+        || heif_image_get_height(image, heif_channel_Y) < (int)height) return 0;
+    int full_range = 1;
+    struct heif_color_profile_nclx *nclx = NULL;
+    if (heif_image_get_nclx_color_profile(image, &nclx).code == heif_error_Ok && nclx != NULL) {
+        full_range = nclx->full_range_flag;
+        heif_nclx_color_profile_free(nclx);
+    }
+    for (uint32_t y = 0; y < height; y++) {
+        const uint8_t *row = plane + (size_t)stride * y;
+        uint8_t *dst = pixels + (size_t)width * y;
+        for (uint32_t x = 0; x < width; x++) {
+            unsigned v = bits == 8 ? row[x] : (unsigned)(row[2 * x] | (row[2 * x + 1] << 8)) >> (bits - 8);
+            if (!full_range) {
+                int s = ((int)v - 16) * 255 / 219;
+                v = s < 0 ? 0 : s > 255 ? 255 : (unsigned)s;
+            }
+            dst[x] = (uint8_t)v;
+        }
+    }
+    return 1;
+}
+
+isc_status isc_heif_decode_luma(const uint8_t *data, size_t size, uint64_t max_pixels,
+                                isc_luma_image *out, char *message, size_t message_size) {
+    memset(out, 0, sizeof *out);
+    out->page_count = 1;
+    struct heif_context *context = heif_context_alloc();
+    if (context == NULL) { isc_set_message(message, message_size, "out of memory"); return ISC_ERR_NO_MEMORY; }
+    struct heif_image_handle *handle = NULL;
+    struct heif_image *image = NULL;
+    uint8_t *pixels = NULL;
+    isc_status status = ISC_OK;
+    struct heif_error error = heif_context_read_from_memory_without_copy(context, data, size, NULL);
+    if (error.code != heif_error_Ok) { status = fail(error, message, message_size); goto done; }
+    error = heif_context_get_primary_image_handle(context, &handle);
+    if (error.code != heif_error_Ok) { status = fail(error, message, message_size); goto done; }
+    /* The size after the transforms (a 90° irot swaps the sides). */
+    const int w = heif_image_handle_get_width(handle), h = heif_image_handle_get_height(handle);
+    out->source_width = w > 0 ? (uint32_t)w : 0;
+    out->source_height = h > 0 ? (uint32_t)h : 0;
+    if (w <= 0 || h <= 0) {
+        isc_set_message(message, message_size, "image is %dx%d pixels", w, h);
+        status = ISC_ERR_CORRUPT;
+        goto done;
+    }
+    if ((uint64_t)w * (uint64_t)h > max_pixels || w > (int)ISC_MAX_SIDE || h > (int)ISC_MAX_SIDE) {
+        isc_set_message(message, message_size, "image is %dx%d pixels, over the limit of %llu pixels",
+                        w, h, (unsigned long long)max_pixels);
+        status = ISC_ERR_TOO_LARGE;
+        goto done;
+    }
+    /* The coded colour space as it is (YCbCr or monochrome: the Y plane is the luminance). */
+    error = heif_decode_image(handle, &image, heif_colorspace_undefined, heif_chroma_undefined, NULL);
+    if (error.code != heif_error_Ok) { status = fail(error, message, message_size); goto done; }
+    const uint32_t width = (uint32_t)heif_image_get_primary_width(image);
+    const uint32_t height = (uint32_t)heif_image_get_primary_height(image);
+    if (width == 0 || height == 0 || (uint64_t)width * height > max_pixels) {
+        isc_set_message(message, message_size, "decoded image is %ux%u pixels", width, height);
+        status = ISC_ERR_CORRUPT;
+        goto done;
+    }
+    pixels = malloc((size_t)width * height);
+    if (pixels == NULL) { isc_set_message(message, message_size, "out of memory"); status = ISC_ERR_NO_MEMORY; goto done; }
+    enum heif_colorspace space = heif_image_get_colorspace(image);
+    if (space == heif_colorspace_YCbCr || space == heif_colorspace_monochrome) {
+        if (!copy_luma(image, pixels, width, height)) {
+            isc_set_message(message, message_size, "unexpected luma plane layout");
+            status = ISC_ERR_UNSUPPORTED;
+            goto done;
+        }
+    } else {
+        /* RGB-coded (e.g. an AVIF with the identity matrix): 8-bit interleaved RGB. */
+        heif_image_release(image);
+        image = NULL;
+        error = heif_decode_image(handle, &image, heif_colorspace_RGB, heif_chroma_interleaved_RGB, NULL);
+        if (error.code != heif_error_Ok) { status = fail(error, message, message_size); goto done; }
+        int stride = 0;
+        const uint8_t *plane = heif_image_get_plane_readonly(image, heif_channel_interleaved, &stride);
+        if (plane == NULL || heif_image_get_width(image, heif_channel_interleaved) < (int)width
+            || heif_image_get_height(image, heif_channel_interleaved) < (int)height) {
+            isc_set_message(message, message_size, "unexpected RGB plane layout");
+            status = ISC_ERR_UNSUPPORTED;
+            goto done;
+        }
+        for (uint32_t y = 0; y < height; y++) {
+            const uint8_t *row = plane + (size_t)stride * y;
+            for (uint32_t x = 0; x < width; x++)
+                pixels[(size_t)width * y + x] = isc_luma(row[3 * x], row[3 * x + 1], row[3 * x + 2]);
+        }
+    }
+    out->pixels = pixels;
+    pixels = NULL;
+    out->width = width;
+    out->height = height;
+    out->orientation = 1;
+done:
+    free(pixels);
+    if (image != NULL) heif_image_release(image);
+    if (handle != NULL) heif_image_handle_release(handle);
+    heif_context_free(context);
+    return status;
+}

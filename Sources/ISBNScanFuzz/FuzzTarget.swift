@@ -1,0 +1,35 @@
+// libFuzzer target for isbnscan's Swift decoders, built only by `make fuzz` (Package.swift adds
+// this target when ISBNSCAN_FUZZ is set). The first input byte picks what is fuzzed; the rest
+// is its input:
+//   0: ImageLoader.decode (format sniffing, the PNM decoder, and every C decoder behind it)
+//   1: the EAN line decoder on one row of 8-bit samples
+//   2: --roi / --roi-avfoundation parsing
+//   3: ISBN judging of typed text and of zbar data
+import Imaging
+import ISBN
+@testable import Scanning
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzOne(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
+    guard let start, count > 0 else { return 0 }
+    let rest = UnsafeRawBufferPointer(start: start + 1, count: count - 1)
+    switch start[0] % 4 {
+    case 0:
+        var options = DecodeOptions(maxPixels: 4_000_000)
+        options.halveJPEGAbovePixels = 1_000_000
+        if let decoded = try? ImageLoader.decode(rest, path: "fuzz", options: options) {
+            precondition(decoded.image.width > 0 && decoded.image.height > 0)
+        }
+    case 1:
+        _ = EANLineDecoder.decode(rest.bindMemory(to: UInt8.self))
+    case 2:
+        let text = String(decoding: rest, as: UTF8.self)
+        _ = try? RegionOfInterest(parsing: text)
+        _ = try? RegionOfInterest(parsingAVFoundation: text)
+    default:
+        let text = String(decoding: rest, as: UTF8.self)
+        _ = ISBN.judge(typed: text)
+        _ = ISBN.judge(ean: text)
+    }
+    return 0
+}
