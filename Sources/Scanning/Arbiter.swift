@@ -41,6 +41,9 @@ public enum Arbiter {
     public static let closeRatio = 2
     /// See ``closeRatio``.
     public static let lineRatio = 10
+    /// Scan lines a code the re-measurement could not confirm must have been read on (zbar's
+    /// quality summed over the readings) to be judged at all.
+    public static let minimumLines = 2
 
     /// One place of an image: the readings there, the evidence and the scan lines per code.
     struct Place {
@@ -62,6 +65,12 @@ public enum Arbiter {
                 return (top.key, top.value)
             }
             return digitVote
+        }
+
+        /// Whether `code` may be judged at all: the re-measurement confirmed it, or decoders read it
+        /// on at least ``Arbiter/minimumLines`` scan lines in all.
+        func isTrusted(_ code: String) -> Bool {
+            readings.contains { $0.data == code && Arbiter.weight($0) == 3 } || (lines[code] ?? 0) >= Arbiter.minimumLines
         }
 
         /// The code that wins a vote digit by digit: at every position where the codes read
@@ -148,7 +157,7 @@ public enum Arbiter {
         var anyISBN = false
         var allGenuine = true
         for place in all {
-            guard let winner = place.winner, winner.evidence >= minimumEvidence else { return false }
+            guard let winner = place.winner, winner.evidence >= minimumEvidence, place.isTrusted(winner.data) else { return false }
             if ISBN.judge(ean: winner.data).isbn != nil { anyISBN = true }
             let confirmed = place.readings.contains { $0.data == winner.data && weight($0) == 3 }
             let undisputed = place.evidence.count == 1 && winner.evidence >= undisputedEvidence
@@ -170,7 +179,12 @@ public enum Arbiter {
         var codes: [ReadCode] = []
         for place in places(symbols) {
             let required = place.readings.contains { firstPasses.contains($0.pass) } ? 1 : recoveryEvidence
-            if let winner = place.winner, winner.evidence < required { continue }
+            if let winner = place.winner, winner.evidence < required || !place.isTrusted(winner.data) {
+                // Too little to judge: a lone recovery reading, or a reading made on fewer than
+                // ``minimumLines`` scan lines that the re-measurement could not confirm (zbar
+                // marks those with a one-point box; they are where its misreads come from).
+                if place.evidence.count == 1 { continue }
+            }
             // One symbol per code: the reading with the best quality, add-on from any reading.
             var kept: [String: Symbol] = [:]
             for reading in place.readings {
@@ -188,7 +202,7 @@ public enum Arbiter {
                 existing.polygon = polygon
                 kept[reading.data] = existing
             }
-            let winner = place.winner
+            let winner = place.winner.flatMap { place.isTrusted($0.data) ? $0 : nil }
             for (data, symbol) in kept {
                 let verdict: Verdict
                 if let winner, winner.data == data {

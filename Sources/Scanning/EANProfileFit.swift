@@ -222,14 +222,19 @@ enum EANProfileFit {
         var current = digits
         var result: LineResult?
         // Fit, re-decode; when the re-decoded digits differ, fit them again and re-decode once more
-        // (the spread estimated with wrong characters is a little off).
-        for _ in 0..<2 {
+        // (the spread estimated with wrong characters is off, and a misread's pattern may fit
+        // poorly where the printed one fits well: a poor first fit is re-decoded too, and only
+        // the fit of the digits finally decoded must be good).
+        for round in 0..<2 {
             let (fitted, error) = fit(widths, from: p, profile: profile, range: range)
             p = fitted
-            guard error <= maximumError else { return LineResult(digits: nil, error: error, spread: p.spread, margin: 0) }
+            guard error <= (round == 0 ? 2 * maximumError : maximumError) else {
+                return LineResult(digits: nil, error: error, spread: p.spread, margin: 0)
+            }
             let (decoded, margin) = redecode(widths, p, profile: profile, range: range, half: digits.count == 13 ? 6 : 4)
-            result = LineResult(digits: decoded.map { String($0.map { Character(String($0)) }) },
-                                error: error, spread: p.spread, margin: decoded == nil ? 0 : margin)
+            let good = error <= maximumError
+            result = LineResult(digits: good ? decoded.map { String($0.map { Character(String($0)) }) } : nil,
+                                error: error, spread: p.spread, margin: good && decoded != nil ? margin : 0)
             guard let decoded, decoded != current, let next = elements(of: decoded) else { break }
             current = decoded
             widths = next

@@ -78,4 +78,20 @@ import Imaging
                             polygon: [Point(x: 50, y: 10), Point(x: 300, y: 10), Point(x: 300, y: 30), Point(x: 50, y: 30)])
         #expect(ReadingVerifier.verify(symbol, in: image) == .unverified)
     }
+
+    @Test func aReadingMarkedByOnePointIsMeasuredWhereTheBarsAre() throws {
+        // zbar marks some readings with a box one pixel wide (where its decode ended on each
+        // line): the bars around that point are found on the line itself.
+        let right = "9781788881814", misread = "9781728887814"
+        let (samples, start, end) = Self.line(right, module: 2.2, spread: -0.5)
+        let image = LuminanceImage(width: samples.count, height: 40, pixels: Array((0..<40).map { _ in samples }.joined()))
+        let found = try #require(ReadingVerifier.barsAround(Int((start + end) / 2), line: 20, isRow: true, in: image))
+        #expect(abs(Double(found.0) - start) <= 2 && abs(Double(found.1) - end) <= 2, "found \(found), printed \(start)...\(end)")
+        for x in [Int(start), Int((start + end) / 2), Int(end)] {
+            let point = Symbol(symbology: .ean13, data: misread, quality: 60, orientation: 0,
+                               polygon: [Point(x: x, y: 5), Point(x: x, y: 5), Point(x: x, y: 35), Point(x: x, y: 35)])
+            #expect(ReadingVerifier.verify(point, in: image) == .contradicted(by: right, lines: 2), "point at \(x)")
+        }
+    }
 }
+
