@@ -77,6 +77,11 @@ enum CatalogCommand {
             stderr.write("Error: \(escaped(db, json: false)): no such catalogue\n")
             return .inputError
         }
+        // The catalogues merged in are only read: a missing one is an error, never created.
+        if action == "merge", let missing = arguments.first(where: { access($0, F_OK) != 0 }) {
+            stderr.write("Error: \(escaped(missing, json: false)): no such catalogue\n")
+            return .inputError
+        }
         do {
             let catalog = try Catalog(path: db)
             let ranges = RangesCommand.load(stderr: stderr).ranges

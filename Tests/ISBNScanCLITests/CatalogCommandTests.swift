@@ -199,5 +199,13 @@ import Testing
         let missing = try isbnscan(["catalog", "list", "--db", "/nonexistent/books.db"])
         #expect(missing.status == 1)
         #expect(missing.stderr == "Error: /nonexistent/books.db: no such catalogue\n")
+        // A catalogue to merge in that does not exist is an error, and is not created.
+        let target = NSTemporaryDirectory() + "merge-target-\(getpid()).db"
+        defer { try? FileManager.default.removeItem(atPath: target) }
+        let absent = NSTemporaryDirectory() + "absent-\(getpid()).db"
+        let merge = try isbnscan(["catalog", "merge", "--db", target, absent])
+        #expect(merge.status == 1)
+        #expect(merge.stderr == "Error: \(absent): no such catalogue\n")
+        #expect(!FileManager.default.fileExists(atPath: absent))
     }
 }
