@@ -67,10 +67,15 @@ public enum Arbiter {
             return digitVote
         }
 
+        /// Whether the re-measurement confirmed a reading of `code` here.
+        func isConfirmed(_ code: String) -> Bool {
+            readings.contains { $0.data == code && Arbiter.weight($0) == 3 }
+        }
+
         /// Whether `code` may be judged at all: the re-measurement confirmed it, or decoders read it
         /// on at least ``Arbiter/minimumLines`` scan lines in all.
         func isTrusted(_ code: String) -> Bool {
-            readings.contains { $0.data == code && Arbiter.weight($0) == 3 } || (lines[code] ?? 0) >= Arbiter.minimumLines
+            isConfirmed(code) || (lines[code] ?? 0) >= Arbiter.minimumLines
         }
 
         /// The code that wins a vote digit by digit: at every position where the codes read
@@ -111,35 +116,25 @@ public enum Arbiter {
                 fitted.verification = .confirmed(lines: lines)
                 readings.append(fitted)
             }
+            // A reading joins every place it overlaps, and joins them into one: readings linked
+            // through a chain of overlaps are one place.
             for reading in readings {
-                if let index = places.firstIndex(where: { place in
-                    place.readings.contains { $0.symbology == reading.symbology && $0.overlaps(reading) }
-                }) {
-                    places[index].readings.append(reading)
-                } else {
-                    places.append(Place(readings: [reading]))
+                let touching = places.indices.filter { index in
+                    places[index].readings.contains { $0.symbology == reading.symbology && $0.overlaps(reading) }
                 }
+                guard let first = touching.first else { places.append(Place(readings: [reading])); continue }
+                for index in touching.dropFirst().reversed() { places[first].readings += places.remove(at: index).readings }
+                places[first].readings.append(reading)
             }
         }
-        // Places joined through a chain of overlaps end up in one; merge places that overlap.
-        var merged: [Place] = []
-        for place in places {
-            if let index = merged.firstIndex(where: { other in
-                other.readings.contains { a in place.readings.contains { $0.symbology == a.symbology && $0.overlaps(a) } }
-            }) {
-                merged[index].readings += place.readings
-            } else {
-                merged.append(place)
-            }
-        }
-        for index in merged.indices {
-            for reading in merged[index].readings {
+        for index in places.indices {
+            for reading in places[index].readings {
                 let weight = reading.pass == "fit" ? 2 : weight(reading)
-                merged[index].evidence[reading.data, default: 0] += weight
-                if weight > 0 { merged[index].lines[reading.data, default: 0] += max(1, reading.quality) }
+                places[index].evidence[reading.data, default: 0] += weight
+                if weight > 0 { places[index].lines[reading.data, default: 0] += max(1, reading.quality) }
             }
         }
-        return merged
+        return places
     }
 
     /// Evidence with which a refused code that no other reading disputes counts as a genuine
@@ -147,11 +142,18 @@ public enum Arbiter {
     /// fit and read by one more), with no other code read at its place.
     public static let undisputedEvidence = 4
 
-    /// Whether every place has a winner with at least `minimumEvidence`, and — with
-    /// `wantISBN` — whether some winner is an accepted ISBN, or every winner's digits were
-    /// confirmed by the fit or read with ``undisputedEvidence`` and no rival (a genuine product
-    /// code, not a misread of an ISBN).
-    static func isSettled(_ symbols: [Symbol], minimumEvidence: Int, wantISBN: Bool) -> Bool {
+    /// Whether the readings need no more evidence: every place has a winner that the fit of its
+    /// bars confirmed (the first look and full scan stop there).
+    static func isConfirmed(_ symbols: [Symbol]) -> Bool {
+        let all = places(symbols)
+        return !all.isEmpty && all.allSatisfy { place in place.winner.map { place.isConfirmed($0.data) } ?? false }
+    }
+
+    /// Whether every place has a winner with at least `minimumEvidence` that may be judged,
+    /// and some winner is an accepted ISBN or every winner's digits were confirmed by the fit
+    /// or read with ``undisputedEvidence`` and no rival (a genuine product code, not a misread
+    /// of an ISBN).
+    static func isSettled(_ symbols: [Symbol], minimumEvidence: Int) -> Bool {
         let all = places(symbols)
         guard !all.isEmpty else { return false }
         var anyISBN = false
@@ -159,11 +161,10 @@ public enum Arbiter {
         for place in all {
             guard let winner = place.winner, winner.evidence >= minimumEvidence, place.isTrusted(winner.data) else { return false }
             if ISBN.judge(ean: winner.data).isbn != nil { anyISBN = true }
-            let confirmed = place.readings.contains { $0.data == winner.data && weight($0) == 3 }
             let undisputed = place.evidence.count == 1 && winner.evidence >= undisputedEvidence
-            if !confirmed && !undisputed { allGenuine = false }
+            if !place.isConfirmed(winner.data) && !undisputed { allGenuine = false }
         }
-        return !wantISBN || anyISBN || allGenuine
+        return anyISBN || allGenuine
     }
 
     /// Passes of the first look and the full scan (a reading from them needs no second opinion

@@ -75,7 +75,7 @@ public final class FileScanner {
             }
             let big = preview.fullSize.width * preview.fullSize.height > MultiPassDecoder.halfSizeAbovePixels
             let symbols = decoder.firstLook(preview.image, region: region, scale: preview.scale, everyLine: big)
-            if let symbols, decoder.isFinal(symbols) {
+            if let symbols, Arbiter.isConfirmed(symbols) {
                 return FileScanResult(path: path.description, report: ScanReport(symbols: symbols), error: nil,
                                       imageSize: preview.fullSize, warning: preview.warning)
             }

@@ -142,18 +142,6 @@ public final class MultiPassDecoder {
         }
     }
 
-    /// Whether the first look (or the full scan) has said all there is to say: every place has
-    /// a code the fit confirmed, and, unless `effort` is ``Effort/fast``, it is an ISBN or a
-    /// confirmed other code (a refused code that may be a misread sends the search on).
-    func isFinal(_ readings: [Symbol]) -> Bool {
-        let places = Arbiter.places(readings)
-        guard !places.isEmpty else { return false }
-        return places.allSatisfy { place in
-            guard let winner = place.winner else { return false }
-            return place.readings.contains { $0.data == winner.data && Arbiter.weight($0) == 3 }
-        }
-    }
-
     /// Scans `region` of the upright `image` and judges every code: ``firstLook(_:region:scale:)``
     /// (on a halved copy when the region is over ``halfSizeAbovePixels``), then one zbar scan
     /// of every line, then, unless `effort` is ``Effort/fast``, the recovery passes.
@@ -178,13 +166,12 @@ public final class MultiPassDecoder {
             again.verification = ReadingVerifier.verify(symbol, in: image)
             return again
         }
-        if isFinal(readings) { return ScanReport(symbols: readings) }
+        if Arbiter.isConfirmed(readings) { return ScanReport(symbols: readings) }
         readings += Self.verified(scanner.scan(image, pixels: rect, pass: "full", density: 1), in: image)
-        let firstReadings = readings.contains { !$0.symbology.isAddOn }
-        if effort == .fast || isFinal(readings) { return ScanReport(symbols: readings) }
+        if effort == .fast || Arbiter.isConfirmed(readings) { return ScanReport(symbols: readings) }
         // A refused code or a reading the fit could not confirm: the recovery passes gather
         // more evidence (an ISBN at the same place supersedes a refused misread of it).
-        if firstReadings && Arbiter.isSettled(readings, minimumEvidence: 1, wantISBN: true)
+        if Arbiter.isSettled(readings, minimumEvidence: 1)
             && !readings.contains(where: { if case .contradicted? = $0.verification { true } else { false } }) {
             return ScanReport(symbols: readings)
         }
@@ -224,7 +211,7 @@ public final class MultiPassDecoder {
                     found += run(pass, on: variant, as: "\(pass.name)+\(suffix)")
                 }
             }
-            if Arbiter.isSettled(readings + found, minimumEvidence: confirmations, wantISBN: true) { break }
+            if Arbiter.isSettled(readings + found, minimumEvidence: confirmations) { break }
         }
         return ScanReport(symbols: readings + found, recoveryEvidence: confirmations)
     }
