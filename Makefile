@@ -43,7 +43,7 @@ BENCH_JSON ?=
 PIP := $(BENCH_PY) -m pip install -q --disable-pip-version-check --retries 1 --timeout 30
 
 # pkg-config module → Debian package that provides it.
-PKG_MODULES := zbar:libzbar-dev libpng16:libpng-dev libjpeg:libjpeg62-turbo-dev libexif:libexif-dev sqlite3:libsqlite3-dev \
+PKG_MODULES := zbar:libzbar-dev libpng16:libpng-dev libdeflate:libdeflate-dev libjpeg:libjpeg62-turbo-dev libexif:libexif-dev sqlite3:libsqlite3-dev \
   libtiff-4:libtiff-dev libwebpdemux:libwebp-dev libgif:libgif-dev libheif:libheif-dev
 
 # Folders `make scan` reads (their .txt answers are skipped as non-images).
@@ -210,7 +210,7 @@ FUZZ_SECONDS ?= 60
 FUZZ_DIR := .build/fuzz-c
 FUZZ_CORPUS := .build/fuzz-corpus
 FUZZ_C_TARGETS := png:png jpeg:jpg mjpeg:jpg exif:jpg tiff:tif webp:webp gif:gif heif:heic bmp:bmp
-FUZZ_LIBS := -lpng -ljpeg -lexif -ltiff -lwebpdemux -lwebp -lgif -lheif
+FUZZ_LIBS := -lpng -ldeflate -ljpeg -lexif -ltiff -lwebpdemux -lwebp -lgif -lheif
 FUZZ_FLAGS = -max_total_time=$(FUZZ_SECONDS) -rss_limit_mb=2048 -timeout=10 -print_final_stats=1
 
 fuzz: deps

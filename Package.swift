@@ -13,6 +13,8 @@ let package = Package(
         // C libraries from Debian, found with pkg-config.
         .systemLibrary(name: "CZBar", pkgConfig: "zbar", providers: [.apt(["libzbar-dev"])]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng16", providers: [.apt(["libpng-dev"])]),
+        // Whole-buffer inflate for the common PNG layouts (2-3× zlib's streaming inflate).
+        .systemLibrary(name: "CDeflate", pkgConfig: "libdeflate", providers: [.apt(["libdeflate-dev"])]),
         .systemLibrary(name: "CJPEG", pkgConfig: "libjpeg", providers: [.apt(["libjpeg62-turbo-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CExif", pkgConfig: "libexif", providers: [.apt(["libexif-dev"])]),
@@ -21,9 +23,9 @@ let package = Package(
         .systemLibrary(name: "CGIF", pkgConfig: "libgif", providers: [.apt(["libgif-dev"])]),
         // libheif1 on Debian 12 decodes HEVC through libde265 (and AVIF through dav1d) itself.
         .systemLibrary(name: "CHEIF", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
-        // C shim: libpng/libjpeg decoding with setjmp kept inside C, EXIF orientation; TIFF, WebP,
+        // C shim: libpng (libdeflate for common PNGs)/libjpeg decoding with setjmp kept inside C, EXIF orientation; TIFF, WebP,
         // GIF and HEIF through their libraries; a strict BMP reader.
-        .target(name: "CCodecs", dependencies: ["CPNG", "CJPEG", "CExif", "CTIFF", "CWebP", "CGIF", "CHEIF"]),
+        .target(name: "CCodecs", dependencies: ["CPNG", "CDeflate", "CJPEG", "CExif", "CTIFF", "CWebP", "CGIF", "CHEIF"]),
         // C shim: V4L2 ioctls with fixed arguments, ioctl numbers and fourccs as real symbols,
         // SIGINT/SIGTERM flag. Needs only the Linux headers (linux-libc-dev).
         .target(name: "CV4L2"),
@@ -49,7 +51,7 @@ let package = Package(
         .executableTarget(name: "isbnscan", dependencies: ["ISBNScanCLI"]),
 
         .testTarget(name: "ISBNTests", dependencies: ["ISBN"]),
-        .testTarget(name: "ImagingTests", dependencies: ["Imaging"]),
+        .testTarget(name: "ImagingTests", dependencies: ["Imaging", "CCodecs"]),
         .testTarget(name: "ScanningTests", dependencies: ["Scanning", "Imaging", "ISBN"]),
         .testTarget(name: "RecordsTests", dependencies: ["Records", "Scanning", "ISBN"]),
         .testTarget(name: "CatalogTests", dependencies: ["Catalog", "Records"]),

@@ -1,6 +1,7 @@
 /* PNG → luminance with libpng. All setjmp/longjmp stays in this file. */
 #include "ccodecs.h"
 #include "luma.h"
+#include "png_internal.h"
 #include <png.h>
 #include <setjmp.h>
 #include <errno.h>
@@ -53,8 +54,7 @@ static void on_warning(png_structp png, png_const_charp msg) {
     (void)png; (void)msg; /* warnings (e.g. bad ancillary chunk CRC) are not fatal */
 }
 
-/* Converts one expanded 8-bit row with `channels` samples per pixel to luminance. */
-static void row_to_luma(const uint8_t *src, int channels, uint8_t *dst, uint32_t width) {
+void isc_png_row_to_luma(const uint8_t *src, int channels, uint8_t *dst, uint32_t width) {
     switch (channels) {
     case 1: memcpy(dst, src, width); break;
     case 2:
@@ -165,7 +165,7 @@ static isc_status decode(const uint8_t *data, size_t size, FILE *file, uint64_t 
             for (png_uint_32 y = 0; y < height; y++)
                 png_read_row(png, work + rowbytes * y, NULL);
         for (png_uint_32 y = 0; y < height; y++)
-            row_to_luma(work + rowbytes * y, channels, pixels + (size_t)width * y, width);
+            isc_png_row_to_luma(work + rowbytes * y, channels, pixels + (size_t)width * y, width);
     } else if (channels == 1) {
         /* Gray: libpng writes straight into the output, each pass combining in place. */
         if (passes == 1) rows_done = 0;
@@ -180,7 +180,7 @@ static isc_status decode(const uint8_t *data, size_t size, FILE *file, uint64_t 
         rows_done = 0;
         for (png_uint_32 y = 0; y < height; y++) {
             png_read_row(png, work, NULL);
-            row_to_luma(work, channels, pixels + (size_t)width * y, width);
+            isc_png_row_to_luma(work, channels, pixels + (size_t)width * y, width);
             rows_done = (long)y + 1;
         }
     }
@@ -204,7 +204,17 @@ done:;
 
 isc_status isc_png_decode_luma(const uint8_t *data, size_t size, uint64_t max_pixels,
                                isc_luma_image *out, char *message, size_t message_size) {
+    if (isc_png_decode_fast(data, size, NULL, max_pixels, out)) return ISC_OK;
     return decode(data, size, NULL, max_pixels, out, message, message_size);
+}
+
+isc_status isc_png_decode_luma_libpng(const uint8_t *data, size_t size, uint64_t max_pixels,
+                                      isc_luma_image *out, char *message, size_t message_size) {
+    return decode(data, size, NULL, max_pixels, out, message, message_size);
+}
+
+isc_status isc_png_decode_luma_deflate(const uint8_t *data, size_t size, uint64_t max_pixels, isc_luma_image *out) {
+    return isc_png_decode_fast(data, size, NULL, max_pixels, out) ? ISC_OK : ISC_ERR_UNSUPPORTED;
 }
 
 isc_status isc_png_decode_luma_fd(int fd, uint64_t max_pixels, isc_luma_image *out, char *message, size_t message_size) {
@@ -218,6 +228,17 @@ isc_status isc_png_decode_luma_fd(int fd, uint64_t max_pixels, isc_luma_image *o
         return ISC_ERR_CORRUPT;
     }
     setvbuf(file, NULL, _IOFBF, 65536);
+    /* The libdeflate path first; what it declines, libpng reads from the start (a pipe,
+     * which cannot be read twice, goes to libpng directly). */
+    if (fseek(file, 0, SEEK_SET) == 0) {
+        if (isc_png_decode_fast(NULL, 0, file, max_pixels, out)) { fclose(file); return ISC_OK; }
+        if (fseek(file, 0, SEEK_SET) != 0) {
+            fclose(file);
+            isc_set_message(message, message_size, "cannot read the file: %s", strerror(errno));
+            return ISC_ERR_CORRUPT;
+        }
+        clearerr(file);
+    }
     isc_status status = decode(NULL, 0, file, max_pixels, out, message, message_size);
     fclose(file);
     return status;

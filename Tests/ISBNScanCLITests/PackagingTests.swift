@@ -119,7 +119,7 @@ struct PackagingTests {
         #expect(try field("Architecture") == arch)
         #expect(try field("Section") == "utils")
         let depends = try field("Depends")
-        for package in ["libc6 (>= ", "libzbar0 (>= ", "libpng16-16 (>= ", "libjpeg62-turbo (>= ", "libexif12 (>= "] {
+        for package in ["libc6 (>= ", "libzbar0 (>= ", "libpng16-16 (>= ", "libdeflate0 (>= ", "libjpeg62-turbo (>= ", "libexif12 (>= "] {
             #expect(depends.contains(package), "\(depends)")
         }
         #expect(!depends.lowercased().contains("swift"))

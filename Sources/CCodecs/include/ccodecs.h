@@ -66,10 +66,21 @@ typedef struct {
  * Decodes a PNG held in memory to luminance (libpng 1.6, png_read_row).
  * Handles gray, gray+alpha, RGB, RGBA, palette (with tRNS), 1/2/4/8/16-bit, Adam7 interlace,
  * and reads the eXIf chunk for orientation.
+ * 8-bit, non-interlaced files whose every critical chunk is intact are inflated with
+ * libdeflate instead of libpng's zlib (same pixels, 2-3× faster); anything else, and any
+ * file that path declines, goes through libpng from the start.
  * On failure `out->pixels` is NULL and `message` holds a NUL-terminated reason.
  */
 isc_status isc_png_decode_luma(const uint8_t *data, size_t size, uint64_t max_pixels,
                                isc_luma_image *out, char *message, size_t message_size);
+
+/**
+ * For tests, the two paths of isc_png_decode_luma apart: libpng only; and the libdeflate path
+ * only, which returns ISC_ERR_UNSUPPORTED (nothing allocated) where it declines the file.
+ */
+isc_status isc_png_decode_luma_libpng(const uint8_t *data, size_t size, uint64_t max_pixels,
+                                      isc_luma_image *out, char *message, size_t message_size);
+isc_status isc_png_decode_luma_deflate(const uint8_t *data, size_t size, uint64_t max_pixels, isc_luma_image *out);
 
 /**
  * Decodes a JPEG held in memory to luminance (libjpeg-turbo, jpeg_read_scanlines).
