@@ -73,9 +73,12 @@ public enum Arbiter {
         }
 
         /// Whether `code` may be judged at all: the re-measurement confirmed it, or decoders read it
-        /// on at least ``Arbiter/minimumLines`` scan lines in all.
+        /// on at least ``Arbiter/minimumLines`` scan lines in all — or it cannot be a book number
+        /// (no 978/979 prefix: a product code, refused whatever its digits), when one line will do:
+        /// the gate keeps misreads from becoming ISBNs, and a product code shown as refused cannot.
         func isTrusted(_ code: String) -> Bool {
-            isConfirmed(code) || (lines[code] ?? 0) >= Arbiter.minimumLines
+            let needed = code.hasPrefix("978") || code.hasPrefix("979") ? Arbiter.minimumLines : 1
+            return isConfirmed(code) || (lines[code] ?? 0) >= needed
         }
 
         /// The code that wins a vote digit by digit: at every position where the codes read

@@ -104,92 +104,209 @@ enum EANProfileFit {
         var module: Double
         var spread: Double
         var sigma: Double
+        /// Perspective: module width grows (or shrinks) linearly along the symbol, by
+        /// `1 − bend` of the mean at its start to `1 + bend` at its end (a book photographed
+        /// at an angle). Position of module `u` of `length` is `x0 + module × (u + bend × u × (u − length) / length)`,
+        /// so the ends stay where `x0` and `module` put them.
+        var bend = 0.0
+        /// Modules in the symbol (95 for EAN-13, 67 for EAN-8): the span `bend` refers to.
+        var length = 95.0
+        /// Levels that change linearly along the line (``Levels``) instead of constant ones.
+        var shading = false
+
+        /// Pixel position of module boundary `u` (modules from the symbol's left edge).
+        @inline(__always) func position(_ u: Double) -> Double {
+            x0 + module * (u + bend * u * (u - length) / length)
+        }
     }
 
     /// Φ, the standard normal distribution function, from a table (no libm call per sample).
     private static let phiTable: [Double] = (0...1200).map { i in 0.5 * erfc(-(Double(i) / 100 - 6) / 2.0.squareRoot()) }
 
-    @inline(__always) private static func phi(_ z: Double) -> Double {
+    @inline(__always) private static func phi(_ table: UnsafeBufferPointer<Double>, _ z: Double) -> Double {
         let t = (z + 6) * 100
         if t <= 0 { return 0 }
         if t >= 1200 { return 1 }
         let i = Int(t)
         let f = t - Double(i)
-        return phiTable[i] + (phiTable[i + 1] - phiTable[i]) * f
+        return table[i] + (table[i + 1] - table[i]) * f
     }
 
     /// Adds each bar's darkness (0…1) to `darkness[k]` for samples `range.lowerBound + k`.
+    ///
+    /// The fit's hot loop (a few hundred renderings per scan line): unsafe buffers, no
+    /// allocation, the Φ table read through one pointer.
     static func render(_ bars: [(Double, Double)], _ p: Parameters, range: Range<Int>, into darkness: inout [Double]) {
         let s = (p.sigma * p.sigma + 1.0 / 12).squareRoot()
-        for (a, b) in bars {
-            let left = p.x0 + p.module * (a - p.spread / 2)
-            let right = p.x0 + p.module * (b + p.spread / 2)
-            guard right > left else { continue }
-            let from = max(range.lowerBound, Int((left - 4 * s).rounded(.down)))
-            let to = min(range.upperBound - 1, Int((right + 4 * s).rounded(.up)))
-            guard from <= to else { continue }
-            for x in from...to {
-                let xd = Double(x)
-                darkness[x - range.lowerBound] += phi((right - xd) / s) - phi((left - xd) / s)
+        let lo = range.lowerBound, hi = range.upperBound - 1
+        phiTable.withUnsafeBufferPointer { table in
+            darkness.withUnsafeMutableBufferPointer { out in
+                bars.withUnsafeBufferPointer { bars in
+                    for (a, b) in bars {
+                        let left = p.position(a - p.spread / 2)
+                        let right = p.position(b + p.spread / 2)
+                        guard right > left else { continue }
+                        let from = max(lo, Int((left - 4 * s).rounded(.down)))
+                        let to = min(hi, Int((right + 4 * s).rounded(.up)))
+                        guard from <= to else { continue }
+                        var x = from
+                        while x <= to {
+                            let xd = Double(x)
+                            out[x - lo] += phi(table, (right - xd) / s) - phi(table, (left - xd) / s)
+                            x += 1
+                        }
+                    }
+                }
+                for k in 0..<out.count where out[k] > 1 { out[k] = 1 }
             }
         }
-        for k in darkness.indices where darkness[k] > 1 { darkness[k] = 1 }
     }
 
-    /// Least-squares `a + b × darkness` to the samples: (a, b, sum of squared errors).
-    static func fitLevels(_ samples: ArraySlice<Double>, _ darkness: [Double]) -> (a: Double, b: Double, sse: Double) {
+    /// Luminance of the spaces (`a`) and bar contrast (`b`, negative: bars darker) along the
+    /// line; with shading both change linearly from one end of the fitted range to the other
+    /// (light falling off across a cover), `t` from −½ to ½.
+    struct Levels {
+        var a: Double
+        var b: Double
+        var aSlope = 0.0
+        var bSlope = 0.0
+        var origin = 0.0
+        var span = 1.0
+
+        @inline(__always) func at(_ x: Int) -> (a: Double, b: Double) {
+            let t = (Double(x) - origin) / span - 0.5
+            return (a + aSlope * t, b + bSlope * t)
+        }
+    }
+
+    /// Least-squares `a + b × darkness` to the samples (or, with `shading`, `a(t) + b(t) × darkness`
+    /// with `a`, `b` linear in the position `t`): the levels and the sum of squared errors.
+    static func fitLevels(_ samples: ArraySlice<Double>, _ darkness: [Double], shading: Bool = false) -> (Levels, sse: Double) {
         let n = Double(darkness.count)
+        if shading { return fitShadedLevels(samples, darkness) }
         var sx = 0.0, sy = 0.0, sxx = 0.0, sxy = 0.0, syy = 0.0
-        for (k, y) in zip(darkness.indices, samples) {
-            let x = darkness[k]
-            sx += x; sy += y; sxx += x * x; sxy += x * y; syy += y * y
+        samples.withUnsafeBufferPointer { ys in
+            darkness.withUnsafeBufferPointer { xs in
+                for k in 0..<min(xs.count, ys.count) {
+                    let x = xs[k], y = ys[k]
+                    sx += x; sy += y; sxx += x * x; sxy += x * y; syy += y * y
+                }
+            }
         }
         let det = n * sxx - sx * sx
-        guard det > 1e-9 else { return (sy / max(n, 1), 0, .infinity) }
+        guard det > 1e-9 else { return (Levels(a: sy / max(n, 1), b: 0), .infinity) }
         let b = (n * sxy - sx * sy) / det
         let a = (sy - b * sx) / n
         let sse = max(0, syy - a * sy - b * sxy)
-        return (a, b, sse)
+        return (Levels(a: a, b: b), sse)
     }
 
-    /// The fit of symbol `widths` with parameters `p` over `range` of `profile`: (a, b, error per
-    /// sample in squared-contrast units); `.infinity` when bars come out lighter than spaces.
-    static func score(_ widths: [Int], _ p: Parameters, profile: [Double], range: Range<Int>) -> (a: Double, b: Double, error: Double) {
+    /// The shaded model: least squares on the features (1, t, d, t·d) by the normal equations.
+    private static func fitShadedLevels(_ samples: ArraySlice<Double>, _ darkness: [Double]) -> (Levels, sse: Double) {
+        let count = min(samples.count, darkness.count)
+        var m = [Double](repeating: 0, count: 16), v = [Double](repeating: 0, count: 4)
+        var syy = 0.0
+        let span = Double(max(1, count))
+        samples.withUnsafeBufferPointer { ys in
+            darkness.withUnsafeBufferPointer { xs in
+                for k in 0..<count {
+                    let t = Double(k) / span - 0.5, d = xs[k], y = ys[k]
+                    let f = (1.0, t, d, t * d)
+                    let fs = [f.0, f.1, f.2, f.3]
+                    for r in 0..<4 {
+                        v[r] += fs[r] * y
+                        for c in r..<4 { m[4 * r + c] += fs[r] * fs[c] }
+                    }
+                    syy += y * y
+                }
+            }
+        }
+        for r in 0..<4 { for c in 0..<r { m[4 * r + c] = m[4 * c + r] } }
+        // Gaussian elimination with partial pivoting on the 4×4 system.
+        var a = m, rhs = v
+        for col in 0..<4 {
+            let pivot = (col..<4).max { abs(a[4 * $0 + col]) < abs(a[4 * $1 + col]) }!
+            guard abs(a[4 * pivot + col]) > 1e-9 else { return (Levels(a: 0, b: 0), .infinity) }
+            if pivot != col {
+                for c in 0..<4 { a.swapAt(4 * pivot + c, 4 * col + c) }
+                rhs.swapAt(pivot, col)
+            }
+            for r in (col + 1)..<4 {
+                let factor = a[4 * r + col] / a[4 * col + col]
+                for c in col..<4 { a[4 * r + c] -= factor * a[4 * col + c] }
+                rhs[r] -= factor * rhs[col]
+            }
+        }
+        var beta = [Double](repeating: 0, count: 4)
+        for r in stride(from: 3, through: 0, by: -1) {
+            var sum = rhs[r]
+            for c in (r + 1)..<4 { sum -= a[4 * r + c] * beta[c] }
+            beta[r] = sum / a[4 * r + r]
+        }
+        let sse = max(0, syy - (0..<4).reduce(0) { $0 + beta[$1] * v[$1] })
+        return (Levels(a: beta[0], b: beta[2], aSlope: beta[1], bSlope: beta[3], origin: 0, span: span), sse)
+    }
+
+    /// The fit of symbol `widths` with parameters `p` over `range` of `profile`: the levels and the
+    /// error per sample in squared-contrast units; `.infinity` when bars come out lighter than spaces.
+    static func score(_ widths: [Int], _ p: Parameters, profile: [Double], range: Range<Int>) -> (levels: Levels, error: Double) {
         var darkness = [Double](repeating: 0, count: range.count)
-        render(bars(widths), p, range: range, into: &darkness)
-        let (a, b, sse) = fitLevels(profile[range], darkness)
-        guard b < -8 else { return (a, b, .infinity) }  // bars at least 8 levels darker than spaces
-        return (a, b, sse / (b * b * Double(range.count)))
+        return score(bars: bars(widths), p, profile: profile, range: range, scratch: &darkness)
+    }
+
+    /// ``score(_:_:profile:range:)`` for bars already laid out, rendering into `scratch` (any
+    /// contents; resized to `range.count`): the fit calls it hundreds of times per line.
+    static func score(bars: [(Double, Double)], _ p: Parameters, profile: [Double], range: Range<Int>,
+                      scratch darkness: inout [Double]) -> (levels: Levels, error: Double) {
+        if darkness.count != range.count { darkness = [Double](repeating: 0, count: range.count) } else {
+            darkness.withUnsafeMutableBufferPointer { $0.update(repeating: 0) }
+        }
+        render(bars, p, range: range, into: &darkness)
+        var (levels, sse) = fitLevels(profile[range], darkness, shading: p.shading)
+        levels.origin = Double(range.lowerBound)
+        // Bars at least 8 levels darker than spaces, at both ends of the line too.
+        guard levels.b < -8, levels.b + abs(levels.bSlope) / 2 < -4 else { return (levels, .infinity) }
+        return (levels, sse / (levels.b * levels.b * Double(range.count)))
     }
 
     /// Coordinate descent on position, module, spread and blur from `start`.
-    static func fit(_ widths: [Int], from start: Parameters, profile: [Double], range: Range<Int>) -> (Parameters, Double) {
+    ///
+    /// With `bend`, the perspective ``Parameters/bend`` is fitted too (a fifth coordinate).
+    static func fit(_ widths: [Int], from start: Parameters, profile: [Double], range: Range<Int>,
+                    bend: Bool = false) -> (Parameters, Double) {
+        let layout = bars(widths)
+        var scratch: [Double] = []
+        func score(_ q: Parameters) -> Double {
+            Self.score(bars: layout, q, profile: profile, range: range, scratch: &scratch).error
+        }
         var p = start
-        var best = score(widths, p, profile: profile, range: range).error
+        var best = score(p)
         // A few starting positions a module apart: the reading's extent may be off by one or two.
         for shift in [-2.0, -1, 1, 2] {
             var q = start
             q.x0 += shift * start.module
-            let e = score(widths, q, profile: profile, range: range).error
+            let e = score(q)
             if e < best { best = e; p = q }
         }
-        var steps = [start.module * 0.5, start.module * 0.01, 0.2, max(0.15, start.module * 0.25)]
+        var steps = [start.module * 0.5, start.module * 0.01, 0.2, max(0.15, start.module * 0.25), 0.04]
+        let coordinates = bend ? 5 : 4
         for _ in 0..<4 {
             var improved = true
             var rounds = 0
             while improved && rounds < 4 {
                 improved = false
                 rounds += 1
-                for k in 0..<4 {
+                for k in 0..<coordinates {
                     for direction in [-1.0, 1.0] {
                         var q = p
                         switch k {
                         case 0: q.x0 += direction * steps[0]
                         case 1: q.module += direction * steps[1]
                         case 2: q.spread = min(0.9, max(-0.9, q.spread + direction * steps[2]))
-                        default: q.sigma = min(3 * q.module + 1, max(0.05, q.sigma + direction * steps[3]))
+                        case 3: q.sigma = min(3 * q.module + 1, max(0.05, q.sigma + direction * steps[3]))
+                        default: q.bend = min(0.3, max(-0.3, q.bend + direction * steps[4]))
                         }
-                        let e = score(widths, q, profile: profile, range: range).error
+                        let e = score(q)
                         if e < best { best = e; p = q; improved = true }
                     }
                 }
@@ -218,20 +335,37 @@ enum EANProfileFit {
         guard module >= 0.7, profile.count >= Int(modules) else { return nil }
         let range = max(0, Int(start - 3 * module))..<min(profile.count, Int((end + 3 * module).rounded(.up)) + 1)
         guard range.count >= Int(modules) else { return nil }
-        var p = Parameters(x0: start, module: module, spread: 0, sigma: 0.5 * module)
+        var p = Parameters(x0: start, module: module, spread: 0, sigma: 0.5 * module, length: modules)
         var current = digits
+        var bending = false
         var result: LineResult?
         // Fit, re-decode; when the re-decoded digits differ, fit them again and re-decode once more
         // (the spread estimated with wrong characters is off, and a misread's pattern may fit
         // poorly where the printed one fits well: a poor first fit is re-decoded too, and only
         // the fit of the digits finally decoded must be good).
+        let half = digits.count == 13 ? 6 : 4
         for round in 0..<2 {
-            let (fitted, error) = fit(widths, from: p, profile: profile, range: range)
+            var (fitted, error) = fit(widths, from: p, profile: profile, range: range, bend: bending)
+            var (decoded, margin) = error <= 2 * maximumError ? redecode(widths, fitted, profile: profile, range: range, half: half)
+                                                              : (nil, 0)
+            if !bending && error < 3 * maximumError && (error > maximumError || decoded == nil) {
+                // A symbol photographed at an angle: its modules narrow along the line, and the
+                // light changes across it. The straight model then fits badly, or fits with a
+                // wrong spread that re-decodes to nothing. (A fit three times worse than the
+                // limit is the wrong span or no symbol at all: not worth the extra fit.)
+                var shaded = p  // from the start: the straight fit may have gone astray
+                shaded.shading = true
+                let (bent, bentError) = fit(widths, from: shaded, profile: profile, range: range, bend: true)
+                if bentError < error {
+                    (fitted, error, bending) = (bent, bentError, true)
+                    (decoded, margin) = error <= 2 * maximumError ? redecode(widths, fitted, profile: profile, range: range, half: half)
+                                                                  : (nil, 0)
+                }
+            }
             p = fitted
             guard error <= (round == 0 ? 2 * maximumError : maximumError) else {
                 return LineResult(digits: nil, error: error, spread: p.spread, margin: 0)
             }
-            let (decoded, margin) = redecode(widths, p, profile: profile, range: range, half: digits.count == 13 ? 6 : 4)
             let good = error <= maximumError
             result = LineResult(digits: good ? decoded.map { String($0.map { Character(String($0)) }) } : nil,
                                 error: error, spread: p.spread, margin: good && decoded != nil ? margin : 0)
@@ -246,7 +380,7 @@ enum EANProfileFit {
     /// (levels `a`, `b` held from the whole fit). Returns the digits (nil if the parity pattern
     /// is invalid or the check digit wrong) and the smallest margin of a character.
     static func redecode(_ widths: [Int], _ p: Parameters, profile: [Double], range: Range<Int>, half: Int) -> ([UInt8]?, Double) {
-        let (a, b, _) = score(widths, p, profile: profile, range: range)
+        let levels = score(widths, p, profile: profile, range: range).levels
         let s = (p.sigma * p.sigma + 1.0 / 12).squareRoot()
         var encoded: [UInt8] = []
         var parity: [Bool] = []
@@ -256,8 +390,8 @@ enum EANProfileFit {
             let leftHand = c < half
             let first = 3 + 4 * c + (leftHand ? 0 : 5)  // index of the character's first element
             let moduleStart = 3 + 7 * c + (leftHand ? 0 : 5)
-            let lo = max(range.lowerBound, Int((p.x0 + p.module * Double(moduleStart) - 2 * s).rounded(.down)))
-            let hi = min(range.upperBound, Int((p.x0 + p.module * Double(moduleStart + 7) + 2 * s).rounded(.up)))
+            let lo = max(range.lowerBound, Int((p.position(Double(moduleStart)) - 2 * s).rounded(.down)))
+            let hi = min(range.upperBound, Int((p.position(Double(moduleStart + 7)) + 2 * s).rounded(.up)))
             guard hi > lo else { return (nil, 0) }
             let window = lo..<hi
             var scored: [(error: Double, digit: UInt8, isG: Bool)] = []
@@ -267,10 +401,11 @@ enum EANProfileFit {
                 render(bars(w), p, range: window, into: &darkness)
                 var sse = 0.0
                 for (k, y) in zip(darkness.indices, profile[window]) {
+                    let (a, b) = levels.at(window.lowerBound + k)
                     let d = y - (a + b * darkness[k])
                     sse += d * d
                 }
-                scored.append((sse / (b * b * Double(window.count)), option.digit, option.isG))
+                scored.append((sse / (levels.b * levels.b * Double(window.count)), option.digit, option.isG))
             }
             for k in 0..<4 { w[first + k] = widths[first + k] }
             scored.sort { $0.error < $1.error }

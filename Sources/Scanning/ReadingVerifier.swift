@@ -50,8 +50,13 @@ enum ReadingVerifier {
             var spans: [(Int, Int)] = []
             // The bars as the line itself shows them: the run of bars and spaces around the
             // box's centre, up to a light stretch too long to lie inside a symbol.
-            if let found = barsAround((along0 + along1) / 2, line: (across0 + across1) / 2, isRow: isRow, in: image) {
-                spans.append(found)
+            // When the first run stops inside the symbol (thin, grey bars on one side leave a
+            // space that looks like a quiet zone), a looser limit finds the rest.
+            for looseness in [3.2, 4.5] {
+                if let found = barsAround((along0 + along1) / 2, line: (across0 + across1) / 2, isRow: isRow,
+                                          in: image, looseness: looseness), !spans.contains(where: { $0 == found }) {
+                    spans.append(found)
+                }
             }
             if Double(extent) >= modules * 0.35 {
                 spans += [(along0, along1), (along0, along1 + extent), (along0 - extent, along1)]
@@ -105,10 +110,11 @@ enum ReadingVerifier {
     /// The extent along one line (a row `line` when `isRow`, else a column) of the bars and
     /// spaces around sample `centre`: the line is split into dark and light runs at the middle
     /// (three fifths of the way to the lightest) of the darkest and lightest sample within 300 samples of the centre, and the runs are
-    /// followed both ways until a light run longer than 3.2 times the median run (an EAN's
+    /// followed both ways until a light run longer than `looseness` (3.2) times the median run (an EAN's
     /// spaces are at most 4 modules, its quiet zones at least 7; the median element is about
     /// 1.5 modules). `nil` when fewer than 20 runs are found.
-    static func barsAround(_ centre: Int, line: Int, isRow: Bool, in image: LuminanceImage) -> (Int, Int)? {
+    static func barsAround(_ centre: Int, line: Int, isRow: Bool, in image: LuminanceImage,
+                           looseness: Double = 3.2) -> (Int, Int)? {
         let length = isRow ? image.width : image.height
         guard line >= 0, line < (isRow ? image.height : image.width), centre >= 0, centre < length else { return nil }
         let from = max(0, centre - 300), to = min(length - 1, centre + 300)
@@ -129,7 +135,7 @@ enum ReadingVerifier {
         }
         guard runs.count >= 20, let here = runs.firstIndex(where: { centre - from < $0.start + $0.length }) else { return nil }
         let lengths = runs[max(0, here - 30)..<min(runs.count, here + 31)].map(\.length).sorted()
-        let limit = Double(lengths[lengths.count / 2]) * 3.2
+        let limit = Double(lengths[lengths.count / 2]) * looseness
         var first = here, last = here
         while first > 0, runs[first - 1].dark || Double(runs[first - 1].length) <= limit { first -= 1 }
         while last < runs.count - 1, runs[last + 1].dark || Double(runs[last + 1].length) <= limit { last += 1 }

@@ -29,6 +29,23 @@ import Imaging
                 + "clearly more evidence (3 to 1: passes and scan lines that agree)")
     }
 
+    /// zbar's lone one-line readings are where its misreads came from: a 978 code read on one
+    /// scan line, which the fit cannot confirm, is not judged at all; a product code read so is
+    /// shown refused with its code (it cannot become a wrong ISBN), and is not settled (the
+    /// search for a book at its place goes on).
+    @Test func aOneLineReadingIsJudgedOnlyWhenItCannotBeABook() {
+        let book = ScanReport(symbols: [reading("9780306406157", pass: "full", quality: 1, verification: .unverified)])
+        #expect(book.codes.isEmpty)
+        let product = [reading("4006209700068", pass: "full", quality: 1, verification: .unverified)]
+        let report = ScanReport(symbols: product)
+        #expect(report.codes.map(\.symbol.data) == ["4006209700068"])
+        #expect(report.codes.first?.verdict.rejection?.reason == .prefix)
+        #expect(!Arbiter.isSettled(product, minimumEvidence: 1))
+        // Two scan lines make the 978 reading judged.
+        let twoLines = ScanReport(symbols: [reading("9780306406157", pass: "full", quality: 2, verification: .unverified)])
+        #expect(twoLines.isbns.map(\.isbn13) == ["9780306406157"])
+    }
+
     @Test func oneToOneStaysAmbiguous() {
         let report = ScanReport(symbols: [reading("9780306406157", pass: "full"), reading("9780306406751", pass: "smooth")])
         #expect(report.isbns.isEmpty)
@@ -95,16 +112,17 @@ import Imaging
     @Test func aRefusedFirstReadingDoesNotEndTheSearch() throws {
         // ean13-extension-1/38.png enlarged 3.5 times and blurred, as a phone photo shows it:
         // zbar's first look reads only 5181248752847, a misread of the left half of
-        // 9780201752847. The search goes on; the ISBN is read, and no reading is passed off
-        // as a product code. (The readings of this blurred print disagree too much for any
-        // of them to be accepted: ambiguous, which loses the book but never gives a wrong one.)
+        // 9780201752847. The search goes on; the ISBN is read, confirmed by the fit of its bars
+        // (with the light falling off across this blurred print), and the misreads of the left
+        // half are refused as such, not passed off as product codes.
         let original = try ImageLoader.load(path: "\(sharedCorpus)/zxing-cpp/ean13-extension-1/38.png").image
         let photo = original.upscaled(by: 3.5).boxBlurred()
         let decoder = MultiPassDecoder(scanner: BarcodeScanner(), effort: .normal)
         #expect(decoder.firstLook(photo)?.map(\.data) == ["5181248752847"])
         let report = decoder.decode(photo)
-        #expect(report.codes.contains { $0.symbol.data == "9780201752847" })
-        #expect(report.codes.allSatisfy { $0.verdict.rejection?.reason == .ambiguous })
+        #expect(report.isbns.map(\.isbn13) == ["9780201752847"])
+        #expect(report.rejected.map(\.symbol.data).sorted() == ["4182208752847", "5181248752847"])
+        #expect(report.rejected.allSatisfy { $0.verdict.rejection?.reason == .misread })
         // Three times its size, more blurred: the ISBN.
         let sharper = original.upscaled(by: 3).boxBlurred().boxBlurred().boxBlurred()
         #expect(decoder.decode(sharper).isbns.map(\.isbn13) == ["9780201752847"])
