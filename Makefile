@@ -142,6 +142,9 @@ bench: bench-deps $(RELEASE_BIN)
 	$(BENCH_PY) Bench/make_photos.py --out $(BENCH_DIR)/photos --count 300 --seed 1
 	$(BENCH_PY) Bench/make_photos.py --out $(BENCH_DIR)/photos-12mp --count 40 --seed 2 --size 4000x3000 --jpeg-only
 	$(BENCH_PY) Bench/throughput.py --bin $(RELEASE_BIN) --photos $(BENCH_DIR)/photos --mem-photos $(BENCH_DIR)/photos-12mp
+	$(BENCH_PY) Bench/make_mixed.py --out $(BENCH_DIR)/mixed --count 48 --seed 5
+	$(BENCH_PY) Bench/make_sizes.py --out $(BENCH_DIR)/sizes --per-kind 2 --seed 9
+	$(BENCH_PY) Bench/cost.py --bin $(RELEASE_BIN) --mixed $(BENCH_DIR)/mixed --sizes $(BENCH_DIR)/sizes --corpus $(CORPUS)
 
 bench-accuracy: bench-deps $(RELEASE_BIN)
 	$(BENCH_PY) Bench/make_hard_set.py --out $(BENCH_DIR)/hard --seed 7

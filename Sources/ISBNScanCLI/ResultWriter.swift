@@ -68,8 +68,11 @@ final class ResultWriter {
         // A file read only in part: first, as it qualifies everything else said about the file.
         let partial = record.warning.map { [escaped($0, json: false)] } ?? []
         let refusals = record.rejected.map { "\($0.type) \($0.data) refused, \($0.explanation)" }
+        let unread = record.candidates.first.map {
+            "; something barcode-like at \($0.place) could not be read: retake it closer and sharper"
+        } ?? ""
         let empty = record.symbols.isEmpty
-            ? ["no barcode found" + (settings.region.isFull ? "" : " in the region of interest")] : []
+            ? ["no barcode found" + (settings.region.isFull ? "" : " in the region of interest") + unread] : []
         if !settings.quiet {
             // With --all as text, refused codes are on stdout already.
             let shown = partial + (!settings.all || settings.format != .text ? refusals : []) + empty

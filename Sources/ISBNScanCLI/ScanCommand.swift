@@ -51,10 +51,12 @@ enum ScanCommand {
                 """),
             OptionSpec("effort", value: "level", help: """
                 How hard to try: fast (zbar scans of the image as it is),
-                normal (then recovery passes: smoothing, isbnscan's own
-                per-digit line decoder for curved or tiny barcodes, tone
-                curves, thresholding, inversion, scaling, rotations; the
-                default) or thorough (more angles, upscaling, every line).
+                normal (then recovery passes where something looks like a
+                barcode: smoothing, isbnscan's own per-digit line decoder
+                for curved or tiny barcodes, tone curves, thresholding,
+                inversion, scaling, rotations; the default) or thorough
+                (more angles, upscaling, every line). A photo where nothing
+                looks like a barcode ends after the first look.
                 """),
             OptionSpec("all", help: "Print every EAN-13/EAN-8 read, each with its verdict,\nnot only accepted ISBNs."),
             OptionSpec("addons", help: "Also read EAN-5/EAN-2 add-ons (the price code beside an\nISBN) and print them after the ISBN."),

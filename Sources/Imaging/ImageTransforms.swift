@@ -147,46 +147,76 @@ extension LuminanceImage {
     /// photos) has greyed, so that their edges cross a threshold again. The Gaussian is
     /// approximated by three box blurs (`sigma` in pixels).
     public func unsharpMasked(sigma: Double, amount: Double) -> LuminanceImage {
+        unsharpMasked(by: gaussianBlurred(sigma: sigma), amount: amount)
+    }
+
+    /// The Gaussian blur ``unsharpMasked(sigma:amount:)`` subtracts, kept at integer precision so
+    /// that several amounts can share it (``unsharpMasked(by:amount:)``): `width`×`height` values.
+    public struct Blur: Sendable {
+        let values: [Int32]
+        let width: Int, height: Int
+    }
+
+    /// Three box blurs of radius r with (2r+1)² ≈ 4σ² + 1 (a Gaussian of `sigma` pixels), edges clamped.
+    public func gaussianBlurred(sigma: Double) -> Blur {
         let radius = max(1, Int(((4 * sigma * sigma + 1).squareRoot() - 1) / 2 + 0.5))
         let w = width, h = height, count = w * h
-        let a = UnsafeMutablePointer<Int32>.allocate(capacity: count), b = UnsafeMutablePointer<Int32>.allocate(capacity: count)
-        defer { a.deallocate(); b.deallocate() }
+        var a = [Int32](repeating: 0, count: count)
+        let b = UnsafeMutablePointer<Int32>.allocate(capacity: count)
+        defer { b.deallocate() }
         let src = buffer.pointer
-        for i in 0..<count { a[i] = Int32(src[i]) }
-        let box = Int32(2 * radius + 1)
+        let box = UInt64(2 * radius + 1)
+        // (n + box/2) / box as a multiply and a shift: exact for every n up to 255·box (2³² / box
+        // is far above it), and no division per pixel.
+        let reciprocal = (UInt64(1) << 32 + box - 1) / box
+        @inline(__always) func divide(_ n: Int32) -> Int32 { Int32(truncatingIfNeeded: ((UInt64(n) + box / 2) &* reciprocal) >> 32) }
         var sums = [Int32](repeating: 0, count: w)
-        for _ in 0..<3 {
-            // Along rows, a → b: a running sum per row, edges clamped.
-            for y in 0..<h {
-                let row = a + y * w, out = b + y * w
-                var sum: Int32 = 0
-                for j in -radius...radius { sum += row[min(max(j, 0), w - 1)] }
-                for x in 0..<w {
-                    out[x] = (sum + box / 2) / box
-                    sum += row[min(x + radius + 1, w - 1)] - row[max(x - radius, 0)]
-                }
-            }
-            // Down columns, b → a: one running sum per column, rows visited in order.
-            for x in 0..<w { sums[x] = 0 }
-            for j in -radius...radius {
-                let row = b + min(max(j, 0), h - 1) * w
-                for x in 0..<w { sums[x] += row[x] }
-            }
-            for y in 0..<h {
-                let out = a + y * w
-                let entering = b + min(y + radius + 1, h - 1) * w, leaving = b + max(y - radius, 0) * w
-                for x in 0..<w {
-                    out[x] = (sums[x] + box / 2) / box
-                    sums[x] += entering[x] - leaving[x]
+        a.withUnsafeMutableBufferPointer { a in
+            let a = a.baseAddress!
+            for i in 0..<count { a[i] = Int32(src[i]) }
+            sums.withUnsafeMutableBufferPointer { sums in
+                for _ in 0..<3 {
+                    // Along rows, a → b: a running sum per row.
+                    for y in 0..<h {
+                        let row = a + y * w, out = b + y * w
+                        var sum: Int32 = 0
+                        for j in -radius...radius { sum += row[min(max(j, 0), w - 1)] }
+                        for x in 0..<w {
+                            out[x] = divide(sum)
+                            sum += row[min(x + radius + 1, w - 1)] - row[max(x - radius, 0)]
+                        }
+                    }
+                    // Down columns, b → a: one running sum per column, rows visited in order.
+                    for x in 0..<w { sums[x] = 0 }
+                    for j in -radius...radius {
+                        let row = b + min(max(j, 0), h - 1) * w
+                        for x in 0..<w { sums[x] += row[x] }
+                    }
+                    for y in 0..<h {
+                        let out = a + y * w
+                        let entering = b + min(y + radius + 1, h - 1) * w, leaving = b + max(y - radius, 0) * w
+                        for x in 0..<w {
+                            out[x] = divide(sums[x])
+                            sums[x] += entering[x] - leaving[x]
+                        }
+                    }
                 }
             }
         }
-        let out = LuminanceImage(width: w, height: h, filledWith: 0)
-        let dst = out.buffer.pointer
+        return Blur(values: a, width: w, height: h)
+    }
+
+    /// Unsharp masking with a blur of this image made by ``gaussianBlurred(sigma:)``.
+    public func unsharpMasked(by blur: Blur, amount: Double) -> LuminanceImage {
+        precondition(blur.width == width && blur.height == height, "a blur of another image")
+        let out = LuminanceImage(width: width, height: height, filledWith: 0)
+        let src = buffer.pointer, dst = out.buffer.pointer
         let gain = Int32((amount * 256).rounded())
-        for i in 0..<count {
-            let value = Int32(src[i]) + (gain * (Int32(src[i]) - a[i]) + 128) >> 8
-            dst[i] = UInt8(clamping: value)
+        blur.values.withUnsafeBufferPointer { a in
+            for i in 0..<(width * height) {
+                let value = Int32(src[i]) + (gain * (Int32(src[i]) - a[i]) + 128) >> 8
+                dst[i] = UInt8(clamping: value)
+            }
         }
         return out
     }
@@ -236,7 +266,28 @@ extension LuminanceImage {
             let dx = u - ocx, dy = v - ocy
             return (c * dx + s * dy + cx, -s * dx + c * dy + cy)
         }
-        return (resampled(width: ow, height: oh, toSource), toSource)
+        // Bilinear sampling as ``resampled(width:height:_:)`` does, without a closure or a libm
+        // call per pixel.
+        let out = LuminanceImage(width: ow, height: oh, filledWith: 255)
+        let src = buffer.pointer, dst = out.buffer.pointer
+        let maxX = Double(width - 1), maxY = Double(height - 1)
+        for y in 0..<oh {
+            let dy = Double(y) + 0.5 - ocy
+            let rowX = s * dy + cx, rowY = c * dy + cy
+            for x in 0..<ow {
+                let dx = Double(x) + 0.5 - ocx
+                let sx = c * dx + rowX - 0.5, sy = -s * dx + rowY - 0.5
+                guard sx >= -0.5, sy >= -0.5, sx <= maxX + 0.5, sy <= maxY + 0.5 else { continue }
+                let px = min(max(sx, 0), maxX), py = min(max(sy, 0), maxY)
+                let x0 = Int(px), y0 = Int(py)
+                let x1 = min(x0 + 1, width - 1), y1 = min(y0 + 1, height - 1)
+                let fx = px - Double(x0), fy = py - Double(y0)
+                let top = Double(src[y0 * width + x0]) * (1 - fx) + Double(src[y0 * width + x1]) * fx
+                let bottom = Double(src[y1 * width + x0]) * (1 - fx) + Double(src[y1 * width + x1]) * fx
+                dst[y * ow + x] = UInt8(top * (1 - fy) + bottom * fy + 0.5)
+            }
+        }
+        return (out, toSource)
     }
 
     /// Builds a `outWidth`×`outHeight` image whose pixel (x, y) samples `self` bilinearly at

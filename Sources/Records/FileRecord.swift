@@ -1,7 +1,8 @@
 import Scanning
 
 /// What `scan` reports for one file:
-/// `{"file", "width", "height", "symbols", "isbns", "rejected", "error"}`.
+/// `{"file", "width", "height", "symbols", "isbns", "rejected", "error"}`, and where they apply
+/// `"pages"`, `"warning"` and `"candidates"`.
 ///
 /// For a file that cannot be read, `error` holds the cause, the size is `nil` and the lists
 /// are empty.
@@ -24,6 +25,8 @@ public struct FileRecord: Sendable, Equatable, JSONRecord {
     public var warning: String?
     /// The number of pages of a multi-page file (TIFF) when over 1, else `nil` (not in the JSON).
     public var pages: Int?
+    /// Barcode-like regions where no code was read (not in the JSON when there are none).
+    public var candidates: [CandidateRecord] = []
 
     public init(file: String, width: Int?, height: Int?, symbols: [SymbolRecord], isbns: [ISBNRecord],
                 rejected: [RefusalRecord], error: String?) {
@@ -61,6 +64,7 @@ public struct FileRecord: Sendable, Equatable, JSONRecord {
                   rejected: report.rejected.map { RefusalRecord($0, $0.verdict.rejection!) }, error: nil)
         warning = result.warning
         pages = result.pageCount > 1 ? result.pageCount : nil
+        candidates = report.candidates.map(CandidateRecord.init)
     }
 
     /// Whether the file was read (it may still hold no barcode).
@@ -71,5 +75,6 @@ public struct FileRecord: Sendable, Equatable, JSONRecord {
                  "symbols": .array(symbols.map(\.json)), "isbns": .array(isbns.map(\.json)),
                  "rejected": .array(rejected.map(\.json)), "error": .optional(error)])
             .adding("pages", pages.map(JSONValue.int)).adding("warning", warning.map(JSONValue.string))
+            .adding("candidates", candidates.isEmpty ? nil : .array(candidates.map(\.json)))
     }
 }

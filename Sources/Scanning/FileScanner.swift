@@ -55,8 +55,9 @@ public final class FileScanner {
     ///
     /// A JPEG over ``MultiPassDecoder/halfSizeAbovePixels`` is first decoded at half size with
     /// libjpeg's DCT scaling (a fraction of the cost of a full decode) for the decoder's
-    /// ``MultiPassDecoder/firstLook(_:region:scale:)``; only when that finds nothing, or nothing
-    /// the fit of the bars confirms (``ReadingVerifier``), is it decoded again at full size.
+    /// ``MultiPassDecoder/firstLook(_:region:scale:)``; only when that finds nothing the fit of the
+    /// bars confirms (``ReadingVerifier``) is it decoded again at full size — and when it finds
+    /// nothing at all, only if ``CandidateMap`` sees something barcode-like in the half-size copy.
     public func scanFile(path: RawPath) -> FileScanResult {
         do {
             var options = decodeOptions
@@ -74,17 +75,30 @@ public final class FileScanner {
                                       error: nil, imageSize: preview.fullSize, warning: preview.warning)
             }
             let big = preview.fullSize.width * preview.fullSize.height > MultiPassDecoder.halfSizeAbovePixels
-            let symbols = decoder.firstLook(preview.image, region: region, scale: preview.scale, everyLine: big)
+            let first = decoder.look(preview.image, region: region, scale: preview.scale, everyLine: big)
+            let symbols = first.symbols
             if let symbols, Arbiter.isConfirmed(symbols) {
                 return FileScanResult(path: path.description, report: ScanReport(symbols: symbols), error: nil,
                                       imageSize: preview.fullSize, warning: preview.warning)
             }
-            // Nothing read, or nothing the fit could confirm at half size: decode at full size,
-            // where what the preview read is measured again.
+            // Nothing read: where may a barcode be? A photo where nothing looks like one ends here,
+            // without the full-size decode (the cost of a photo without a barcode).
+            var candidates: [Candidate]?
+            let rect = region.pixelRect(imageWidth: preview.image.width, imageHeight: preview.image.height)
+            if symbols == nil, CandidateMap.canMap(rect) {
+                let found = first.candidates ?? CandidateMap.find(in: preview.image, within: rect, scale: preview.scale)
+                if found.isEmpty {
+                    return FileScanResult(path: path.description, report: ScanReport(symbols: []), error: nil,
+                                          imageSize: preview.fullSize, warning: preview.warning)
+                }
+                candidates = found
+            }
+            // Something barcode-like, or a reading the fit could not confirm at half size: decode
+            // at full size, where what the preview read is measured again.
             let decoded = try ImageLoader.load(path: path, options: decodeOptions)
             return FileScanResult(path: path.description,
                                   report: decoder.decode(decoded.image, region: region, firstLookDone: big,
-                                                         earlier: symbols ?? []),
+                                                         earlier: symbols ?? [], candidates: candidates),
                                   error: nil, imageSize: decoded.fullSize, warning: decoded.warning)
         } catch {
             return FileScanResult(path: path.description, report: nil, error: error, imageSize: nil)

@@ -31,6 +31,22 @@ extension Symbol {
     }
 }
 
+/// The Gaussian blur of the last image asked for, kept for the next pass that wants it.
+final class SharedBlur: @unchecked Sendable {
+    let sigma: Double
+    /// The image blurred last (held, so that its buffer cannot be freed and another image's
+    /// take its place), and its blur.
+    private var last: (image: LuminanceImage, blur: LuminanceImage.Blur)?
+    init(sigma: Double) { self.sigma = sigma }
+
+    func blur(of image: LuminanceImage) -> LuminanceImage.Blur {
+        if let last, last.image.buffer === image.buffer, last.image.width == image.width { return last.blur }
+        let blur = image.gaussianBlurred(sigma: sigma)
+        last = (image, blur)
+        return blur
+    }
+}
+
 /// One extra way of looking at an image: a transform of the scanned region and the map from
 /// the transformed image's pixels back to the region's.
 struct DecodingPass {
@@ -114,21 +130,43 @@ public final class MultiPassDecoder {
     /// - Returns: the symbols, if an EAN-13 or EAN-8 is among them; else `nil`.
     public func firstLook(_ image: LuminanceImage, region: RegionOfInterest = .full, scale: Int = 1,
                           everyLine: Bool = true) -> [Symbol]? {
+        look(image, region: region, scale: scale, everyLine: everyLine).symbols
+    }
+
+    /// What ``firstLook(_:region:scale:everyLine:)`` found: the symbols, if an EAN-13 or EAN-8
+    /// is among them; else, when it made the map, where a barcode may be (full-size pixels).
+    struct Look {
+        var symbols: [Symbol]?
+        var candidates: [Candidate]?
+    }
+
+    /// ``firstLook(_:region:scale:everyLine:)``, whose scan of every line of a reduced copy
+    /// covers only the barcode-like regions (``CandidateMap``) — none when there are none.
+    func look(_ image: LuminanceImage, region: RegionOfInterest = .full, scale: Int = 1, everyLine: Bool = true) -> Look {
         scanner.reset()  // the same answer for an image whatever was scanned before it
         let rect = region.pixelRect(imageWidth: image.width, imageHeight: image.height)
         let density = Self.coarseDensity(width: rect.width, height: rect.height)
         let name = scale > 1 ? "preview" : "full"
-        var looks: [(rows: Int, columns: Int)] = []
-        if density > 1 { looks += [(density, 0), (0, density)] }
-        if scale > 1 && everyLine { looks.append((1, 1)) }
-        for look in looks {
-            let symbols = scanner.scan(image, pixels: rect, pass: name, rows: look.rows, columns: look.columns)
-            guard symbols.contains(where: { !$0.symbology.isAddOn }) else { continue }
+        let factor = Double(scale)
+        func found(_ symbols: [Symbol]) -> [Symbol]? {
+            guard symbols.contains(where: { !$0.symbology.isAddOn }) else { return nil }
             let verified = Self.verified(symbols, in: image)
-            let factor = Double(scale)
             return scale == 1 ? verified : verified.map { $0.mapped { (fromReduced($0, by: factor), fromReduced($1, by: factor)) } }
         }
-        return nil
+        if density > 1 {
+            for look in [(density, 0), (0, density)] {
+                if let symbols = found(scanner.scan(image, pixels: rect, pass: name, rows: look.0, columns: look.1)) {
+                    return Look(symbols: symbols)
+                }
+            }
+        }
+        guard scale > 1 && everyLine else { return Look() }
+        guard CandidateMap.canMap(rect) else { return Look(symbols: found(scanner.scan(image, pixels: rect, pass: name, density: 1))) }
+        let candidates = CandidateMap.find(in: image, within: rect)
+        for (area, _) in Self.areas(candidates, within: rect) {
+            if let symbols = found(scanner.scan(image, pixels: area, pass: name, density: 1)) { return Look(symbols: symbols) }
+        }
+        return Look(candidates: candidates.map { $0.scaled(by: scale) })
     }
 
     /// `symbols` with the ``Symbol/verification`` of each main symbol (``ReadingVerifier``)
@@ -150,14 +188,17 @@ public final class MultiPassDecoder {
     ///   reduced copy of this image and it found nothing (``FileScanner`` does so with JPEGs
     ///   decoded at half size).
     public func decode(_ image: LuminanceImage, region: RegionOfInterest = .full, firstLookDone: Bool = false,
-                       earlier: [Symbol] = []) -> ScanReport {
+                       earlier: [Symbol] = [], candidates given: [Candidate]? = nil) -> ScanReport {
         let rect = region.pixelRect(imageWidth: image.width, imageHeight: image.height)
         let big = rect.width * rect.height > Self.halfSizeAbovePixels
         var halved: LuminanceImage?  // the whole image at half size, when made for the first look
         var readings = earlier
+        var mapped: [Candidate]?  // where a barcode may be, when the first look made the map
         if !firstLookDone {
             if big { halved = image.downscaled(by: 2) }
-            readings += firstLook(halved ?? image, region: region, scale: big ? 2 : 1) ?? []
+            let first = look(halved ?? image, region: region, scale: big ? 2 : 1)
+            readings += first.symbols ?? []
+            mapped = first.candidates
         }
         // What a reduced look read but could not confirm is measured again at full size.
         readings = readings.map { symbol in
@@ -167,39 +208,102 @@ public final class MultiPassDecoder {
             return again
         }
         if Arbiter.isConfirmed(readings) { return ScanReport(symbols: readings) }
-        readings += Self.verified(scanner.scan(image, pixels: rect, pass: "full", density: 1), in: image)
-        if effort == .fast || Arbiter.isConfirmed(readings) { return ScanReport(symbols: readings) }
+        // Nothing read yet: where may a barcode be? (FileScanner passes what it found in its
+        // half-size look.) Where nothing looks like one, the search ends after the full scan —
+        // or before it, when the first look already scanned every line of a half-size copy.
+        var candidates = given ?? mapped
+        if candidates == nil, !readings.contains(where: { !$0.symbology.isAddOn }), CandidateMap.canMap(rect) {
+            // Over a megapixel the map is made at half size, as for a JPEG's half-size look:
+            // averaging 2×2 pixels quiets sensor noise, which breaks up the edges of bars.
+            if let reduced = halved ?? (rect.width * rect.height >= Self.mapAtHalfSizeAbovePixels ? image.downscaled(by: 2) : nil) {
+                let half = PixelRect(x: rect.x / 2, y: rect.y / 2, width: rect.width / 2, height: rect.height / 2)
+                candidates = CandidateMap.find(in: reduced, within: half, scale: 2)
+            } else {
+                candidates = CandidateMap.find(in: image, within: rect)
+            }
+        }
+        if candidates?.isEmpty == true && halved != nil && !readings.contains(where: { !$0.symbology.isAddOn }) {
+            return ScanReport(symbols: readings)
+        }
+        // Where nothing was read and something looks like a barcode, the full scan and the
+        // recovery passes look there only: at each barcode-like region (largest first, with a
+        // margin of half its size), unless together they cover half the region or more.
+        var areas: [(rect: PixelRect, looksLike: Candidate?)] = [(rect, nil)]
+        var focused = false
+        var looked: [Candidate] = []
+        if let candidates, !candidates.isEmpty, !readings.contains(where: { !$0.symbology.isAddOn }) {
+            looked = candidates
+            areas = [(rect, candidates[0])]
+            let around = Self.areas(candidates, within: rect)
+            if around.reduce(0, { $0 + $1.rect.width * $1.rect.height }) * 2 < rect.width * rect.height {
+                areas = around
+                focused = true
+            }
+        }
+        for (area, _) in areas {
+            readings += Self.verified(scanner.scan(image, pixels: area, pass: "full", density: 1), in: image)
+            if Arbiter.isConfirmed(readings) { break }
+        }
+        let nothingRead = !readings.contains { !$0.symbology.isAddOn }
+        if !nothingRead { looked = [] }
+        if effort == .fast || Arbiter.isConfirmed(readings) { return ScanReport(symbols: readings, candidates: looked) }
+        if nothingRead && looked.isEmpty && candidates != nil { return ScanReport(symbols: readings) }
         // A refused code or a reading the fit could not confirm: the recovery passes gather
         // more evidence (an ISBN at the same place supersedes a refused misread of it).
         if Arbiter.isSettled(readings, minimumEvidence: 1)
             && !readings.contains(where: { if case .contradicted? = $0.verification { true } else { false } }) {
             return ScanReport(symbols: readings)
         }
-        // Recovery passes work on the region; a region over 4 megapixels is halved first (a
-        // barcode the full scan missed in a 12-megapixel photo is blurred or noisy, and halving
-        // smooths it at a quarter of the cost of every pass after).
-        let factor = big ? 2 : 1
-        let wholeImage = rect.x == 0 && rect.y == 0 && rect.width == image.width && rect.height == image.height
-        let crop = (wholeImage ? halved : nil)
-            ?? image.cropped(x: rect.x, y: rect.y, width: rect.width, height: rect.height).downscaled(by: factor)
-        let passes = Self.passes(for: effort, width: crop.width, height: crop.height)
+        var found: [Symbol] = []
+        for (area, candidate) in areas {
+            found += recover(image, area: area, halved: area == rect ? halved : nil, before: readings + found,
+                             looksLike: candidate, focused: focused)
+            if Arbiter.isSettled(readings + found, minimumEvidence: confirmations) { break }
+        }
+        return ScanReport(symbols: readings + found, recoveryEvidence: confirmations, candidates: looked)
+    }
+
+    /// The recovery passes on `area` of `image` (full-image pixels), cheapest first — or in the
+    /// order `looksLike` suggests — until every place of `before` plus what they read is settled.
+    /// An area over 4 megapixels is halved first (a barcode the full scan missed in a 12-megapixel
+    /// photo is blurred or noisy, and halving smooths it at a quarter of the cost of every pass
+    /// after); `halved` is the whole image at half size, when already made.
+    ///
+    /// With `focused` (`area` is around `candidate` only), zbar scans across its bars only.
+    func recover(_ image: LuminanceImage, area: PixelRect, halved: LuminanceImage?, before readings: [Symbol],
+                 looksLike candidate: Candidate?, focused: Bool = false) -> [Symbol] {
+        let factor = area.width * area.height > Self.halfSizeAbovePixels ? 2 : 1
+        let wholeImage = area.x == 0 && area.y == 0 && area.width == image.width && area.height == image.height
+        let crop = (wholeImage && factor == 2 ? halved : nil)
+            ?? image.cropped(x: area.x, y: area.y, width: area.width, height: area.height).downscaled(by: factor)
+        let passes = Self.ordered(Self.passes(for: effort, width: crop.width, height: crop.height), for: candidate)
         // normal scans every other line of regions over 600 pixels high and wide; thorough every line.
         let recoveryDensity = effort == .thorough ? 1 : max(1, min(crop.width, crop.height) / 600)
+        // Around a barcode-like region, zbar scans across its bars only (rows for upright bars,
+        // columns for bars lying flat; both when turned 30–60°), about 300 lines each way.
+        var lines: (rows: Int, columns: Int)?
+        if let candidate, focused, effort != .thorough {
+            let rows = max(1, crop.height / 300), columns = max(1, crop.width / 300)
+            let turn = abs(candidate.angle)
+            lines = turn < 30 ? (rows, 0) : turn > 60 ? (0, columns) : (rows, columns)
+        }
         func run(_ pass: DecodingPass, on source: LuminanceImage, as name: String? = nil) -> [Symbol] {
             let (transformed, toRegion) = pass.apply(source)
+            let across = pass.name.contains("rotate") ? nil : lines  // a turned copy turns the bars too
             let symbols = pass.byLines ? EANLineDecoder.scan(transformed, pass: name ?? pass.name)
-                                       : scanner.scan(transformed, pass: name ?? pass.name, density: recoveryDensity)
+                : across.map { scanner.scan(transformed, pixels: PixelRect(x: 0, y: 0, width: transformed.width, height: transformed.height),
+                                            pass: name ?? pass.name, rows: $0.rows, columns: $0.columns) }
+                  ?? scanner.scan(transformed, pass: name ?? pass.name, density: recoveryDensity)
             return Self.verified(symbols, in: transformed).map { symbol in
                 symbol.mapped { u, v in
                     let (x, y) = toRegion(u, v)
-                    return (fromReduced(x, by: Double(factor)) + Double(rect.x), fromReduced(y, by: Double(factor)) + Double(rect.y))
+                    return (fromReduced(x, by: Double(factor)) + Double(area.x), fromReduced(y, by: Double(factor)) + Double(area.y))
                 }
             }
         }
-        // Passes run cheapest first and stop once every place has a code with enough evidence
-        // (``Arbiter``: two agreeing passes, or one confirmed by the fit). A code only one pass
-        // read gets a second look at once: the same pass on a smoothed and on a lightened copy
-        // of the region.
+        // Passes stop once every place has a code with enough evidence (``Arbiter``: two agreeing
+        // passes, or one confirmed by the fit). A code only one pass read gets a second look at
+        // once: the same pass on a smoothed and on a lightened copy of the region.
         var found: [Symbol] = []
         var variants: [(String, LuminanceImage)]?
         for pass in passes {
@@ -213,7 +317,57 @@ public final class MultiPassDecoder {
             }
             if Arbiter.isSettled(readings + found, minimumEvidence: confirmations) { break }
         }
-        return ScanReport(symbols: readings + found, recoveryEvidence: confirmations)
+        return found
+    }
+
+    /// Regions with more pixels than this get their ``CandidateMap`` from a half-size copy.
+    static let mapAtHalfSizeAbovePixels = 1_000_000
+
+    /// Most barcode-like regions looked at, largest first.
+    static let maximumAreas = 4
+
+    /// The areas to search for `candidates` (at most ``maximumAreas``, largest first): each
+    /// widened by half its longer side (and 32 pixels) on every side — a region found in part
+    /// still gets its quiet zones — overlapping ones merged, clipped to `rect`.
+    static func areas(_ candidates: [Candidate], within rect: PixelRect) -> [(rect: PixelRect, looksLike: Candidate?)] {
+        var areas: [(rect: PixelRect, looksLike: Candidate?)] = []
+        for c in candidates.prefix(maximumAreas) {
+            let margin = max(c.rect.width, c.rect.height) / 2 + 32
+            var box = (minX: c.rect.x - margin, minY: c.rect.y - margin,
+                       maxX: c.rect.x + c.rect.width + margin, maxY: c.rect.y + c.rect.height + margin)
+            // Areas that overlap become one (the parts of one symbol, cut by a wide bar).
+            var looksLike: Candidate? = c
+            while let k = areas.firstIndex(where: { a in
+                a.rect.x < box.maxX && a.rect.x + a.rect.width > box.minX && a.rect.y < box.maxY && a.rect.y + a.rect.height > box.minY
+            }) {
+                let a = areas.remove(at: k)
+                box = (min(box.minX, a.rect.x), min(box.minY, a.rect.y),
+                       max(box.maxX, a.rect.x + a.rect.width), max(box.maxY, a.rect.y + a.rect.height))
+                looksLike = a.looksLike.map { $0.blocks >= c.blocks ? $0 : c } ?? c
+            }
+            let minX = max(box.minX, rect.x), minY = max(box.minY, rect.y)
+            let maxX = min(box.maxX, rect.x + rect.width), maxY = min(box.maxY, rect.y + rect.height)
+            guard maxX - minX >= 16, maxY - minY >= 16 else { continue }
+            areas.append((PixelRect(x: minX, y: minY, width: maxX - minX, height: maxY - minY), looksLike))
+        }
+        return areas
+    }
+
+    /// `passes` reordered for what the largest barcode-like region looks like: inversions first
+    /// for light bars on a dark ground, rotations first for bars turned 15–75°.
+    static func ordered(_ passes: [DecodingPass], for candidate: Candidate?) -> [DecodingPass] {
+        guard let candidate else { return passes }
+        var first: [DecodingPass] = [], rest: [DecodingPass] = []
+        let turned = abs(candidate.angle) >= 15 && abs(candidate.angle) <= 75
+        for pass in passes {
+            let inverts = pass.name.hasPrefix("invert"), rotates = pass.name.contains("rotate")
+            if (candidate.inverted && inverts && (turned || !rotates)) || (turned && rotates && (candidate.inverted || !inverts)) {
+                first.append(pass)
+            } else {
+                rest.append(pass)
+            }
+        }
+        return first + rest
     }
 
     /// Rows and columns between the lines of the first, sparse scan of a `width`×`height`
@@ -227,6 +381,8 @@ public final class MultiPassDecoder {
     static func passes(for effort: Effort, width: Int, height: Int) -> [DecodingPass] {
         guard effort != .fast else { return [] }
         let shorter = min(width, height)
+        // The two unsharp passes subtract the same σ = 4 blur of the same image: made once.
+        let blurs = SharedBlur(sigma: 4)
         var lines = DecodingPass.plain("lines") { $0 }
         lines.byLines = true
         var passes: [DecodingPass] = [
@@ -238,8 +394,8 @@ public final class MultiPassDecoder {
             .plain("threshold") { $0.locallyThresholded() },
             // Out-of-focus photos: thin bars come back with unsharp masking. Only wide masks:
             // mild sharpening (sigma 1-3) makes zbar misread blurred bars consistently.
-            .plain("unsharp") { $0.unsharpMasked(sigma: 4, amount: 3) },
-            .plain("unsharp-strong") { $0.unsharpMasked(sigma: 4, amount: 8) },
+            .plain("unsharp") { $0.unsharpMasked(by: blurs.blur(of: $0), amount: 3) },
+            .plain("unsharp-strong") { $0.unsharpMasked(by: blurs.blur(of: $0), amount: 8) },
             .plain("invert") { $0.inverted() },
             .plain("invert-smooth") { $0.inverted().boxBlurred() },
         ]

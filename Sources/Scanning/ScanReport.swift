@@ -19,11 +19,22 @@ public struct ReadCode: Hashable, Sendable {
 public struct ScanReport: Sendable {
     /// Symbols in reading order (top to bottom, then left to right), each with its verdict.
     public var codes: [ReadCode]
+    /// Barcode-like regions (``CandidateMap``) where no code was read: where to retake the photo.
+    public var candidates: [Candidate] = []
 
     /// - Parameter recoveryEvidence: the evidence (``Arbiter``) a code read only by recovery
     ///   passes needs to be reported at all (1: every reading counts).
-    public init(symbols raw: [Symbol], recoveryEvidence: Int = 1) {
+    /// - Parameter candidates: barcode-like regions looked at; those that overlap no code read
+    ///   are kept in ``candidates``.
+    public init(symbols raw: [Symbol], recoveryEvidence: Int = 1, candidates: [Candidate] = []) {
         codes = Arbiter.judge(ScanReport.attachAddOns(raw), recoveryEvidence: recoveryEvidence)
+        let read = codes.map(\.symbol.bounds)
+        self.candidates = candidates.filter { candidate in
+            let r = candidate.rect
+            return !read.contains { b in
+                b.minX < r.x + r.width && b.maxX >= r.x && b.minY < r.y + r.height && b.maxY >= r.y
+            }
+        }
     }
 
     /// The first accepted code of each ISBN, in reading order (so each ISBN once, with the

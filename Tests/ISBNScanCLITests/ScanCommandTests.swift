@@ -171,4 +171,34 @@ import Testing
         let run = try isbnscan(["scan", "-q", "\(images)/rejected/jan.png", "\(images)/corrupt/empty.png"])
         #expect(run.stderr == "Error: \(images)/corrupt/empty.png: empty file (0 bytes)\n")
     }
+
+    /// A barcode with its middle cut out reads as nothing; the report says where it is and what
+    /// to do (issue 10): a `"candidates"` list in JSON, and the warning.
+    @Test func anUnreadableBarcodeLikeRegionIsReported() throws {
+        let directory = NSTemporaryDirectory() + "isbnscan-candidate-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        // pgm-p5.pgm (250x156, the EAN-13 9780306406157) doubled to 500x312 on a 900x700 grey page,
+        // with the columns of its middle guard and neighbours made white.
+        let source = [UInt8](try Data(contentsOf: URL(fileURLWithPath: "\(testImages)/isbn/pgm-p5.pgm")))
+        let pixels = Array(source.suffix(250 * 156))
+        var page = [UInt8](repeating: 200, count: 900 * 700)
+        for y in 0..<312 {
+            for x in 0..<500 {
+                page[(200 + y) * 900 + 200 + x] = x >= 230 && x < 290 ? 255 : pixels[(y / 2) * 250 + x / 2]
+            }
+        }
+        let path = "\(directory)/cut.pgm"
+        try (Data("P5\n900 700\n255\n".utf8) + Data(page)).write(to: URL(fileURLWithPath: path))
+        let run = try isbnscan(["scan", "--json", path])
+        #expect(run.status == 4)
+        #expect(run.stdout.contains(#""symbols": [], "isbns": [], "rejected": [], "error": null, "candidates": [{"polygon": [["#),
+                "\(run.stdout)")
+        #expect(run.stderr.contains("Warning: \(path): no barcode found; something barcode-like at "), "\(run.stderr)")
+        #expect(run.stderr.contains("could not be read: retake it closer and sharper"))
+        // The whole barcode: read, and no candidate left over.
+        let whole = try isbnscan(["scan", "--json", "\(testImages)/isbn/pgm-p5.pgm"])
+        #expect(whole.status == 0 && !whole.stdout.contains("candidates"))
+    }
+
 }

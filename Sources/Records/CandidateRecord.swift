@@ -1,0 +1,29 @@
+import Scanning
+
+/// A barcode-like region where no code was read (``Candidate``): `{"polygon", "angle", "inverted"}`.
+public struct CandidateRecord: Sendable, Equatable {
+    /// Quadrilateral in pixels of the upright image, clockwise from the top-left corner.
+    public var polygon: [Point]
+    /// Direction across the bars in whole degrees, −90 ..< 90 (0: upright bars).
+    public var angle: Int
+    /// Light bars on a dark ground.
+    public var inverted: Bool
+
+    public init(_ candidate: Candidate) {
+        polygon = candidate.polygon
+        angle = Int(candidate.angle.rounded())
+        inverted = candidate.inverted
+    }
+
+    public var json: JSONValue {
+        .object(["polygon": .array(polygon.map { .array([.int($0.x), .int($0.y)]) }), "angle": .int(angle),
+                 "inverted": .bool(inverted)])
+    }
+
+    /// For messages: `"1200,800 (400x300 px)"`, the top-left corner and the size.
+    public var place: String {
+        let xs = polygon.map(\.x), ys = polygon.map(\.y)
+        guard let minX = xs.min(), let maxX = xs.max(), let minY = ys.min(), let maxY = ys.max() else { return "" }
+        return "\(minX),\(minY) (\(maxX - minX + 1)x\(maxY - minY + 1) px)"
+    }
+}

@@ -1,0 +1,263 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Imaging
+
+/// A place in an image that looks like a barcode: many parallel edges close together.
+///
+/// Found by ``CandidateMap``; used to decide whether and where the recovery passes run, and
+/// reported (``ScanReport/candidates``) when no pass reads a code there, so the user knows
+/// where to retake the photo.
+public struct Candidate: Sendable, Hashable {
+    /// The region, in pixels of the full upright image (origin top-left; x right, y down).
+    public var rect: PixelRect
+    /// Direction across the bars (of the luminance gradient), in degrees in −90 ..< 90: 0 for
+    /// upright bars (a barcode read along rows), ±90 for bars lying flat.
+    public var angle: Double
+    /// Bars lighter than their surroundings: a negative print (light bars on a dark cover).
+    public var inverted: Bool
+    /// Blocks of ``CandidateMap/block`` pixels (of the image it was found in) that make it up.
+    public var blocks: Int
+    /// Coherence of the region's gradients as a whole (0…1): near 1 when all its edges run one way.
+    public var coherence: Double
+
+    /// The candidate found in a copy `factor` times smaller, in pixels of the full image.
+    func scaled(by factor: Int) -> Candidate {
+        guard factor != 1 else { return self }
+        var copy = self
+        copy.rect = PixelRect(x: rect.x * factor, y: rect.y * factor, width: rect.width * factor, height: rect.height * factor)
+        return copy
+    }
+
+    /// The region as a quadrilateral clockwise from the top-left corner, in full-image pixels.
+    public var polygon: [Point] {
+        [Point(x: rect.x, y: rect.y), Point(x: rect.x + rect.width - 1, y: rect.y),
+         Point(x: rect.x + rect.width - 1, y: rect.y + rect.height - 1), Point(x: rect.x, y: rect.y + rect.height - 1)]
+    }
+}
+
+/// A cheap map of barcode-likeness: where in an image a barcode may be, before any decoder is
+/// paid for.
+///
+/// The image is cut into blocks of ``block`` pixels. In each, the luminance gradient's structure
+/// tensor (sums of gx², gy², gx·gy over every other row) gives the gradient energy and its
+/// coherence — 1 when every edge in the block runs the same way, near 0 for text, foliage or
+/// noise — and the ratio (Σ|g|)² / (n Σ|g|²) tells many edges (bars a few pixels apart) from a
+/// single one (a book's spine, a table edge). A block with enough energy, coherence and edges is
+/// barcode-like; 8-connected barcode-like blocks whose directions agree form a candidate, kept
+/// when it spans at least two blocks each way (an EAN is at least a third as tall as it is
+/// wide; a line of text is not).
+///
+/// Cost: one pass over half the rows, about 1 ns per pixel of the image.
+public enum CandidateMap {
+    /// Block side in pixels.
+    public static let block = 16
+    /// Mean squared gradient (levels² per pixel) a block needs: a print with 40 levels of contrast
+    /// and bars 3 pixels apart has about 300; the grain of a plain surface under 10.
+    static let minimumEnergy = 20.0
+    /// Coherence a block needs (0…1).
+    static let minimumCoherence = 0.6
+    /// Edge spread a block needs: (Σ|g|)² / (n Σ|g|²), 1 when every sample is on an edge,
+    /// about 0.1 for one sharp edge across a 16-pixel block.
+    static let minimumSpread = 0.2
+    /// Directions of neighbouring blocks of one candidate differ by less than this (degrees).
+    static let maximumTurn = 30.0
+
+    struct BlockStats {
+        var sxx = 0, syy = 0, sxy = 0, sumAbs = 0, n = 0, luminance = 0
+        var energy: Double { n == 0 ? 0 : Double(sxx + syy) / Double(n) }
+        var coherence: Double {
+            let total = Double(sxx + syy)
+            guard total > 0 else { return 0 }
+            let d = Double(sxx - syy), c = Double(sxy)
+            return (d * d + 4 * c * c).squareRoot() / total
+        }
+        var spread: Double {
+            let total = Double(sxx + syy)
+            guard total > 0, n > 0 else { return 0 }
+            return Double(sumAbs) * Double(sumAbs) / (Double(n) * total)
+        }
+        /// Gradient direction in degrees, −90 ..< 90.
+        var angle: Double {
+            var degrees = 0.5 * atan2Degrees(Double(2 * sxy), Double(sxx - syy))
+            if degrees >= 90 { degrees -= 180 }
+            return degrees
+        }
+        var isBarcodeLike: Bool {
+            energy >= CandidateMap.minimumEnergy && coherence >= CandidateMap.minimumCoherence
+                && spread >= CandidateMap.minimumSpread
+        }
+    }
+
+    /// Whether a region is big enough for the map to tell anything: 4 blocks each way. (A strip
+    /// of a few rows — one scan line of a symbol — is searched without it.)
+    public static func canMap(_ rect: PixelRect) -> Bool {
+        rect.width >= 4 * block && rect.height >= 4 * block
+    }
+
+    /// The candidates in `rect` of `image` (pixels of `image`), largest first, with their
+    /// rectangles mapped to the full image by `scale` (`image` is the picture at 1/`scale` of
+    /// its size: a JPEG decoded at half size has scale 2).
+    public static func find(in image: LuminanceImage, within rect: PixelRect? = nil, scale: Int = 1) -> [Candidate] {
+        let area = rect ?? PixelRect(x: 0, y: 0, width: image.width, height: image.height)
+        let columns = area.width / block, rows = area.height / block
+        guard columns >= 2, rows >= 2 else { return [] }
+        var stats = [BlockStats](repeating: BlockStats(), count: columns * rows)
+        image.withUnsafeBytes { bytes in
+            let stride = image.width
+            stats.withUnsafeMutableBufferPointer { cells in
+                for by in 0..<rows {
+                    for dy in Swift.stride(from: 0, to: block, by: 2) {
+                        let y = area.y + by * block + dy
+                        guard y + 1 < image.height else { continue }
+                        let row = y * stride
+                        for bx in 0..<columns {
+                            var sxx = 0, syy = 0, sxy = 0, sumAbs = 0, sum = 0
+                            let x0 = area.x + bx * block
+                            let count = min(block, image.width - 1 - x0)
+                            guard count > 0 else { continue }
+                            for x in x0..<(x0 + count) {
+                                // The gradient at the centre of the 2×2 cell (both components at one
+                                // point, so that thin turned bars give a consistent direction).
+                                let here = Int(bytes[row + x]), right = Int(bytes[row + x + 1])
+                                let below = Int(bytes[row + stride + x]), diagonal = Int(bytes[row + stride + x + 1])
+                                let gx = (right + diagonal - here - below) / 2
+                                let gy = (below + diagonal - here - right) / 2
+                                sxx += gx * gx; syy += gy * gy; sxy += gx * gy
+                                sumAbs += abs(gx) + abs(gy)
+                                sum += here
+                            }
+                            let k = by * columns + bx
+                            cells[k].sxx += sxx; cells[k].syy += syy; cells[k].sxy += sxy
+                            cells[k].sumAbs += sumAbs; cells[k].n += count; cells[k].luminance += sum
+                        }
+                    }
+                }
+            }
+        }
+        let like = stats.map(\.isBarcodeLike)
+        // A block inside a wide bar or space has few edges; with the energy and coherence of a
+        // barcode it still joins one (so a symbol is not cut into strips), without counting.
+        let joins = stats.map { $0.energy >= minimumEnergy && $0.coherence >= minimumCoherence }
+        var component = [Int](repeating: -1, count: stats.count)
+        var found: [Candidate] = []
+        for start in stats.indices where like[start] && component[start] < 0 {
+            // Flood fill over barcode-like blocks whose directions agree with their neighbour's.
+            var stack = [start], members: [Int] = []
+            component[start] = start
+            while let k = stack.popLast() {
+                members.append(k)
+                let (cx, cy) = (k % columns, k / columns)
+                for ny in max(0, cy - 1)...min(rows - 1, cy + 1) {
+                    for nx in max(0, cx - 1)...min(columns - 1, cx + 1) {
+                        let n = ny * columns + nx
+                        guard joins[n], component[n] < 0, turn(stats[k].angle, stats[n].angle) < maximumTurn else { continue }
+                        component[n] = start
+                        stack.append(n)
+                    }
+                }
+            }
+            let xs = members.map { $0 % columns }, ys = members.map { $0 / columns }
+            let (minX, maxX, minY, maxY) = (xs.min()!, xs.max()!, ys.min()!, ys.max()!)
+            let counted = members.filter { like[$0] }.count
+            guard counted >= minimumBlocks, maxX - minX >= 1, maxY - minY >= 1 else { continue }
+            var total = BlockStats()
+            for k in members {
+                total.sxx += stats[k].sxx; total.syy += stats[k].syy; total.sxy += stats[k].sxy
+                total.n += stats[k].n; total.luminance += stats[k].luminance
+            }
+            // Polarity: the blocks around a print on a light label are lighter than the bars' blocks.
+            var ringSum = 0, ringCount = 0
+            for ny in max(0, minY - 1)...min(rows - 1, maxY + 1) {
+                for nx in max(0, minX - 1)...min(columns - 1, maxX + 1) where component[ny * columns + nx] != start {
+                    ringSum += stats[ny * columns + nx].luminance
+                    ringCount += stats[ny * columns + nx].n
+                }
+            }
+            // Many edges along the gradient: an EAN-13 has 60 (30 bars), an EAN-8 44; the stripes of a
+            // paragraph's lines, a shelf's spines or a fence far fewer.
+            let box = PixelRect(x: area.x + minX * block, y: area.y + minY * block,
+                                width: (maxX - minX + 1) * block, height: (maxY - minY + 1) * block)
+            guard edgeCount(in: image, around: box, angle: total.angle) >= minimumEdges else { continue }
+            // A big region may be less coherent as a whole (a turned symbol, a curved page).
+            guard total.coherence >= minimumRegionCoherence
+                    || (total.coherence >= 0.6 && counted >= 5 * minimumBlocks) else { continue }
+            let inside = Double(total.luminance) / Double(max(1, total.n))
+            let around = ringCount > 0 ? Double(ringSum) / Double(ringCount) : inside
+            let pixels = PixelRect(x: (area.x + minX * block) * scale, y: (area.y + minY * block) * scale,
+                                   width: (maxX - minX + 1) * block * scale, height: (maxY - minY + 1) * block * scale)
+            found.append(Candidate(rect: pixels, angle: total.angle, inverted: inside > around + 12, blocks: counted,
+                                   coherence: total.coherence))
+        }
+        return found.sorted { $0.blocks > $1.blocks }
+    }
+
+    /// Blocks a candidate needs: an EAN-13 with modules of 1 pixel and bars half as tall as the
+    /// symbol is wide covers about 18; a word of text 4 to 8.
+    static let minimumBlocks = 8
+    /// Coherence of the whole region (its summed tensor): barcodes 0.88–0.99 in photos, blocks of
+    /// text 0.6–0.9.
+    static let minimumRegionCoherence = 0.8
+
+    /// Edges a candidate must show on some line across it (a blurred EAN-13 loses a few of its 60).
+    static let minimumEdges = 20
+
+    /// Half-width of the moving mean that ``edgeCount(in:around:angle:)`` splits dark from light with.
+    static let window = 7
+    /// Levels a sample must be beyond the moving mean to switch between dark and light.
+    static let hysteresis = 5
+
+    /// The most light/dark transitions on three lines along `angle` (the gradient direction,
+    /// degrees) through `box`, extended by half its size each way.
+    static func edgeCount(in image: LuminanceImage, around box: PixelRect, angle: Double) -> Int {
+        let radians = angle * .pi / 180
+        let (dx, dy) = (cos(radians), sin(radians))
+        let cx = Double(box.x) + Double(box.width) / 2, cy = Double(box.y) + Double(box.height) / 2
+        // Half-length: the box's extent along the direction, plus half of it.
+        let extent = abs(dx) * Double(box.width) + abs(dy) * Double(box.height)
+        let half = 0.75 * extent
+        let across = abs(dy) * Double(box.width) + abs(dx) * Double(box.height)
+        var best = 0
+        image.withUnsafeBytes { bytes in
+            var samples: [UInt8] = []
+            for offset in [-0.4, -0.27, -0.13, 0.0, 0.13, 0.27, 0.4] {
+                let ox = cx - dy * offset * across, oy = cy + dx * offset * across
+
+                samples.removeAll(keepingCapacity: true)
+                var t = -half
+                while t <= half {
+                    let x = Int(ox + t * dx), y = Int(oy + t * dy)
+                    if x >= 0, y >= 0, x < image.width, y < image.height { samples.append(bytes[y * image.width + x]) }
+                    t += 1
+                }
+                guard samples.count > 2 * window + 1 else { continue }
+                // Against the mean of the 2·window+1 samples around each one (not one threshold for
+                // the whole line: light and contrast change along it), with a hysteresis of
+                // `hysteresis` levels so that grain does not count.
+                var prefix = [Int](repeating: 0, count: samples.count + 1)
+                for (k, value) in samples.enumerated() { prefix[k + 1] = prefix[k] + Int(value) }
+                var edges = 0
+                var dark: Bool?
+                for k in window..<(samples.count - window) {
+                    let mean = (prefix[k + window + 1] - prefix[k - window]) / (2 * window + 1)
+                    let d = Int(samples[k]) - mean
+                    if d < -hysteresis, dark != true { if dark != nil { edges += 1 }; dark = true }
+                    if d > hysteresis, dark != false { if dark != nil { edges += 1 }; dark = false }
+                }
+                best = max(best, edges)
+            }
+        }
+        return best
+    }
+
+    /// The smaller angle between two directions given modulo 180°.
+    static func turn(_ a: Double, _ b: Double) -> Double {
+        let d = abs(a - b).truncatingRemainder(dividingBy: 180)
+        return min(d, 180 - d)
+    }
+}
+
+/// atan2 in degrees without Foundation.
+@inline(__always) func atan2Degrees(_ y: Double, _ x: Double) -> Double {
+    atan2(y, x) * 180 / .pi
+}

@@ -1,0 +1,96 @@
+import Testing
+import Imaging
+@testable import Scanning
+
+/// The barcode-likeness map (issue 10): where a barcode may be, before any decoder runs.
+@Suite struct CandidateMapTests {
+    /// `png-gray8.png` (a 501×312 EAN-13, black on white) pasted at (300, 250) on a 1200×900
+    /// grey canvas, optionally turned a quarter and with its tones inverted on a dark canvas.
+    static func scene(turned: Bool = false, inverted: Bool = false, cutMiddle: Bool = false) throws -> LuminanceImage {
+        let label = try ImageLoader.load(path: "\(testImages)/isbn/png-gray8.png").image
+        var pixels = [UInt8](repeating: inverted ? 40 : 200, count: 1200 * 900)
+        let source = label.pixels
+        for y in 0..<label.height {
+            for x in 0..<label.width {
+                var value = source[y * label.width + x]
+                if cutMiddle && x >= 230 && x < 290 { value = 255 }  // the middle guard and its neighbours
+                if inverted { value = 255 - value }
+                let (cx, cy) = turned ? (label.height - 1 - y, x) : (x, y)
+                pixels[(250 + cy) * 1200 + 300 + cx] = value
+            }
+        }
+        return LuminanceImage(width: 1200, height: 900, pixels: pixels)
+    }
+
+    @Test func findsTheBarcodeWhereItIs() throws {
+        let found = CandidateMap.find(in: try Self.scene())
+        let first = try #require(found.first)
+        // The bars span about x 380…740, y 285…500 of the canvas.
+        #expect(first.rect.x <= 400 && first.rect.x + first.rect.width >= 720, "\(first.rect)")
+        #expect(first.rect.y <= 300 && first.rect.y + first.rect.height >= 480, "\(first.rect)")
+        #expect(abs(first.angle) < 10)
+        #expect(!first.inverted)
+        #expect(first.coherence > 0.9)
+    }
+
+    @Test func aTurnedBarcodeHasItsDirection() throws {
+        let first = try #require(CandidateMap.find(in: try Self.scene(turned: true)).first)
+        #expect(abs(first.angle) > 80, "angle \(first.angle)")
+    }
+
+    @Test func lightBarsOnADarkGroundAreInverted() throws {
+        let first = try #require(CandidateMap.find(in: try Self.scene(inverted: true)).first)
+        #expect(first.inverted)
+    }
+
+    @Test func aHalfSizeCopyMapsBackToFullSizePixels() throws {
+        let full = try Self.scene()
+        let first = try #require(CandidateMap.find(in: full.downscaled(by: 2), scale: 2).first)
+        #expect(first.rect.x <= 400 && first.rect.x + first.rect.width >= 720, "\(first.rect)")
+    }
+
+    /// Stripes like lines of text (one edge pair every 20 pixels), a blank page and grain: nothing.
+    @Test func stripesBlankAndGrainAreNotBarcodes() {
+        var stripes = [UInt8](repeating: 230, count: 800 * 600)
+        for y in 0..<600 where y % 20 < 8 { for x in 100..<700 { stripes[y * 800 + x] = 30 } }
+        #expect(CandidateMap.find(in: LuminanceImage(width: 800, height: 600, pixels: stripes)).isEmpty)
+        #expect(CandidateMap.find(in: LuminanceImage(width: 800, height: 600, filledWith: 128)).isEmpty)
+        var state: UInt32 = 7
+        let grain = (0..<(800 * 600)).map { _ -> UInt8 in
+            state = state &* 1_103_515_245 &+ 12345
+            return UInt8(100 + Int(state >> 16) % 60)
+        }
+        #expect(CandidateMap.find(in: LuminanceImage(width: 800, height: 600, pixels: grain)).isEmpty)
+    }
+
+    /// A symbol with its middle cut out reads as nothing; the report says where it is.
+    @Test func anUnreadableBarcodeIsReportedAsACandidate() throws {
+        let decoder = MultiPassDecoder(scanner: BarcodeScanner(), effort: .normal)
+        let report = decoder.decode(try Self.scene(cutMiddle: true))
+        #expect(report.codes.isEmpty)
+        // The bars left of the cut (canvas x 530…590) are there.
+        let rects = report.candidates.map(\.rect)
+        #expect(rects.contains { $0.x <= 420 && $0.x + $0.width >= 520 && $0.y < 400 && $0.y + $0.height > 400 }, "\(rects)")
+        // The whole symbol reads, with nothing left over as a candidate.
+        let whole = decoder.decode(try Self.scene())
+        #expect(whole.isbns.map(\.isbn13) == ["9780306406157"])
+        #expect(whole.candidates.isEmpty)
+    }
+
+    @Test func nothingBarcodeLikeEndsWithNoCandidates() {
+        let decoder = MultiPassDecoder(scanner: BarcodeScanner(), effort: .normal)
+        let report = decoder.decode(LuminanceImage(width: 1200, height: 900, filledWith: 200))
+        #expect(report.codes.isEmpty && report.candidates.isEmpty)
+    }
+
+    @Test func passesAreOrderedForWhatTheRegionLooksLike() {
+        let passes = MultiPassDecoder.passes(for: .normal, width: 1000, height: 800)
+        func candidate(angle: Double, inverted: Bool) -> Candidate {
+            Candidate(rect: PixelRect(x: 0, y: 0, width: 100, height: 100), angle: angle, inverted: inverted, blocks: 20, coherence: 0.95)
+        }
+        #expect(MultiPassDecoder.ordered(passes, for: nil).map(\.name) == passes.map(\.name))
+        #expect(MultiPassDecoder.ordered(passes, for: candidate(angle: 0, inverted: true)).prefix(2).map(\.name) == ["invert", "invert-smooth"])
+        #expect(MultiPassDecoder.ordered(passes, for: candidate(angle: 32, inverted: false)).prefix(2).map(\.name) == ["rotate+30", "rotate-30"])
+        #expect(MultiPassDecoder.ordered(passes, for: candidate(angle: 2, inverted: false)).map(\.name) == passes.map(\.name))
+    }
+}
