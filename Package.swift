@@ -55,7 +55,7 @@ let package = Package(
         .testTarget(name: "CatalogTests", dependencies: ["Catalog", "Records"]),
         .testTarget(name: "BatchTests", dependencies: ["Batch", "Scanning", "Imaging"]),
         // Test support: builds the fake V4L2 device (Tests/FakeV4L2/fakev4l2.c) with cc.
-        .target(name: "FakeV4L2", path: "Tests/FakeV4L2", exclude: ["fakev4l2.c"]),
+        .target(name: "FakeV4L2", path: "Tests/FakeV4L2", exclude: ["fakev4l2.c", "xclose.c"]),
         .testTarget(name: "CaptureTests", dependencies: ["Capture", "CV4L2", "CCodecs", "Imaging", "Scanning", "FakeV4L2"]),
         .testTarget(name: "ISBNScanCLITests", dependencies: ["ISBNScanCLI", "isbnscan", "FakeV4L2", "Catalog", "Records"]),
     ],
