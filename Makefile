@@ -157,7 +157,7 @@ $(FAKE_V4L2): Tests/FakeV4L2/fakev4l2.c
 # dequeue, copy of the band's luminance, zbar, confirmation.
 bench-camera: $(RELEASE_BIN) $(FAKE_V4L2)
 	@echo "isbnscan camera, $(BENCH_FRAMES) frames, 1280x720 YUYV, --roi 0.05,0.4,0.9,0.15, one core:" >&2
-	@for case in "book in the band:TestImages/roi/band-inside.png" "no book:blank"; do 	  label=$${case%%:*}; frames=$${case#*:}; 	  line=$$(LD_PRELOAD=$(FAKE_V4L2) FAKE_V4L2_FRAMES=$$frames FAKE_V4L2_FPS=0 FAKE_V4L2_FORMATS=YUYV 	    FAKE_V4L2_SIZES=1280x720 taskset -c 0 $(RELEASE_BIN) camera --size 1280x720 --format YUYV 	    --roi 0.05,0.4,0.9,0.15 --continuous --max-frames $(BENCH_FRAMES) 2>&1 >/dev/null | tail -n 1); 	  echo "  $$label: $${line#camera: }"; 	done
+	@for case in "book in the band:TestImages/roi/band-inside.png" "no book:blank"; do 	  label=$${case%%:*}; frames=$${case#*:}; 	  line=$$(LD_PRELOAD=$(FAKE_V4L2) FAKE_V4L2_FRAMES=$$frames FAKE_V4L2_FPS=0 FAKE_V4L2_FORMATS=YUYV 	    FAKE_V4L2_SIZES=1280x720 taskset -c 0 $(RELEASE_BIN) camera --size 1280x720 --format YUYV 	    --roi 0.05,0.4,0.9,0.15 --continuous --max-frames $(BENCH_FRAMES) 2>&1 >/dev/null | grep " frames in "); 	  echo "  $$label: $${line#camera: }"; 	done
 
 # deps is order-only here: `make docs` as yourself, then `sudo make install` only copies files
 # (no build as root, where swift may not be on the PATH).
