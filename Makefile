@@ -1,6 +1,7 @@
 # isbnscan — targets:
 #   make deps    install the Debian packages the build and tests need (only what is missing;
-#                V4L2 needs only the kernel headers; the tests compile the fake camera with cc)
+#                V4L2 needs only the kernel headers; the tests compile the fake camera with cc;
+#                SDL2 for camera --preview, and Xvfb, xdotool, xwd, netpbm, Xlib for its tests)
 #   make build   debug build
 #   make test    deps, then `swift test` (all test suites), then the packaging tests (make install
 #                and make deb into scratch folders) in a second `swift test`
@@ -89,6 +90,12 @@ deps:
 	command -v fish >/dev/null 2>&1 || missing="$$missing fish"; \
 	command -v dpkg-shlibdeps >/dev/null 2>&1 || missing="$$missing dpkg-dev"; \
 	command -v strip >/dev/null 2>&1 || missing="$$missing binutils"; \
+	pkg-config --exists sdl2 2>/dev/null || missing="$$missing libsdl2-dev"; \
+	command -v Xvfb >/dev/null 2>&1 || missing="$$missing xvfb"; \
+	command -v xdotool >/dev/null 2>&1 || missing="$$missing xdotool"; \
+	command -v xwd >/dev/null 2>&1 || missing="$$missing x11-apps"; \
+	command -v xwdtopnm >/dev/null 2>&1 || missing="$$missing netpbm"; \
+	[ -f /usr/include/X11/Xlib.h ] || missing="$$missing libx11-dev"; \
 	if [ -n "$$missing" ]; then \
 	  echo "make deps: installing$$missing"; \
 	  $(SUDO) apt-get update -qq && \

@@ -21,6 +21,8 @@ let package = Package(
         .systemLibrary(name: "CGIF", pkgConfig: "libgif", providers: [.apt(["libgif-dev"])]),
         // libheif1 on Debian 12 decodes HEVC through libde265 (and AVIF through dav1d) itself.
         .systemLibrary(name: "CHEIF", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
+        // The camera preview window (X11 and Wayland through SDL's video drivers).
+        .systemLibrary(name: "CSDL2", pkgConfig: "sdl2", providers: [.apt(["libsdl2-dev"])]),
         // C shim: libpng/libjpeg decoding with setjmp kept inside C, EXIF orientation; TIFF, WebP,
         // GIF and HEIF through their libraries; a strict BMP reader.
         .target(name: "CCodecs", dependencies: ["CPNG", "CJPEG", "CExif", "CTIFF", "CWebP", "CGIF", "CHEIF"]),
@@ -51,8 +53,10 @@ let package = Package(
         // error); frame scanner and confirmation across frames. Beside Batch, its file twin.
         // (Records only for ScanReport.judged(accepting:), the --accept 979 re-judging.)
         .target(name: "LiveScan", dependencies: ["Capture", "Imaging", "Scanning", "ISBN", "Records"]),
+        // The SDL2 preview window: draws a session's events, reports keys; decides nothing.
+        .target(name: "Preview", dependencies: ["CSDL2", "LiveScan", "Scanning"]),
         // Argument parsing, commands, output, exit statuses.
-        .target(name: "ISBNScanCLI", dependencies: ["ISBN", "Imaging", "Scanning", "Batch", "Capture", "LiveScan",
+        .target(name: "ISBNScanCLI", dependencies: ["ISBN", "Imaging", "Scanning", "Batch", "Capture", "LiveScan", "Preview",
                                                     "Records", "Catalog", "CSignals"]),
         .executableTarget(name: "isbnscan", dependencies: ["ISBNScanCLI"]),
 
@@ -66,6 +70,7 @@ let package = Package(
         .target(name: "FakeV4L2", path: "Tests/FakeV4L2", exclude: ["fakev4l2.c", "xclose.c"]),
         .testTarget(name: "CaptureTests", dependencies: ["Capture", "LiveScan", "CV4L2", "CCodecs", "Imaging", "Scanning", "FakeV4L2"]),
         .testTarget(name: "LiveScanTests", dependencies: ["LiveScan", "Scanning"]),
+        .testTarget(name: "PreviewTests", dependencies: ["Preview", "LiveScan", "Capture", "Scanning"]),
         .testTarget(name: "ISBNScanCLITests", dependencies: ["ISBNScanCLI", "isbnscan", "FakeV4L2", "Catalog", "Records", "Scanning"]),
     ],
     swiftLanguageModes: [.v6]

@@ -13,7 +13,7 @@ enum CameraCommand {
     static let spec = CommandSpec(
         name: "camera",
         abstract: "Hold a book up to a webcam (V4L2) and print its ISBN.",
-        usage: "isbnscan camera [--device path] [--size WxH] [--fps n] [--format f] [--roi x,y,w,h] [--once | --continuous] [--timeout s] [--json] [--addons] [--beep] [options]",
+        usage: "isbnscan camera [--device path] [--size WxH] [--fps n] [--format f] [--roi x,y,w,h] [--once | --continuous] [--preview] [--timeout s] [--json] [--addons] [--beep] [options]",
         arguments: [],
         options: [
             OptionSpec("device", value: "path", help: "The V4L2 capture device (default: /dev/video0).\n'isbnscan devices' lists them."),
@@ -32,6 +32,16 @@ enum CameraCommand {
             OptionSpec("roi-avfoundation", value: "x,y,w,h", help: "The same region as AVFoundation's rectOfInterest\n(0.4,0.05,0.15,0.9 is the band); see 'isbnscan scan --help'."),
             OptionSpec("once", help: "Stop at the first ISBN, print it and exit 0 (the default)."),
             OptionSpec("continuous", help: "Keep scanning and print every ISBN once per visit (for\ncataloguing a shelf). Ctrl-C stops (exit 130) after a summary:\nframes, ISBNs, duplicates."),
+            OptionSpec("preview", help: """
+                Show the camera picture in a window (SDL2; X11 or Wayland) with
+                the region of interest as a red frame, each ISBN read outlined
+                in green, refused codes in orange with the reason, and a status
+                strip. Keys: q or Esc quit (like Ctrl-C), space pause/resume,
+                u undo the last ISBN (and remove it from --db), r switch the
+                region between the band and the whole frame. Closing the
+                window quits like q. Without a display: exit 1.
+                """),
+            OptionSpec("preview-snapshot", value: "file", help: "With --preview: write the window's last picture to file\n(binary PPM) when the session ends (tests, screenshots)."),
             OptionSpec("timeout", value: "seconds", help: "Give up after this long; exit 4 if no ISBN was printed\n(default: no limit)."),
             OptionSpec("confirm-frames", value: "n", help: "Frames a code must be read in, within one second,\nbefore it is printed, 1...100 (default: 2), and 3 times as\nmany as any rival reading at its place: rules out misreads."),
             OptionSpec("repeat-after", value: "seconds", help: "--continuous: print the same ISBN again only after it\nhas been out of view this long (default: 3)."),
@@ -58,8 +68,8 @@ ArgumentParser.acceptOption,
         WHERE TO HOLD THE BOOK:
           Only the region is read: by default the band across the middle of the
           picture (5...95% of its width, 40...55% of its height). Hold the barcode
-          across it, bars upright; the status line says so. --roi 0,0,1,1 reads
-          the whole picture (slower per frame).
+          across it, bars upright; the status line says so. --preview shows the
+          band; --roi 0,0,1,1 reads the whole picture (slower per frame).
 
         OUTPUT:
           stdout: one ISBN-13 per line ('<isbn13> <add-on>' with --addons), or
@@ -69,7 +79,7 @@ ArgumentParser.acceptOption,
           Polygons are in pixels of the whole frame, origin top-left.
           stderr: the device, format and size chosen, where to hold the book,
           frames per second while scanning (when stderr is a terminal), warnings,
-          and a summary (also after Ctrl-C):
+          ISBNs undone (u in the preview), and a summary (also after Ctrl-C):
           frames, ISBNs printed, and with --continuous the different ISBNs and
           the duplicates (printed again after leaving the view).
 
@@ -77,16 +87,19 @@ ArgumentParser.acceptOption,
           0    an ISBN was printed
           1    the camera could not be used (no such device, permission denied,
                busy, not a capture device, format not supported, unplugged,
-               no frame for --frame-timeout seconds)
+               no frame for --frame-timeout seconds), or --preview found no
+               display to open its window on
           2    usage error
           3    the ISBNs could not be written to stdout (full disk; a closed
                pipe ends the run quietly)
           4    no ISBN before --timeout or --max-frames
           130  interrupted by Ctrl-C (SIGINT) or SIGTERM, after releasing the camera
+               (q, Esc or closing the --preview window end the same way)
 
         EXAMPLES:
           isbnscan camera
           isbnscan camera --continuous --beep >> shelf.txt
+          isbnscan camera --continuous --preview --db shelf.db
           isbnscan camera --device /dev/video2 --format MJPG --size 1920x1080 --json
         """)
 
@@ -112,6 +125,10 @@ ArgumentParser.acceptOption,
         var prefixes = ISBNPrefixes.only978
         /// `--db`: the catalogue file.
         var db: String?
+        /// `--preview`: show the window.
+        var preview = false
+        /// `--preview-snapshot`: where the window's last picture goes.
+        var previewSnapshot: String?
 
         /// The camera session's part of the settings.
         var options: LiveScanOptions {
@@ -179,6 +196,12 @@ ArgumentParser.acceptOption,
             guard !db.isEmpty else { throw UsageError("--db needs a file name") }
             s.db = db
         }
+        s.preview = parsed.flag("preview")
+        if let file = parsed.value("preview-snapshot") {
+            guard s.preview else { throw UsageError("--preview-snapshot needs --preview") }
+            guard !file.isEmpty else { throw UsageError("--preview-snapshot needs a file name") }
+            s.previewSnapshot = file
+        }
         s.json = parsed.flag("json")
         s.beep = parsed.flag("beep")
         s.quiet = parsed.flag("quiet")
@@ -205,6 +228,7 @@ ArgumentParser.acceptOption,
             }
         }
         let reporter = CameraReporter(settings: settings, stdout: stdout, stderr: stderr, catalog: catalog)
+        if settings.preview { return PreviewSession.run(reporter: reporter) }
         let session = CameraSession(options: settings.options)
         let summary = session.run(stopRequest: { StopSignal.received }) { reporter.handle($0) }
         return reporter.finish(summary)

@@ -2,17 +2,24 @@ import Capture
 import Catalog
 import ISBN
 import LiveScan
+import Preview
 import Records
 import Scanning
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
 
 /// What `isbnscan camera` makes of a session's events: results on stdout (text or JSON
-/// Lines), status lines, warnings and the summary on stderr, the catalogue (`--db`).
+/// Lines), status lines, warnings and the summary on stderr, the catalogue (`--db`), and the
+/// preview's state (`--preview`).
 ///
-/// ``handle(_:)`` runs on the session's thread; ``finish(_:)`` after the session ended.
-final class CameraReporter {
+/// ``handle(_:)`` runs on the session's thread; ``requestUndo()`` may be called from any
+/// thread (the preview's); ``finish(_:)`` after the session ended.
+final class CameraReporter: @unchecked Sendable {
+    // @unchecked: the mutable state below is touched only by the session's thread while it
+    // runs, and by the thread that joined it afterwards; `undoRequests` and `preview` are
+    // Mutex-protected.
     let settings: CameraCommand.Settings
     let stdout: TextSink
     let stderr: TextSink
@@ -23,7 +30,7 @@ final class CameraReporter {
     /// `--db`: where printed ISBNs are recorded (`nil` after a catalogue error).
     var catalog: Catalog?
 
-    /// One ISBN printed, and where it was recorded.
+    /// One ISBN printed: what undo needs to take it back.
     struct Printed {
         var isbn13: String
         var frame: Int
@@ -33,9 +40,15 @@ final class CameraReporter {
     private(set) var printed: [Printed] = []
     /// ISBNs printed again (a later visit of a book already printed in this session).
     private(set) var duplicates = 0
+    private(set) var undone = 0
     var badFrames = 0
+    /// The session is paused (frames not scanned).
+    private var paused = false
     var statusShown = false
     private var lastStatus = 0.0, framesAtLastStatus = 0
+    private let undoRequests = Mutex(0)
+    /// With `--preview`: what the window shows, updated from every event.
+    let preview: Mutex<PreviewState>?
 
     init(settings: CameraCommand.Settings, stdout: TextSink, stderr: TextSink, catalog: Catalog? = nil) {
         self.catalog = catalog
@@ -44,22 +57,34 @@ final class CameraReporter {
         self.stderr = stderr
         self.recordOptions = RecordOptions(ranges: RangesCommand.load(stderr: stderr).ranges, prefixes: settings.prefixes)
         self.live = !settings.quiet && isatty(2) == 1 && (stderr as? FileDescriptorSink)?.fd == 2
+        self.preview = settings.preview ? Mutex(PreviewState()) : nil
     }
 
-    /// ISBNs printed.
+    /// ISBNs printed and not undone.
     var count: Int { printed.count }
+
+    /// Asks to undo the last ISBN printed, at the next event (on the session's thread, which
+    /// owns the catalogue connection).
+    func requestUndo() { undoRequests.withLock { $0 += 1 } }
 
     /// Prints what `event` calls for. Returns `false` when the session should end (stdout
     /// cannot be written).
     func handle(_ event: LiveScanEvent) -> Bool {
+        preview?.withLock { $0.apply(event) }
+        let pendingUndo = undoRequests.withLock { n in defer { n = 0 }; return n }
+        for _ in 0..<pendingUndo { undoLast() }
         let s = settings
         switch event {
         case .started(let info, let format, let rect):
             status("\(s.device): '\(info.card)' (driver \(info.driver))\(info.canStream ? "" : ", read() I/O")")
             status("\(format), scanning \(rect.width)x\(rect.height) pixels at (\(rect.x),\(rect.y)) "
                    + "(region \(s.region)); \(s.continuous ? "--continuous, Ctrl-C stops" : "stops at the first ISBN")")
-            status(Self.whereToHold(s.region))
+            if !s.preview { status(Self.whereToHold(s.region)) }
         case .frame(let info):
+            if info.scanned == paused {   // space in the preview window
+                paused = !info.scanned
+                status(paused ? "paused (space resumes)" : "resumed")
+            }
             if live && info.time - lastStatus >= 1 {
                 let rate = Double(info.number - framesAtLastStatus) / (info.time - lastStatus)
                 stderr.write("\r\u{1B}[Kcamera: \(String(format1: rate)) frames/s, \(count) ISBN\(count == 1 ? "" : "s")")
@@ -92,7 +117,7 @@ final class CameraReporter {
         let place = region == .band ? "the band across the middle of the picture" : "the region of interest"
         return "only \(place) is read: hold the barcode there, bars upright (\(percent(region.x))...\(percent(region.x + region.width)) "
             + "of the width, \(percent(region.y))...\(percent(region.y + region.height)) of the height); "
-            + "--roi 0,0,1,1 reads the whole picture"
+            + "--preview shows it, --roi 0,0,1,1 reads the whole picture"
     }
 
     /// Records, prints and counts the ISBNs confirmed now.
@@ -127,10 +152,55 @@ final class CameraReporter {
             if printed.contains(where: { $0.isbn13 == isbn.isbn13 }) { duplicates += 1 }
             printed.append(Printed(isbn13: isbn.isbn13, frame: frame, time: time, recorded: recorded))
         }
+        if let last = event.isbns.last {
+            let count = self.count
+            preview?.withLock {
+                $0.isbnCount = count
+                $0.lastISBN = last.hyphenated ?? last.isbn13
+                $0.alreadyInCatalogue = !already.isEmpty
+            }
+        }
+    }
+
+    /// Takes back the last ISBN printed: out of the counts, and out of the catalogue when it
+    /// was recorded there (only this sighting). stdout cannot be taken back: the line stays.
+    private func undoLast() {
+        guard let last = printed.popLast() else {
+            if !settings.quiet { status("nothing to undo") }
+            return
+        }
+        undone += 1
+        if printed.contains(where: { $0.isbn13 == last.isbn13 }) { duplicates -= 1 }
+        var note = ""
+        if last.recorded, let catalog {
+            do {
+                let removed = try catalog.removeSighting(isbn13: last.isbn13, device: settings.device, frame: last.frame, at: last.time)
+                note = removed > 0 ? " (removed from the catalogue)" : ""
+            } catch {
+                endStatusLine()
+                stderr.write("Error: \(error)\n")
+            }
+        }
+        endStatusLine()
+        if !settings.quiet { stderr.write("camera: undone \(last.isbn13)\(note)\n") }
+        let count = self.count
+        let previous = printed.last?.isbn13
+        preview?.withLock {
+            $0.isbnCount = count
+            $0.lastISBN = previous.map { isbn in self.recordHyphenated(isbn) }
+            $0.alreadyInCatalogue = false
+        }
+    }
+
+    private func recordHyphenated(_ isbn13: String) -> String {
+        recordOptions.ranges?.hyphenate(isbn13).hyphenated ?? isbn13
     }
 
     /// The summary on stderr and the exit status of the session that ended with `summary`.
     func finish(_ summary: CameraSession.Summary) -> ExitStatus {
+        // Undo asked for as the session ended.
+        let pendingUndo = undoRequests.withLock { n in defer { n = 0 }; return n }
+        for _ in 0..<pendingUndo { undoLast() }
         endStatusLine()
         if case .failed = summary.end { return .inputError }
         let s = settings
@@ -139,26 +209,31 @@ final class CameraReporter {
             var line = "camera: \(frames) frame\(frames == 1 ? "" : "s") in \(String(format2: elapsed)) s"
             if frames > 0 && elapsed > 0 {
                 line += " (\(String(format1: Double(frames) / elapsed)) frames/s, \(String(format2: summary.cpuSeconds * 1000 / Double(frames))) ms CPU per frame"
+                if s.preview {
+                    line += ", \(String(format2: summary.sessionThreadCPUSeconds * 1000 / Double(frames))) ms of it on the scanning thread"
+                }
                 line += ")"
             }
-            line += ", \(count) ISBN\(count == 1 ? "" : "s") printed"
+            let shown = count + undone
+            line += ", \(shown) ISBN\(shown == 1 ? "" : "s") printed"
             if badFrames > 0 { line += ", \(badFrames) unusable frame\(badFrames == 1 ? "" : "s")" }
             if summary.end == .timeout, let timeout = s.timeout { line += "; --timeout of \(String(format2: timeout)) s reached" }
             stderr.write(line + "\n")
             if s.continuous {
                 let different = Set(printed.map(\.isbn13)).count
-                let books = "camera: \(different) different ISBN\(different == 1 ? "" : "s"), \(duplicates) duplicate\(duplicates == 1 ? "" : "s") (printed again after leaving the view)"
+                var books = "camera: \(different) different ISBN\(different == 1 ? "" : "s"), \(duplicates) duplicate\(duplicates == 1 ? "" : "s") (printed again after leaving the view)"
+                if undone > 0 { books += ", \(undone) undone" }
                 stderr.write(books + "\n")
             }
         }
         if case .stopped(let signal) = summary.end {
             if !s.quiet {
-                let why = signal == 0 ? "stopped" : "interrupted by \(signal == SIGTERM ? "SIGTERM" : "SIGINT")"
+                let why = signal == 0 ? "stopped from the preview window" : "interrupted by \(signal == SIGTERM ? "SIGTERM" : "SIGINT")"
                 stderr.write("camera: \(why); camera released\n")
             }
             return .interrupted
         }
-        return count > 0 ? .found : .nothingFound
+        return count + undone > 0 ? .found : .nothingFound
     }
 
     func status(_ line: String) {

@@ -146,7 +146,7 @@ public final class CameraSession: Sendable {
                 summary.badFrames += 1
                 keepGoing = handler(.frame(.init(number: frame, time: time, width: format.width, height: format.height,
                                                  region: region.pixelRect(imageWidth: format.width, imageHeight: format.height),
-                                                 scanned: false, image: taken.image)))
+                                                 scanned: !paused, image: taken.image)))
                 keepGoing = handler(.badFrame(frame: frame, error: error)) && keepGoing
             case .success(let pixels):
                 keepGoing = handler(.frame(.init(number: frame, time: time, width: pixels.frameWidth, height: pixels.frameHeight,

@@ -35,7 +35,7 @@ public enum LiveScanEvent: Sendable {
         public var height: Int
         /// The region scanned in this frame, in frame pixels.
         public var region: PixelRect
-        /// `false` while the session is paused (the frame is not scanned).
+        /// `false` while the session is paused (``SessionControl/paused``): the frame is not scanned.
         public var scanned: Bool
         /// A copy of the frame for display, when one was asked for (``SessionControl/requestFrame()``).
         public var image: LiveFrame?

@@ -60,8 +60,8 @@ import Testing
         #expect(run.stderr.contains(", 1 ISBN printed\n"))
         #expect(fake.events.contains("s_fmt YUYV 1280x720"))
         fake.expectReleased()
-        // The band cannot be seen: the status line says where to hold the book.
-        #expect(run.stderr.contains("camera: only the band across the middle of the picture is read: hold the barcode there, bars upright (5%...95% of the width, 40%...55% of the height); --roi 0,0,1,1 reads the whole picture\n"))
+        // Without --preview the band cannot be seen: the status line says where to hold the book.
+        #expect(run.stderr.contains("camera: only the band across the middle of the picture is read: hold the barcode there, bars upright (5%...95% of the width, 40%...55% of the height); --preview shows it, --roi 0,0,1,1 reads the whole picture\n"))
         let whole = try Fake(["FRAMES": Self.inside, "FPS": "0"]).run(["--roi", "0,0,1,1", "--max-frames", "20"])
         #expect(whole.stderr.contains("camera: hold the book's barcode anywhere in the picture\n"))
     }
@@ -321,6 +321,7 @@ import Testing
         (["--confirm-frames", "0"], "Error: --confirm-frames 0 is outside 1...100"),
         (["--roi", "0.5,0.5,0.6,0.1"], "Error: --roi: x+width is 1.1, past the image edge at 1"),
         (["extra"], "Error: unexpected argument 'extra'"),
+        (["--preview-snapshot", "a.ppm"], "Error: --preview-snapshot needs --preview"),
     ])
     func usageErrors(arguments: [String], message: String) throws {
         let run = try isbnscan(["camera"] + arguments)
