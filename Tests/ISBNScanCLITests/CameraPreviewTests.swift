@@ -10,26 +10,40 @@ import Testing
     static let inside = testImages + "/roi/band-inside.png"     // 9780345391803 in the band
     static let outside = testImages + "/roi/band-outside.png"   // 9780060850524 above the band
 
-    /// One Xvfb server for the whole test process (`-displayfd` says when it is ready), ended at exit.
-    static let display: Result<String, FakeV4L2.BuildError> = {
+    /// An Xvfb server for one test (`-displayfd` says when it is ready and which display it
+    /// took), killed by ``stop()``. SIGKILL: Swift Testing's threads may block SIGTERM, and a
+    /// child inherits that mask. Its lock file and socket are removed with it.
+    final class Xvfb {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/Xvfb")
-        process.arguments = ["-displayfd", "1", "-screen", "0", "1600x1000x24", "-nolisten", "tcp"]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        do { try process.run() } catch { return .failure(.init(message: "cannot start Xvfb: \(error)")) }
-        var text = ""
-        while !text.hasSuffix("\n") {
-            let byte = pipe.fileHandleForReading.readData(ofLength: 1)
-            if byte.isEmpty { return .failure(.init(message: "Xvfb ended before it was ready")) }
-            text += String(decoding: byte, as: UTF8.self)
+        let display: String
+
+        init() throws {
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/Xvfb")
+            process.arguments = ["-displayfd", "1", "-screen", "0", "1600x1000x24", "-nolisten", "tcp"]
+            let pipe = Pipe()
+            process.standardOutput = pipe
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            var text = ""
+            while !text.hasSuffix("\n") {
+                let byte = pipe.fileHandleForReading.readData(ofLength: 1)
+                if byte.isEmpty { throw FakeV4L2.BuildError(message: "Xvfb ended before it was ready") }
+                text += String(decoding: byte, as: UTF8.self)
+            }
+            display = ":" + text.trimmingCharacters(in: .whitespacesAndNewlines)
         }
-        xvfb = process.processIdentifier
-        atexit { if CameraPreviewTests.xvfb > 0 { kill(CameraPreviewTests.xvfb, SIGTERM) } }
-        return .success(":" + text.trimmingCharacters(in: .whitespacesAndNewlines))
-    }()
-    nonisolated(unsafe) static var xvfb: pid_t = 0
+
+        func stop() {
+            guard process.isRunning else { return }
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            let number = display.dropFirst()
+            try? FileManager.default.removeItem(atPath: "/tmp/.X\(number)-lock")
+            try? FileManager.default.removeItem(atPath: "/tmp/.X11-unix/X\(number)")
+        }
+
+        deinit { stop() }
+    }
 
     /// `xclose`, built once per process.
     static let xclose: Result<String, FakeV4L2.BuildError> = {
@@ -199,7 +213,9 @@ import Testing
     }
 
     @Test func snapshotShowsTheBandAlongItsEdgesAndTheCodeReadInGreen() throws {
-        let display = try Self.display.get()
+        let xvfb = try Xvfb()
+        defer { xvfb.stop() }
+        let display = xvfb.display
         let session = try Session(["FRAMES": Self.inside, "SIZES": "640x480", "CHROMA": "neutral"],
                                   arguments: ["--size", "640x480", "--continuous", "--json"], display: display)
         #expect(session.wait { session.stdout.hasSuffix("\n") })
@@ -256,7 +272,9 @@ import Testing
     }
 
     @Test func uUndoesTheLastISBNAndRemovesItFromTheCatalogue() throws {
-        let display = try Self.display.get()
+        let xvfb = try Xvfb()
+        defer { xvfb.stop() }
+        let display = xvfb.display
         let db = FakeV4L2.temporaryDirectory() + "/shelf.db"
         // The fake's frames carry strong chroma: the window shows them in colour.
         let session = try Session(["FRAMES": Self.inside, "SIZES": "640x480"],
@@ -277,7 +295,9 @@ import Testing
     }
 
     @Test func rSwitchesTheRegionToTheWholeFrame() throws {
-        let display = try Self.display.get()
+        let xvfb = try Xvfb()
+        defer { xvfb.stop() }
+        let display = xvfb.display
         // The barcode lies above the band: nothing until `r` makes the whole frame the region.
         let session = try Session(["FRAMES": Self.outside, "SIZES": "640x480"],
                                   arguments: ["--size", "640x480", "--continuous"], display: display)
@@ -296,7 +316,9 @@ import Testing
     }
 
     @Test func spacePausesAndResumesTheScanning() throws {
-        let display = try Self.display.get()
+        let xvfb = try Xvfb()
+        defer { xvfb.stop() }
+        let display = xvfb.display
         // The book comes after 90 blank frames (3 s at 30 fps): paused before, it is not read.
         // It stays 9 s (three images of 90 frames), so resuming late still finds it.
         let session = try Session(["FRAMES": "blank:\(Self.inside):\(Self.inside):\(Self.inside)", "FRAMES_PER_IMAGE": "90",
@@ -316,7 +338,9 @@ import Testing
     }
 
     @Test func closingTheWindowEndsLikeSIGINT() throws {
-        let display = try Self.display.get()
+        let xvfb = try Xvfb()
+        defer { xvfb.stop() }
+        let display = xvfb.display
         let xclose = try Self.xclose.get()
         let session = try Session(["FRAMES": "blank", "SIZES": "640x480"],
                                   arguments: ["--size", "640x480", "--continuous"], display: display)
