@@ -228,7 +228,7 @@ final class CameraReporter: @unchecked Sendable {
         }
         if case .stopped(let signal) = summary.end {
             if !s.quiet {
-                let why = signal == 0 ? "stopped from the preview window" : "interrupted by \(signal == SIGTERM ? "SIGTERM" : "SIGINT")"
+                let why = signal == 0 ? "stopped from the preview window" : "interrupted by \(signalName(signal))"
                 stderr.write("camera: \(why); camera released\n")
             }
             return .interrupted

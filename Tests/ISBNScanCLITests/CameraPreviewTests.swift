@@ -315,6 +315,27 @@ import Testing
         #expect(!picture.isRed(32, 228))
     }
 
+    @Test func aRefusedCodeIsOutlinedInOrange() throws {
+        let xvfb = try Xvfb()
+        defer { xvfb.stop() }
+        // A 979 ISBN (refused without --accept 979) across the band of a 640x480 frame.
+        let session = try Session(["FRAMES": testImages + "/rejected/isbn979.png", "SIZES": "640x480"],
+                                  arguments: ["--size", "640x480", "--continuous"], display: xvfb.display)
+        #expect(session.wait { session.stderr.contains("refused, prefix:") })
+        try session.key("q")
+        #expect(session.finish() == 130)
+        #expect(session.stdout == "")
+        let picture = try Picture(path: session.snapshot)
+        var orange = 0, green = 0
+        for y in 0..<480 { for x in 0..<640 {
+            let p = picture.pixel(x, y)
+            if p.r > 230 && (140...180).contains(p.g) && p.b < 40 { orange += 1 }
+            if picture.isGreen(x, y) { green += 1 }
+        } }
+        #expect(orange > 400)   // the outline (3 px wide) and its label
+        #expect(green == 0)
+    }
+
     @Test func spacePausesAndResumesTheScanning() throws {
         let xvfb = try Xvfb()
         defer { xvfb.stop() }
