@@ -4,7 +4,7 @@ import Glibc
 #endif
 
 /// One frame as the driver delivered it, borrowed from the device for the duration of a
-/// ``CaptureDevice/withNextFrame(timeout:_:)`` call.
+/// ``CaptureDevice/withNextFrame(timeout:stopRequest:_:)`` call.
 ///
 /// `bytes` points into a memory-mapped buffer (or the read() buffer) that the driver reuses
 /// as soon as the call returns: copy what you need, never keep the pointer.
@@ -36,7 +36,7 @@ public struct Frame {
 /// ``configure(format:width:height:fps:)`` negotiates the format (VIDIOC_ENUM_FMT,
 /// VIDIOC_S_FMT, VIDIOC_S_PARM), ``start(bufferCount:)`` maps the buffers and starts the
 /// stream (VIDIOC_REQBUFS, VIDIOC_QUERYBUF + mmap, VIDIOC_QBUF, VIDIOC_STREAMON), and
-/// ``withNextFrame(timeout:_:)`` waits with poll(2) and dequeues (VIDIOC_DQBUF), then queues
+/// ``withNextFrame(timeout:stopRequest:_:)`` waits with poll(2) and dequeues (VIDIOC_DQBUF), then queues
 /// the buffer again. ``close()`` — or `deinit` — stops the stream (VIDIOC_STREAMOFF),
 /// unmaps every buffer, frees them (VIDIOC_REQBUFS 0) and closes the file, in that order,
 /// whatever state the device is in (including unplugged).

@@ -219,18 +219,24 @@ import Testing
         let session = try Session(["FRAMES": Self.inside, "SIZES": "640x480", "CHROMA": "neutral"],
                                   arguments: ["--size", "640x480", "--continuous", "--json"], display: display)
         #expect(session.wait { session.stdout.hasSuffix("\n") })
-        // What the X server shows (xwd -root): the window, with the red frame at the band's place.
-        let screen = try session.screenshot()
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(session.stdout.utf8)) as? [String: Any])
+        let symbol = try #require((object["symbols"] as? [[String: Any]])?.first)
+        let polygon = try #require(symbol["polygon"] as? [[Int]])
+        // What the X server shows (xwd -root), a few redraws later: the window, with the red frame
+        // at the band's place and the code outlined in green.
         let origin = try session.windowPosition()
-        let onScreen = { (x: Int, y: Int) in screen.isRed(origin.x + x, origin.y + y) }
-        #expect(onScreen(32, 228) && onScreen(607, 228) && !onScreen(31, 228) && !onScreen(39, 228))
+        var screen = try session.screenshot()
+        for _ in 0..<20 where !polygon.allSatisfy({ screen.isGreen(origin.x + $0[0], origin.y + $0[1]) }) {
+            usleep(250_000)   // the window has not drawn the outline yet (a loaded machine)
+            screen = try session.screenshot()
+        }
+        let red = { (x: Int, y: Int) in screen.isRed(origin.x + x, origin.y + y) }
+        #expect(red(32, 228) && red(607, 228) && !red(31, 228) && !red(39, 228))
+        #expect(polygon.allSatisfy { screen.isGreen(origin.x + $0[0], origin.y + $0[1]) })
         try session.key("q")
         #expect(session.finish() == 130)
         session.expectReleased()
         #expect(session.stderr.hasSuffix("camera: stopped from the preview window; camera released\n"))
-        let object = try #require(try JSONSerialization.jsonObject(with: Data(session.stdout.utf8)) as? [String: Any])
-        let symbol = try #require((object["symbols"] as? [[String: Any]])?.first)
-        let polygon = try #require(symbol["polygon"] as? [[Int]])
 
         let picture = try Picture(path: session.snapshot)
         #expect(picture.width == 640 && picture.height == 480 + 12)   // the frame, then the status strip
