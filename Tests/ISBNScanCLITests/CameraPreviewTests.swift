@@ -71,7 +71,13 @@ import Testing
 
     /// A running `isbnscan camera --preview` on the fake device.
     final class Session {
-        let directory = FakeV4L2.temporaryDirectory()
+        /// Outside FakeV4L2's folder: the in-process capture tests count this process's open
+        /// files whose path names "fakev4l2", and may run meanwhile.
+        let directory: String = {
+            let path = NSTemporaryDirectory() + "isbnscan-preview-\(UUID().uuidString)"
+            try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+            return path
+        }()
         let process = Process()
         let display: String
         var log: String { directory + "/events.log" }
@@ -87,10 +93,14 @@ import Testing
             process.arguments = ["camera", "--preview", "--preview-snapshot", snapshot] + arguments
             process.environment = env
             for name in ["out", "err"] { _ = FileManager.default.createFile(atPath: directory + "/" + name, contents: nil) }
-            process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: directory + "/out"))
-            process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: directory + "/err"))
+            let out = try FileHandle(forWritingTo: URL(fileURLWithPath: directory + "/out"))
+            let err = try FileHandle(forWritingTo: URL(fileURLWithPath: directory + "/err"))
+            process.standardOutput = out
+            process.standardError = err
             process.standardInput = FileHandle.nullDevice
             try process.run()
+            try out.close()   // the child has its own copies
+            try err.close()
         }
 
         var stdout: String { (try? String(contentsOfFile: directory + "/out", encoding: .utf8)) ?? "" }
@@ -166,7 +176,10 @@ import Testing
         }
 
         /// A test that failed half-way leaves no window behind for the next one.
-        deinit { if process.isRunning { kill(process.processIdentifier, SIGKILL); process.waitUntilExit() } }
+        deinit {
+            if process.isRunning { kill(process.processIdentifier, SIGKILL); process.waitUntilExit() }
+            try? FileManager.default.removeItem(atPath: directory)
+        }
 
         /// The device was released in order and nothing was left at exit.
         func expectReleased(sourceLocation: SourceLocation = #_sourceLocation) {
