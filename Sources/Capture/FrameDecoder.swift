@@ -13,8 +13,9 @@ public struct RegionPixels {
     /// The whole frame's size in pixels.
     public var frameWidth: Int
     public var frameHeight: Int
-    /// The whole frame's luminance when the frame had to be decoded as a whole to get the
-    /// region's (Motion-JPEG), else `nil`: a viewer can show it without decoding again.
+    /// The whole frame's luminance when a Motion-JPEG frame was decoded as a whole (asked for
+    /// with `wholeFrame`, or a frame of another size than negotiated), else `nil`: a viewer
+    /// can show it without decoding again.
     public var decodedFrame: LuminanceImage?
 
     public init(image: LuminanceImage, rect: PixelRect, frameWidth: Int, frameHeight: Int, decodedFrame: LuminanceImage? = nil) {
@@ -32,13 +33,18 @@ public struct RegionPixels {
 /// - YUYV (Y0 U Y1 V): every even byte of the region's rows and columns.
 /// - NV12 / YU12: the Y plane, which comes first, as GREY.
 /// - MJPG: libjpeg-turbo decodes to grayscale (no chroma work), with the standard Huffman
-///   tables inserted when the frame has none (see `isc_mjpeg_decode_luma`); then cropped.
+///   tables inserted when the frame has none (see `isc_mjpeg_decode_luma`), only the rows of
+///   the region (rows above skipped, rows below never decoded); then cropped to its columns.
 public enum FrameDecoder {
     /// Copies the luminance of `region` (fractions of the frame) out of `frame`.
     ///
     /// - Throws: ``CaptureError/badFrame(device:detail:)`` when the frame holds fewer bytes
     ///   than its format needs, or its JPEG is corrupt; `device` names the source in it.
-    public static func luminance(of frame: Frame, region: RegionOfInterest, device: String) throws(CaptureError) -> RegionPixels {
+    /// `wholeFrame`: decode a Motion-JPEG frame whole and keep it in
+    /// ``RegionPixels/decodedFrame`` (for a viewer); by default only the region's rows are
+    /// decoded (``MotionJPEG/luminance(of:rows:source:maxPixels:)``).
+    public static func luminance(of frame: Frame, region: RegionOfInterest, device: String,
+                                 wholeFrame: Bool = false) throws(CaptureError) -> RegionPixels {
         let format = frame.format
         switch format.pixelFormat {
         case .grey, .nv12, .yu12, .yuyv:
@@ -66,6 +72,16 @@ public enum FrameDecoder {
             }
             return RegionPixels(image: out, rect: rect, frameWidth: format.width, frameHeight: format.height)
         case .mjpg:
+            if !wholeFrame {
+                // Only the region's rows, when the frame has the negotiated size (else whole).
+                let rect = region.pixelRect(imageWidth: format.width, imageHeight: format.height)
+                let band = try decodeMJPEG(frame.bytes, rows: rect.y..<(rect.y + rect.height), device: device)
+                if band.frameWidth == format.width && band.frameHeight == format.height && band.rows.height == rect.height {
+                    let crop = rect.x == 0 && rect.width == band.rows.width
+                        ? band.rows : band.rows.cropped(x: rect.x, y: 0, width: rect.width, height: rect.height)
+                    return RegionPixels(image: crop, rect: rect, frameWidth: format.width, frameHeight: format.height)
+                }
+            }
             let image = try decodeMJPEG(frame.bytes, device: device)
             let rect = region.pixelRect(imageWidth: image.width, imageHeight: image.height)
             let crop = rect.width == image.width && rect.height == image.height
@@ -92,3 +108,21 @@ public enum FrameDecoder {
     }
 }
 
+
+extension FrameDecoder {
+    /// Decodes rows `rows` of one Motion-JPEG frame (``MotionJPEG``) and gives the frame's size.
+    ///
+    /// - Throws: ``CaptureError/badFrame(device:detail:)`` with libjpeg's message.
+    public static func decodeMJPEG(_ bytes: UnsafeRawBufferPointer, rows: Range<Int>, device: String) throws(CaptureError)
+        -> (rows: LuminanceImage, frameWidth: Int, frameHeight: Int) {
+        do {
+            return try MotionJPEG.luminance(of: bytes, rows: rows, source: device)
+        } catch .empty {
+            throw .badFrame(device: device, detail: "empty JPEG frame")
+        } catch .corrupt(_, _, let detail) {
+            throw .badFrame(device: device, detail: "JPEG: \(detail)")
+        } catch {
+            throw .badFrame(device: device, detail: "JPEG: \(error.cause)")
+        }
+    }
+}

@@ -29,4 +29,31 @@ public enum MotionJPEG {
         return LuminanceImage(width: Int(out.width), height: Int(out.height),
                               buffer: PixelBuffer(adopting: pixels, count: count))
     }
+
+    /// Decodes only rows `rows` of one Motion-JPEG frame (clamped to the frame), as
+    /// ``luminance(of:source:maxPixels:)`` would decode them: the rows above are skipped
+    /// (`jpeg_skip_scanlines`, entropy decoding only), the rows below never decoded
+    /// (`jpeg_abort_decompress`); `isc_mjpeg_decode_luma_rows`.
+    ///
+    /// - Returns: the rows, `width`×`rows.count` pixels (fewer when the frame is shorter),
+    ///   8-bit luminance, and the whole frame's size in pixels.
+    /// - Throws: as ``luminance(of:source:maxPixels:)``.
+    public static func luminance(of bytes: UnsafeRawBufferPointer, rows: Range<Int>, source: String,
+                                 maxPixels: Int = 1 << 28) throws(ImageError)
+        -> (rows: LuminanceImage, frameWidth: Int, frameHeight: Int) {
+        guard let base = bytes.baseAddress, bytes.count > 0 else { throw .empty(path: source) }
+        var out = isc_luma_image()
+        var inserted: Int32 = 0
+        var message = [CChar](repeating: 0, count: 256)
+        let first = UInt32(clamping: max(0, rows.lowerBound)), count = UInt32(clamping: max(1, rows.count))
+        let status = isc_mjpeg_decode_luma_rows(base.assumingMemoryBound(to: UInt8.self), bytes.count, UInt64(maxPixels),
+                                                first, count, &out, &inserted, &message, message.count)
+        guard status == ISC_OK, let pixels = out.pixels else {
+            let text = message.withUnsafeBytes { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            throw .corrupt(path: source, format: .jpeg, detail: text)
+        }
+        let image = LuminanceImage(width: Int(out.width), height: Int(out.height),
+                                   buffer: PixelBuffer(adopting: pixels, count: Int(out.width) * Int(out.height)))
+        return (image, Int(out.source_width), Int(out.source_height))
+    }
 }

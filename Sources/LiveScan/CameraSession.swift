@@ -115,7 +115,7 @@ public final class CameraSession: Sendable {
             do {
                 taken = try device.withNextFrame(timeout: wait, stopRequest: stop) { frame in
                     let pixels = Result { () throws(CaptureError) -> RegionPixels in
-                        try FrameDecoder.luminance(of: frame, region: region, device: o.device)
+                        try FrameDecoder.luminance(of: frame, region: region, device: o.device, wholeFrame: wantsImage)
                     }
                     var image: LiveFrame?
                     if wantsImage {
