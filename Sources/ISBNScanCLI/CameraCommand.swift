@@ -48,6 +48,7 @@ enum CameraCommand {
             OptionSpec("frame-timeout", value: "seconds", help: "Fail (exit 1) when the camera sends no frame for this\nlong (default: 5)."),
             OptionSpec("max-frames", value: "n", help: "Stop after n frames (tests, benchmarks). Default: no limit."),
             OptionSpec("effort", value: "level", help: "Decoding per frame: fast (one zbar scan; the default,\nthe next frame is the next try), normal or thorough (as\nin 'isbnscan scan', much slower per frame)."),
+            OptionSpec("line-step", value: "n", help: "With --effort fast: scan every n-th line of the region per\nframe, the next frame the lines after them, so n frames scan\nthem all; a frame whose lines read anything is scanned whole.\nA band is read along rows only. 1...16 (default: 2); 1 scans\nevery row and column of every frame."),
             OptionSpec("addons", help: "Also read EAN-5/EAN-2 add-ons and print them after the ISBN."),
 ArgumentParser.acceptOption,
             OptionSpec("json", help: "One JSON object per printed result (JSON Lines), with the\nkeys of 'scan --json', \"device\", \"frame\" and \"time\" instead\nof \"file\"."),
@@ -117,6 +118,7 @@ ArgumentParser.acceptOption,
         var frameTimeout = 5.0
         var maxFrames: Int?
         var effort = Effort.fast
+        var lineStep = FrameScanner.defaultLineStep
         var addOns = false
         var json = false
         var beep = false
@@ -146,6 +148,7 @@ ArgumentParser.acceptOption,
             o.frameTimeout = frameTimeout
             o.maxFrames = maxFrames
             o.effort = effort
+            o.lineStep = lineStep
             o.addOns = addOns
             o.prefixes = prefixes
             return o
@@ -189,6 +192,9 @@ ArgumentParser.acceptOption,
         if let text = parsed.value("effort") {
             guard let effort = Effort(rawValue: text) else { throw UsageError("--effort '\(text)' is not one of fast, normal, thorough") }
             s.effort = effort
+        }
+        if let text = parsed.value("line-step") {
+            s.lineStep = try ArgumentParser.integer(text, option: "--line-step", in: 1...16)
         }
         s.addOns = parsed.flag("addons")
         s.prefixes = try ArgumentParser.prefixes(from: parsed)

@@ -87,7 +87,8 @@ public final class CameraSession: Sendable {
         var keepGoing = handler(.started(info: device.info, format: format,
                                          region: control.region.pixelRect(imageWidth: format.width, imageHeight: format.height)))
 
-        let scanner = FrameScanner(region: o.region, scannerOptions: ScannerOptions(addOns: o.addOns), effort: o.effort)
+        let scanner = FrameScanner(region: o.region, scannerOptions: ScannerOptions(addOns: o.addOns), effort: o.effort,
+                                   lineStep: o.lineStep)
         var confirmer = FrameConfirmer(requiredFrames: o.confirmFrames, repeatAfter: o.repeatAfter)
         var refusals = FrameConfirmer(requiredFrames: o.confirmFrames, repeatAfter: .infinity)
         let clock = ContinuousClock()

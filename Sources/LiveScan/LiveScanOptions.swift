@@ -32,6 +32,10 @@ public struct LiveScanOptions: Sendable {
     public var maxFrames: Int?
     /// Decoding work per frame. Default ``Effort/fast`` (one zbar pass; the next frame is the next try).
     public var effort = Effort.fast
+    /// With ``Effort/fast``: each frame scans every n-th line of the region, the next frame
+    /// the lines after them (``FrameScanner/lineStep``). Default 2; 1 scans every row and
+    /// column of every frame.
+    public var lineStep = FrameScanner.defaultLineStep
     /// Read EAN-5/EAN-2 add-ons too. Default `false`.
     public var addOns = false
     /// The ISBN prefixes accepted. Default 978 only.

@@ -319,6 +319,7 @@ import Testing
         (["--timeout", "soon"], "Error: --timeout 'soon' is not a number of seconds (0...86400)"),
         (["--timeout", "0"], "Error: --timeout must be more than 0 seconds"),
         (["--confirm-frames", "0"], "Error: --confirm-frames 0 is outside 1...100"),
+        (["--line-step", "17"], "Error: --line-step 17 is outside 1...16"),
         (["--roi", "0.5,0.5,0.6,0.1"], "Error: --roi: x+width is 1.1, past the image edge at 1"),
         (["extra"], "Error: unexpected argument 'extra'"),
         (["--preview-snapshot", "a.ppm"], "Error: --preview-snapshot needs --preview"),
