@@ -1,6 +1,7 @@
 # isbnscan — targets:
 #   make deps    install the Debian packages the build and tests need (only what is missing;
-#                V4L2 needs only the kernel headers; the tests compile the fake camera with cc)
+#                V4L2 needs only the kernel headers; the tests compile the fake camera with cc;
+#                SDL2 for camera --preview, and Xvfb, xdotool, xwd, netpbm, Xlib for its tests)
 #   make build   debug build
 #   make test    deps, then `swift test` (all test suites), then the packaging tests (make install
 #                and make deb into scratch folders) in a second `swift test`
@@ -12,8 +13,9 @@
 #   make bench-accuracy  release build, then decoded counts and trust (wrong ISBNs, books lost to a
 #                        misread) per reader and effort on ../shared/corpus, a generated hard set and a
 #                        generated misread-prone set (issues 5, 9); BENCH_JSON=file also writes JSON
-#   make bench-camera  release build, then `isbnscan camera` on the fake V4L2 device (tests/
-#                one core): frames/s at 1280x720 YUYV with the band region of interest
+#   make bench-camera  release build, then `isbnscan camera` on the fake V4L2 device (tests/):
+#                frames/s at 1280x720 YUYV with the band region of interest, without and with
+#                --preview (under Xvfb when DISPLAY is unset), and what the preview costs
 #   make docs    build that binary and write its man page and completions to .build/docs
 #   make install [PREFIX=/usr/local] [DESTDIR=]   the isbnscan binary built to run without the
 #                Swift toolchain (Swift runtime linked in), its man page isbnscan(1) and bash,
@@ -89,6 +91,12 @@ deps:
 	command -v fish >/dev/null 2>&1 || missing="$$missing fish"; \
 	command -v dpkg-shlibdeps >/dev/null 2>&1 || missing="$$missing dpkg-dev"; \
 	command -v strip >/dev/null 2>&1 || missing="$$missing binutils"; \
+	pkg-config --exists sdl2 2>/dev/null || missing="$$missing libsdl2-dev"; \
+	command -v Xvfb >/dev/null 2>&1 || missing="$$missing xvfb"; \
+	command -v xdotool >/dev/null 2>&1 || missing="$$missing xdotool"; \
+	command -v xwd >/dev/null 2>&1 || missing="$$missing x11-apps"; \
+	command -v xwdtopnm >/dev/null 2>&1 || missing="$$missing netpbm"; \
+	[ -f /usr/include/X11/Xlib.h ] || missing="$$missing libx11-dev"; \
 	if [ -n "$$missing" ]; then \
 	  echo "make deps: installing$$missing"; \
 	  $(SUDO) apt-get update -qq && \
@@ -155,12 +163,13 @@ $(FAKE_V4L2): Tests/FakeV4L2/fakev4l2.c
 	@mkdir -p $(dir $@)
 	cc -O2 -shared -fPIC -o $@ $< -ljpeg -lpng
 
-# Frames come as fast as isbnscan asks (FAKE_V4L2_FPS=0); the process is pinned to CPU 0.
-# The fake rewrites a buffer only when its picture changes, so the time is isbnscan's:
-# dequeue, copy of the band's luminance, zbar, confirmation.
+# Frames come as fast as isbnscan asks (FAKE_V4L2_FPS=0). The fake rewrites a buffer only when its
+# picture changes, so the time is isbnscan's: dequeue, copy of the band's luminance, zbar,
+# confirmation; with --preview also the window (its own thread: a frame copy and a redraw at most
+# 30 times a second), under Xvfb when there is no DISPLAY. Bench/camera.sh pins each run to CPU 0,
+# the preview runs also to CPUs 0-1 (the window's thread on a core of its own).
 bench-camera: $(RELEASE_BIN) $(FAKE_V4L2)
-	@echo "isbnscan camera, $(BENCH_FRAMES) frames, 1280x720 YUYV, --roi 0.05,0.4,0.9,0.15, one core:" >&2
-	@for case in "book in the band:TestImages/roi/band-inside.png" "no book:blank"; do 	  label=$${case%%:*}; frames=$${case#*:}; 	  line=$$(LD_PRELOAD=$(FAKE_V4L2) FAKE_V4L2_FRAMES=$$frames FAKE_V4L2_FPS=0 FAKE_V4L2_FORMATS=YUYV 	    FAKE_V4L2_SIZES=1280x720 taskset -c 0 $(RELEASE_BIN) camera --size 1280x720 --format YUYV 	    --roi 0.05,0.4,0.9,0.15 --continuous --max-frames $(BENCH_FRAMES) 2>&1 >/dev/null | tail -n 1); 	  echo "  $$label: $${line#camera: }"; 	done
+	@Bench/camera.sh $(RELEASE_BIN) $(FAKE_V4L2) $(BENCH_FRAMES)
 
 # deps is order-only here: `make docs` as yourself, then `sudo make install` only copies files
 # (no build as root, where swift may not be on the PATH).

@@ -7,7 +7,7 @@ let package = Package(
     products: [
         .executable(name: "isbnscan", targets: ["isbnscan"]),
         .library(name: "ISBN", targets: ["ISBN"]),
-        .library(name: "ISBNScanKit", targets: ["ISBN", "Imaging", "Scanning", "Batch", "Capture", "Records", "Catalog"]),
+        .library(name: "ISBNScanKit", targets: ["ISBN", "Imaging", "Scanning", "Batch", "Capture", "LiveScan", "Records", "Catalog"]),
     ],
     targets: [
         // C libraries from Debian, found with pkg-config.
@@ -23,12 +23,16 @@ let package = Package(
         .systemLibrary(name: "CGIF", pkgConfig: "libgif", providers: [.apt(["libgif-dev"])]),
         // libheif1 on Debian 12 decodes HEVC through libde265 (and AVIF through dav1d) itself.
         .systemLibrary(name: "CHEIF", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
-        // C shim: libpng (libdeflate for common PNGs)/libjpeg decoding with setjmp kept inside C, EXIF orientation; TIFF, WebP,
-        // GIF and HEIF through their libraries; a strict BMP reader.
+        // The camera preview window (X11 and Wayland through SDL's video drivers).
+        .systemLibrary(name: "CSDL2", pkgConfig: "sdl2", providers: [.apt(["libsdl2-dev"])]),
+        // C shim: libpng (libdeflate for common PNGs)/libjpeg decoding with setjmp kept inside C, EXIF
+        // orientation; TIFF, WebP, GIF and HEIF through their libraries; a strict BMP reader.
         .target(name: "CCodecs", dependencies: ["CPNG", "CDeflate", "CJPEG", "CExif", "CTIFF", "CWebP", "CGIF", "CHEIF"]),
-        // C shim: V4L2 ioctls with fixed arguments, ioctl numbers and fourccs as real symbols,
-        // SIGINT/SIGTERM flag. Needs only the Linux headers (linux-libc-dev).
+        // C shim: V4L2 ioctls with fixed arguments, ioctl numbers and fourccs as real symbols.
+        // Needs only the Linux headers (linux-libc-dev).
         .target(name: "CV4L2"),
+        // C shim: the SIGINT/SIGTERM stop flag and the file removed on a fatal signal (the CLI's).
+        .target(name: "CSignals"),
 
         // Pure Swift: ISBN-13 / ISBN-10 rules. Depends on nothing.
         // The range message is compiled in from BundledRangeMessage.swift (`make ranges-source`).
@@ -44,10 +48,18 @@ let package = Package(
         .target(name: "Catalog", dependencies: ["CSQLite", "Records"]),
         // Folder walking and parallel scanning with results in input order.
         .target(name: "Batch", dependencies: ["Imaging", "Scanning"]),
-        // V4L2 capture devices, frames, pixel formats → luminance, frame confirmation.
-        .target(name: "Capture", dependencies: ["CV4L2", "CCodecs", "Imaging", "Scanning", "ISBN"]),
+        // V4L2 capture devices, frames, pixel formats → luminance of a region (Motion-JPEG through
+        // Imaging). Uses Scanning only for RegionOfInterest/PixelRect, which are to move to Imaging.
+        .target(name: "Capture", dependencies: ["CV4L2", "Imaging", "Scanning"]),
+        // The camera session: frames in, events out (frame, code read, confirmed, refused, device
+        // error); frame scanner and confirmation across frames. Beside Batch, its file twin.
+        // (Records only for ScanReport.judged(accepting:), the --accept 979 re-judging.)
+        .target(name: "LiveScan", dependencies: ["Capture", "Imaging", "Scanning", "ISBN", "Records"]),
+        // The SDL2 preview window: draws a session's events, reports keys; decides nothing.
+        .target(name: "Preview", dependencies: ["CSDL2", "LiveScan", "Scanning"]),
         // Argument parsing, commands, output, exit statuses.
-        .target(name: "ISBNScanCLI", dependencies: ["ISBN", "Imaging", "Scanning", "Batch", "Capture", "Records", "Catalog"]),
+        .target(name: "ISBNScanCLI", dependencies: ["ISBN", "Imaging", "Scanning", "Batch", "Capture", "LiveScan", "Preview",
+                                                    "Records", "Catalog", "CSignals"]),
         .executableTarget(name: "isbnscan", dependencies: ["ISBNScanCLI"]),
 
         .testTarget(name: "ISBNTests", dependencies: ["ISBN"]),
@@ -57,9 +69,11 @@ let package = Package(
         .testTarget(name: "CatalogTests", dependencies: ["Catalog", "Records"]),
         .testTarget(name: "BatchTests", dependencies: ["Batch", "Scanning", "Imaging"]),
         // Test support: builds the fake V4L2 device (Tests/FakeV4L2/fakev4l2.c) with cc.
-        .target(name: "FakeV4L2", path: "Tests/FakeV4L2", exclude: ["fakev4l2.c"]),
-        .testTarget(name: "CaptureTests", dependencies: ["Capture", "CV4L2", "CCodecs", "Imaging", "Scanning", "FakeV4L2"]),
-        .testTarget(name: "ISBNScanCLITests", dependencies: ["ISBNScanCLI", "isbnscan", "FakeV4L2", "Catalog", "Records"]),
+        .target(name: "FakeV4L2", path: "Tests/FakeV4L2", exclude: ["fakev4l2.c", "xclose.c"]),
+        .testTarget(name: "CaptureTests", dependencies: ["Capture", "LiveScan", "CV4L2", "CCodecs", "Imaging", "Scanning", "FakeV4L2"]),
+        .testTarget(name: "LiveScanTests", dependencies: ["LiveScan", "Scanning"]),
+        .testTarget(name: "PreviewTests", dependencies: ["Preview", "LiveScan", "Capture", "Scanning"]),
+        .testTarget(name: "ISBNScanCLITests", dependencies: ["ISBNScanCLI", "isbnscan", "FakeV4L2", "Catalog", "Records", "Scanning"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -75,32 +75,156 @@ static size_t find_sos(const uint8_t *data, size_t size, int *has_dht) {
     return 0;
 }
 
-isc_status isc_mjpeg_decode_luma(const uint8_t *data, size_t size, uint64_t max_pixels,
-                                 isc_luma_image *out, int *inserted_dht,
-                                 char *message, size_t message_size) {
+/* `data` with the standard DHT inserted before SOS when the frame has none: *patched is then
+ * a malloc'd copy (size in *patched_size, *inserted_dht = 1), else NULL (use `data` as it is:
+ * it has its tables, or its markers are malformed and libjpeg will say what is wrong). */
+static isc_status with_tables(const uint8_t *data, size_t size, uint8_t **patched, size_t *patched_size,
+                              int *inserted_dht, char *message, size_t message_size) {
+    *patched = NULL;
     *inserted_dht = 0;
     int has_dht = 0;
     size_t sos = find_sos(data, size, &has_dht);
-    if (sos == 0 || has_dht)   /* malformed: let libjpeg say what is wrong */
-        return isc_jpeg_decode_luma(data, size, max_pixels, 1, 0, out, message, message_size);
+    if (sos == 0 || has_dht) return ISC_OK;
     pthread_once(&std_dht_once, build_std_dht);
     if (std_dht_size == 0) {
-        memset(out, 0, sizeof *out);
         isc_set_message(message, message_size, "could not build the standard Huffman tables");
         return ISC_ERR_CORRUPT;
     }
-    uint8_t *patched = malloc(size + std_dht_size);
-    if (patched == NULL) {
-        memset(out, 0, sizeof *out);
+    uint8_t *copy = malloc(size + std_dht_size);
+    if (copy == NULL) {
         isc_set_message(message, message_size, "out of memory");
         return ISC_ERR_NO_MEMORY;
     }
-    memcpy(patched, data, sos);
-    memcpy(patched + sos, std_dht, std_dht_size);
-    memcpy(patched + sos + std_dht_size, data + sos, size - sos);
+    memcpy(copy, data, sos);
+    memcpy(copy + sos, std_dht, std_dht_size);
+    memcpy(copy + sos + std_dht_size, data + sos, size - sos);
+    *patched = copy;
+    *patched_size = size + std_dht_size;
     *inserted_dht = 1;
-    isc_status status = isc_jpeg_decode_luma(patched, size + std_dht_size, max_pixels, 1, 0, out,
-                                             message, message_size);
+    return ISC_OK;
+}
+
+isc_status isc_mjpeg_decode_luma(const uint8_t *data, size_t size, uint64_t max_pixels,
+                                 isc_luma_image *out, int *inserted_dht,
+                                 char *message, size_t message_size) {
+    uint8_t *patched;
+    size_t patched_size = 0;
+    isc_status status = with_tables(data, size, &patched, &patched_size, inserted_dht, message, message_size);
+    if (status != ISC_OK) {
+        memset(out, 0, sizeof *out);
+        return status;
+    }
+    if (patched == NULL)
+        return isc_jpeg_decode_luma(data, size, max_pixels, 1, 0, out, message, message_size);
+    status = isc_jpeg_decode_luma(patched, patched_size, max_pixels, 1, 0, out, message, message_size);
+    free(patched);
+    return status;
+}
+
+/* ---- rows only ------------------------------------------------------------------------- */
+
+typedef struct {
+    struct jpeg_error_mgr pub;
+    jmp_buf jump;
+    isc_status status;
+    char message[JMSG_LENGTH_MAX + 64];
+} rows_error;
+
+static void rows_error_exit(j_common_ptr cinfo) {
+    rows_error *err = (rows_error *)cinfo->err;
+    (*cinfo->err->format_message)(cinfo, err->message);
+    err->status = ISC_ERR_CORRUPT;
+    longjmp(err->jump, 1);
+}
+
+/* Warnings (corrupt entropy data: libjpeg resynchronises and goes on) are not fatal, as in a
+ * whole decode, where the rows come out all the same. */
+static void rows_emit_message(j_common_ptr cinfo, int level) { (void)cinfo; (void)level; }
+
+static isc_status decode_rows(const uint8_t *data, size_t size, uint64_t max_pixels, uint32_t first_row,
+                              uint32_t row_count, isc_luma_image *out, char *message, size_t message_size) {
+    struct jpeg_decompress_struct cinfo;
+    rows_error err;
+    uint8_t *volatile pixels = NULL;
+    memset(out, 0, sizeof *out);
+    cinfo.err = jpeg_std_error(&err.pub);
+    err.pub.error_exit = rows_error_exit;
+    err.pub.emit_message = rows_emit_message;
+    err.status = ISC_OK;
+    err.message[0] = 0;
+    if (setjmp(err.jump)) {
+        free(pixels);
+        jpeg_destroy_decompress(&cinfo);
+        memset(out, 0, sizeof *out);
+        isc_set_message(message, message_size, "%s", err.message);
+        return err.status;
+    }
+    jpeg_create_decompress(&cinfo);
+    jpeg_mem_src(&cinfo, data, (unsigned long)size);
+    jpeg_read_header(&cinfo, TRUE);
+    out->source_width = cinfo.image_width;
+    out->source_height = cinfo.image_height;
+    if ((uint64_t)cinfo.image_width * cinfo.image_height > max_pixels) {
+        err.status = ISC_ERR_TOO_LARGE;
+        snprintf(err.message, sizeof err.message, "image is %ux%u pixels, over the limit of %llu pixels",
+                 (unsigned)cinfo.image_width, (unsigned)cinfo.image_height, (unsigned long long)max_pixels);
+        longjmp(err.jump, 1);
+    }
+    switch (cinfo.jpeg_color_space) {
+    case JCS_GRAYSCALE: case JCS_YCbCr: case JCS_RGB:
+        cinfo.out_color_space = JCS_GRAYSCALE;   /* Y only: the chroma is entropy-decoded, never transformed */
+        break;
+    default:
+        err.status = ISC_ERR_UNSUPPORTED;
+        snprintf(err.message, sizeof err.message, "unsupported Motion-JPEG colour space %d", (int)cinfo.jpeg_color_space);
+        longjmp(err.jump, 1);
+    }
+    jpeg_start_decompress(&cinfo);
+    const JDIMENSION width = cinfo.output_width, height = cinfo.output_height;
+    if (first_row >= height) first_row = height - 1;
+    if (row_count > height - first_row) row_count = height - first_row;
+    if (row_count == 0) row_count = 1;
+    pixels = malloc((size_t)width * row_count);
+    if (pixels == NULL) {
+        err.status = ISC_ERR_NO_MEMORY;
+        snprintf(err.message, sizeof err.message, "out of memory for %ux%u pixels", (unsigned)width, (unsigned)row_count);
+        longjmp(err.jump, 1);
+    }
+    /* Rows above the band: entropy-decoded (the bit stream has no other way through) but no
+     * IDCT, no output. libjpeg-turbo skips whole iMCU rows and reads the rest of a partial one. */
+    if (first_row > 0) jpeg_skip_scanlines(&cinfo, first_row);
+    const JDIMENSION end = first_row + row_count;
+    while (cinfo.output_scanline < end) {
+        JSAMPROW rows[16];
+        JDIMENSION at = cinfo.output_scanline, n = end - at < 16 ? end - at : 16;
+        for (JDIMENSION i = 0; i < n; i++) rows[i] = pixels + (size_t)width * (at - first_row + i);
+        if (jpeg_read_scanlines(&cinfo, rows, n) == 0) break;   /* suspended: cannot happen with a memory source */
+    }
+    /* Rows below the band are never read: the decompressor is dropped as it stands. */
+    jpeg_abort_decompress(&cinfo);
+    jpeg_destroy_decompress(&cinfo);
+    out->pixels = pixels;
+    out->width = width;
+    out->height = row_count;
+    out->page_count = 1;
+    out->rows_decoded = row_count;
+    return ISC_OK;
+}
+
+isc_status isc_mjpeg_decode_luma_rows(const uint8_t *data, size_t size, uint64_t max_pixels,
+                                      uint32_t first_row, uint32_t row_count,
+                                      isc_luma_image *out, int *inserted_dht,
+                                      char *message, size_t message_size) {
+    uint8_t *patched;
+    size_t patched_size = 0;
+    isc_status status = with_tables(data, size, &patched, &patched_size, inserted_dht, message, message_size);
+    if (status != ISC_OK) {
+        memset(out, 0, sizeof *out);
+        return status;
+    }
+    if (patched == NULL)
+        return decode_rows(data, size, max_pixels, first_row, row_count, out, message, message_size);
+    status = decode_rows(patched, patched_size, max_pixels, first_row, row_count, out, message, message_size);
     free(patched);
     return status;
 }

@@ -6,8 +6,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
-#include <pthread.h>
-#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -39,7 +37,7 @@ int isc_v4l2_use_syscalls_from(const char *library_path, char *message, size_t m
     void *handle = dlopen(library_path, RTLD_NOW | RTLD_LOCAL);
     if (handle == NULL) {
         snprintf(message, message_size, "dlopen: %s", dlerror());
-        return -1;
+        return EINVAL;
     }
     static const char *names[] = {"open", "close", "ioctl", "mmap", "munmap", "poll", "read"};
     void *found[7];
@@ -48,7 +46,7 @@ int isc_v4l2_use_syscalls_from(const char *library_path, char *message, size_t m
         if (found[i] == NULL) {
             snprintf(message, message_size, "%s has no symbol %s", library_path, names[i]);
             dlclose(handle);
-            return -1;
+            return EINVAL;
         }
     }
     /* POSIX guarantees that dlsym's object pointers convert to function pointers. */
@@ -86,10 +84,12 @@ uint32_t isc_v4l2_fourcc(char a, char b, char c, char d) {
 
 /* ---- open / close ---------------------------------------------------------------------- */
 
-int isc_v4l2_open(const char *path) {
-    int fd;
-    do { fd = calls.open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC); } while (fd == -1 && errno == EINTR);
-    return fd == -1 ? -errno : fd;
+int isc_v4l2_open(const char *path, int *fd) {
+    int r;
+    do { r = calls.open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC); } while (r == -1 && errno == EINTR);
+    if (r == -1) return errno;
+    *fd = r;
+    return 0;
 }
 
 int isc_v4l2_close(int fd) {
@@ -221,14 +221,11 @@ int isc_v4l2_querybuf(int fd, uint32_t index, uint32_t *offset, uint32_t *length
     return 0;
 }
 
-void *isc_v4l2_mmap(int fd, uint32_t offset, uint32_t length, int *error) {
+int isc_v4l2_mmap(int fd, uint32_t offset, uint32_t length, void **address) {
     void *p = calls.mmap(NULL, length, PROT_READ | PROT_WRITE, MAP_SHARED, fd, (off_t)offset);
-    if (p == MAP_FAILED) {
-        *error = errno;
-        return NULL;
-    }
-    *error = 0;
-    return p;
+    if (p == MAP_FAILED) return errno;
+    *address = p;
+    return 0;
 }
 
 int isc_v4l2_munmap(void *address, uint32_t length) {
@@ -273,94 +270,13 @@ int isc_v4l2_streamoff(int fd) {
 int isc_v4l2_poll(int fd, int timeout_ms, short *revents) {
     struct pollfd p = {.fd = fd, .events = POLLIN, .revents = 0};
     int r = calls.poll(&p, 1, timeout_ms);   /* EINTR is returned: the caller checks for stop */
-    *revents = p.revents;
-    if (r < 0) return -errno;
-    return r > 0 ? 1 : 0;
+    *revents = r > 0 ? p.revents : 0;
+    return r < 0 ? errno : 0;
 }
 
-ssize_t isc_v4l2_read(int fd, void *buffer, size_t size) {
+int isc_v4l2_read(int fd, void *buffer, size_t size, size_t *count) {
     ssize_t n = calls.read(fd, buffer, size);
-    return n < 0 ? -errno : n;
-}
-
-/* ---- stop signals ---------------------------------------------------------------------- */
-
-static volatile sig_atomic_t stop_signal;
-
-/* A file to remove when a signal ends the process (isc_set_cleanup_path); has_cleanup says
- * whether cleanup_path holds one. */
-static char cleanup_path[4097];
-static volatile sig_atomic_t has_cleanup;
-
-/* A signal that ends the process: remove the registered file, then die of the signal with its
- * default action (unlink, sigaction and raise are async-signal-safe, POSIX.1-2017 2.4.3). The
- * signal stays blocked until the handler returns, so raise() takes effect then. */
-static void on_fatal(int sig) {
-    int saved = errno;
-    if (__atomic_load_n(&has_cleanup, __ATOMIC_SEQ_CST)) unlink(cleanup_path);
-    struct sigaction dfl;
-    memset(&dfl, 0, sizeof dfl);
-    dfl.sa_handler = SIG_DFL;
-    sigaction(sig, &dfl, NULL);
-    raise(sig);
-    errno = saved;
-}
-
-/* The first SIGINT/SIGTERM asks for a clean stop; a second one ends the process at once
- * (on_fatal: after removing the registered file). */
-static void on_stop(int sig) {
-    stop_signal = sig;
-    struct sigaction fatal;
-    memset(&fatal, 0, sizeof fatal);
-    fatal.sa_handler = on_fatal;
-    sigemptyset(&fatal.sa_mask);
-    sigaction(SIGINT, &fatal, NULL);
-    sigaction(SIGTERM, &fatal, NULL);
-}
-
-int isc_set_cleanup_path(const char *path) {
-    __atomic_store_n(&has_cleanup, 0, __ATOMIC_SEQ_CST);
-    if (path == NULL) return 0;
-    size_t length = strlen(path);
-    if (length >= sizeof cleanup_path) return ENAMETOOLONG;
-    memcpy(cleanup_path, path, length + 1);
-    __atomic_store_n(&has_cleanup, 1, __ATOMIC_SEQ_CST);
-    /* SIGHUP (the terminal closed) and SIGQUIT end the process too; leave them alone when
-     * ignored (nohup) or already handled. */
-    const int others[] = { SIGHUP, SIGQUIT };
-    for (size_t i = 0; i < sizeof others / sizeof others[0]; i++) {
-        struct sigaction old;
-        if (sigaction(others[i], NULL, &old) == 0 && !(old.sa_flags & SA_SIGINFO) && old.sa_handler == SIG_DFL) {
-            struct sigaction fatal;
-            memset(&fatal, 0, sizeof fatal);
-            fatal.sa_handler = on_fatal;
-            sigemptyset(&fatal.sa_mask);
-            sigaction(others[i], &fatal, NULL);
-            /* As for SIGINT/SIGTERM: a signal blocked by the parent would never arrive. */
-            sigset_t set;
-            sigemptyset(&set);
-            sigaddset(&set, others[i]);
-            pthread_sigmask(SIG_UNBLOCK, &set, NULL);
-        }
-    }
+    if (n < 0) return errno;
+    *count = (size_t)n;
     return 0;
 }
-
-int isc_install_stop_handlers(void) {
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_stop;
-    sigemptyset(&sa.sa_mask);
-    sa.sa_flags = 0;   /* no SA_RESTART: poll() returns EINTR */
-    if (sigaction(SIGINT, &sa, NULL) == -1) return errno;
-    if (sigaction(SIGTERM, &sa, NULL) == -1) return errno;
-    /* A parent may have started us with these signals blocked (posix_spawn inherits the
-     * spawning thread's mask): then they would stay pending and never stop us. */
-    sigset_t set;
-    sigemptyset(&set);
-    sigaddset(&set, SIGINT);
-    sigaddset(&set, SIGTERM);
-    return pthread_sigmask(SIG_UNBLOCK, &set, NULL);
-}
-
-int isc_stop_signal(void) { return stop_signal; }

@@ -4,7 +4,7 @@ import Glibc
 #endif
 
 /// One frame as the driver delivered it, borrowed from the device for the duration of a
-/// ``CaptureDevice/withNextFrame(timeout:_:)`` call.
+/// ``CaptureDevice/withNextFrame(timeout:stopRequest:_:)`` call.
 ///
 /// `bytes` points into a memory-mapped buffer (or the read() buffer) that the driver reuses
 /// as soon as the call returns: copy what you need, never keep the pointer.
@@ -36,7 +36,7 @@ public struct Frame {
 /// ``configure(format:width:height:fps:)`` negotiates the format (VIDIOC_ENUM_FMT,
 /// VIDIOC_S_FMT, VIDIOC_S_PARM), ``start(bufferCount:)`` maps the buffers and starts the
 /// stream (VIDIOC_REQBUFS, VIDIOC_QUERYBUF + mmap, VIDIOC_QBUF, VIDIOC_STREAMON), and
-/// ``withNextFrame(timeout:_:)`` waits with poll(2) and dequeues (VIDIOC_DQBUF), then queues
+/// ``withNextFrame(timeout:stopRequest:_:)`` waits with poll(2) and dequeues (VIDIOC_DQBUF), then queues
 /// the buffer again. ``close()`` — or `deinit` — stops the stream (VIDIOC_STREAMOFF),
 /// unmaps every buffer, frees them (VIDIOC_REQBUFS 0) and closes the file, in that order,
 /// whatever state the device is in (including unplugged).
@@ -64,8 +64,9 @@ public final class CaptureDevice {
     /// - Throws: ``CaptureError``: `noSuchDevice`, `permissionDenied`, `busy`,
     ///   `notV4L2Device`, `notCaptureDevice`, or `system` for other errors.
     public init(path: String, requireCapture: Bool = true) throws(CaptureError) {
-        let fd = isc_v4l2_open(path)
-        guard fd >= 0 else { throw .from(errno: -fd, operation: "open", device: path) }
+        var fd: Int32 = -1
+        let o = isc_v4l2_open(path, &fd)
+        guard o == 0 else { throw .from(errno: o, operation: "open", device: path) }
         let descriptor = DeviceDescriptor(fd: fd)   // closes the fd if anything below throws
         var cap = isc_v4l2_capability()
         let r = isc_v4l2_querycap(fd, &cap)
@@ -217,34 +218,41 @@ public final class CaptureDevice {
     /// should copy what it needs and return quickly: the driver can fill a buffer only while
     /// it is queued.
     ///
+    /// - Parameter stopRequest: asked before every wait, and at least every
+    ///   ``stopCheckInterval`` seconds while waiting (and when poll(2) is interrupted by a
+    ///   signal); a value other than `nil` (a signal number, or 0 for a stop asked by the
+    ///   program, e.g. from a window) ends the wait with ``CaptureError/interrupted(device:signal:)``.
+    ///   The caller owns the signal handling: this module installs none.
     /// - Returns: `body`'s result, or `nil` when no frame came within `timeout`.
-    /// - Throws: ``CaptureError``: `interrupted` when SIGINT/SIGTERM arrived (with
-    ///   ``StopSignal/install()`` in place), `unplugged` (ENODEV or a poll error), or
-    ///   `system` naming the call.
-    public func withNextFrame<R>(timeout: Double, _ body: (Frame) -> R) throws(CaptureError) -> R? {
+    /// - Throws: ``CaptureError``: `interrupted` when `stopRequest` asked to stop, `unplugged`
+    ///   (ENODEV or a poll error), or `system` naming the call.
+    public func withNextFrame<R>(timeout: Double, stopRequest: () -> Int32? = { nil },
+                                 _ body: (Frame) -> R) throws(CaptureError) -> R? {
         guard let fd = descriptor?.fd, let format, streaming || readBuffer != nil else {
             throw .system(device: path, operation: "VIDIOC_DQBUF (stream not started)", errno: EINVAL)
         }
         let deadline = monotonicSeconds() + max(0, timeout)
         while true {
-            if let signal = StopSignal.received { throw .interrupted(device: path, signal: signal) }
+            if let signal = stopRequest() { throw .interrupted(device: path, signal: signal) }
             let remaining = deadline - monotonicSeconds()
             if remaining <= 0 { return nil }
             var revents: Int16 = 0
-            let p = isc_v4l2_poll(fd, Int32(min((remaining * 1000).rounded(.up), 3_600_000)), &revents)
-            if p == -EINTR { continue }
-            guard p >= 0 else { throw .from(errno: -p, operation: "poll", device: path) }
-            if p == 0 { continue }
+            let wait = min(remaining, Self.stopCheckInterval)
+            let p = isc_v4l2_poll(fd, Int32((wait * 1000).rounded(.up)), &revents)
+            if p == EINTR { continue }
+            guard p == 0 else { throw .from(errno: p, operation: "poll", device: path) }
+            if revents == 0 { continue }
             if revents & ISC_POLLNVAL != 0 { throw .system(device: path, operation: "poll", errno: EBADF) }
             let failed = revents & (ISC_POLLERR | ISC_POLLHUP) != 0
 
             if let readBuffer {
-                let n = isc_v4l2_read(fd, readBuffer.baseAddress, readBuffer.count)
-                if n == -Int(EAGAIN) || n == -Int(EINTR) {
+                var n = 0
+                let r = isc_v4l2_read(fd, readBuffer.baseAddress, readBuffer.count, &n)
+                if r == EAGAIN || r == EINTR {
                     if failed { throw .unplugged(device: path, operation: "poll") }
                     continue
                 }
-                guard n >= 0 else { throw .from(errno: Int32(-n), operation: "read", device: path) }
+                guard r == 0 else { throw .from(errno: r, operation: "read", device: path) }
                 let frame = Frame(bytes: UnsafeRawBufferPointer(rebasing: readBuffer[0..<n]), format: format,
                                   sequence: framesRead, damaged: false)
                 framesRead += 1
@@ -271,6 +279,10 @@ public final class CaptureDevice {
             return result
         }
     }
+
+    /// The longest single poll(2) of ``withNextFrame(timeout:stopRequest:_:)``, in seconds: how
+    /// late a stop asked from another thread (or a signal delivered to another thread) is seen.
+    public static let stopCheckInterval = 0.1
 
     /// Stops the stream (VIDIOC_STREAMOFF), unmaps every buffer, frees them (VIDIOC_REQBUFS
     /// 0) and closes the device. Errors are ignored: an unplugged device fails each step, and
@@ -307,7 +319,7 @@ public final class CaptureDevice {
 }
 
 /// Seconds on the monotonic clock (CLOCK_MONOTONIC), for frame timing.
-public func monotonicSeconds() -> Double {
+func monotonicSeconds() -> Double {
     var t = timespec()
     clock_gettime(CLOCK_MONOTONIC, &t)
     return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9

@@ -26,7 +26,8 @@ public enum CaptureError: Error, Equatable, Sendable, CustomStringConvertible {
     case unplugged(device: String, operation: String)
     /// No frame arrived for `seconds` although the stream was on.
     case timeout(device: String, seconds: Double)
-    /// SIGINT or SIGTERM arrived while waiting for a frame (`signal` is its number).
+    /// The caller asked to stop while waiting for a frame: `signal` is SIGINT's or SIGTERM's
+    /// number, or 0 for a stop asked by the program itself (a key in a preview window).
     case interrupted(device: String, signal: Int32)
     /// A frame whose data cannot be turned into pixels (short buffer, corrupt Motion-JPEG).
     /// Cameras send such frames now and then: callers usually skip them.
@@ -67,7 +68,7 @@ public enum CaptureError: Error, Equatable, Sendable, CustomStringConvertible {
         case .timeout(let d, let seconds):
             return "\(d): no frame from the camera for \(Self.format(seconds)) s (stalled device or driver)"
         case .interrupted(let d, let signal):
-            return "\(d): interrupted by \(signal == SIGTERM ? "SIGTERM" : "SIGINT")"
+            return "\(d): " + (signal == 0 ? "stopped" : "interrupted by \(signal == SIGTERM ? "SIGTERM" : "SIGINT")")
         case .badFrame(let d, let detail):
             return "\(d): unusable frame: \(detail)"
         case .system(let d, let op, let code):

@@ -1,4 +1,3 @@
-internal import CCodecs
 import Imaging
 import Scanning
 #if canImport(Glibc)
@@ -14,6 +13,18 @@ public struct RegionPixels {
     /// The whole frame's size in pixels.
     public var frameWidth: Int
     public var frameHeight: Int
+    /// The whole frame's luminance when a Motion-JPEG frame was decoded as a whole (asked for
+    /// with `wholeFrame`, or a frame of another size than negotiated), else `nil`: a viewer
+    /// can show it without decoding again.
+    public var decodedFrame: LuminanceImage?
+
+    public init(image: LuminanceImage, rect: PixelRect, frameWidth: Int, frameHeight: Int, decodedFrame: LuminanceImage? = nil) {
+        self.image = image
+        self.rect = rect
+        self.frameWidth = frameWidth
+        self.frameHeight = frameHeight
+        self.decodedFrame = decodedFrame
+    }
 }
 
 /// Turns frames into luminance, copying only the region of interest.
@@ -22,13 +33,18 @@ public struct RegionPixels {
 /// - YUYV (Y0 U Y1 V): every even byte of the region's rows and columns.
 /// - NV12 / YU12: the Y plane, which comes first, as GREY.
 /// - MJPG: libjpeg-turbo decodes to grayscale (no chroma work), with the standard Huffman
-///   tables inserted when the frame has none (see `isc_mjpeg_decode_luma`); then cropped.
+///   tables inserted when the frame has none (see `isc_mjpeg_decode_luma`), only the rows of
+///   the region (rows above skipped, rows below never decoded); then cropped to its columns.
 public enum FrameDecoder {
     /// Copies the luminance of `region` (fractions of the frame) out of `frame`.
     ///
     /// - Throws: ``CaptureError/badFrame(device:detail:)`` when the frame holds fewer bytes
     ///   than its format needs, or its JPEG is corrupt; `device` names the source in it.
-    public static func luminance(of frame: Frame, region: RegionOfInterest, device: String) throws(CaptureError) -> RegionPixels {
+    /// `wholeFrame`: decode a Motion-JPEG frame whole and keep it in
+    /// ``RegionPixels/decodedFrame`` (for a viewer); by default only the region's rows are
+    /// decoded (``MotionJPEG/luminance(of:rows:source:maxPixels:)``).
+    public static func luminance(of frame: Frame, region: RegionOfInterest, device: String,
+                                 wholeFrame: Bool = false) throws(CaptureError) -> RegionPixels {
         let format = frame.format
         switch format.pixelFormat {
         case .grey, .nv12, .yu12, .yuyv:
@@ -56,62 +72,57 @@ public enum FrameDecoder {
             }
             return RegionPixels(image: out, rect: rect, frameWidth: format.width, frameHeight: format.height)
         case .mjpg:
+            if !wholeFrame {
+                // Only the region's rows, when the frame has the negotiated size (else whole).
+                let rect = region.pixelRect(imageWidth: format.width, imageHeight: format.height)
+                let band = try decodeMJPEG(frame.bytes, rows: rect.y..<(rect.y + rect.height), device: device)
+                if band.frameWidth == format.width && band.frameHeight == format.height && band.rows.height == rect.height {
+                    let crop = rect.x == 0 && rect.width == band.rows.width
+                        ? band.rows : band.rows.cropped(x: rect.x, y: 0, width: rect.width, height: rect.height)
+                    return RegionPixels(image: crop, rect: rect, frameWidth: format.width, frameHeight: format.height)
+                }
+            }
             let image = try decodeMJPEG(frame.bytes, device: device)
             let rect = region.pixelRect(imageWidth: image.width, imageHeight: image.height)
             let crop = rect.width == image.width && rect.height == image.height
                 ? image : image.cropped(x: rect.x, y: rect.y, width: rect.width, height: rect.height)
-            return RegionPixels(image: crop, rect: rect, frameWidth: image.width, frameHeight: image.height)
+            return RegionPixels(image: crop, rect: rect, frameWidth: image.width, frameHeight: image.height, decodedFrame: image)
         case .other:
             throw .badFrame(device: device, detail: "pixel format \(format.pixelFormat) cannot be decoded")
         }
     }
 
-    /// Decodes one Motion-JPEG frame to a whole luminance image (`isc_mjpeg_decode_luma`),
-    /// inserting the standard Huffman tables (ITU-T T.81 Annex K.3) when the frame has none.
+    /// Decodes one Motion-JPEG frame to a whole luminance image (``MotionJPEG`` in Imaging).
     ///
     /// - Throws: ``CaptureError/badFrame(device:detail:)`` with libjpeg's message.
     public static func decodeMJPEG(_ bytes: UnsafeRawBufferPointer, device: String) throws(CaptureError) -> LuminanceImage {
-        guard let base = bytes.baseAddress, bytes.count > 0 else { throw .badFrame(device: device, detail: "empty JPEG frame") }
-        var out = isc_luma_image()
-        var inserted: Int32 = 0
-        var message = [CChar](repeating: 0, count: 256)
-        let status = isc_mjpeg_decode_luma(base.assumingMemoryBound(to: UInt8.self), bytes.count, 1 << 28,
-                                           &out, &inserted, &message, message.count)
-        guard status == ISC_OK, let pixels = out.pixels else {
-            let text = message.withUnsafeBytes { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            throw .badFrame(device: device, detail: "JPEG: \(text)")
+        do {
+            return try MotionJPEG.luminance(of: bytes, source: device)
+        } catch .empty {
+            throw .badFrame(device: device, detail: "empty JPEG frame")
+        } catch .corrupt(_, _, let detail) {
+            throw .badFrame(device: device, detail: "JPEG: \(detail)")
+        } catch {
+            throw .badFrame(device: device, detail: "JPEG: \(error.cause)")
         }
-        let count = Int(out.width) * Int(out.height)
-        return LuminanceImage(width: Int(out.width), height: Int(out.height),
-                              buffer: PixelBuffer(adopting: pixels, count: count))
     }
 }
 
-/// Scans the region of interest of frames: the same decoding and ISBN layer as `scan`
-/// (``MultiPassDecoder`` over ``BarcodeScanner``, judged by ``ScanReport``).
-///
-/// Owns one zbar scanner: not thread-safe, one per capture loop.
-public final class FrameScanner {
-    public let region: RegionOfInterest
-    public let decoder: MultiPassDecoder
 
-    /// - Parameters:
-    ///   - region: the part of the frame to scan (fractions, origin top-left).
-    ///   - effort: ``Effort/fast`` (default) is one zbar pass per frame; the next frame is
-    ///     the next chance, and ``FrameConfirmer`` guards against misreads.
-    public init(region: RegionOfInterest, scannerOptions: ScannerOptions = ScannerOptions(), effort: Effort = .fast) {
-        self.region = region
-        self.decoder = MultiPassDecoder(scanner: BarcodeScanner(options: scannerOptions), effort: effort)
-    }
-
-    /// Scans `pixels` and judges every code. Polygons are in pixels of the whole frame.
-    public func scan(_ pixels: RegionPixels) -> ScanReport {
-        var report = decoder.decode(pixels.image)
-        for index in report.codes.indices {
-            report.codes[index].symbol.polygon = report.codes[index].symbol.polygon.map {
-                Point(x: $0.x + pixels.rect.x, y: $0.y + pixels.rect.y)
-            }
+extension FrameDecoder {
+    /// Decodes rows `rows` of one Motion-JPEG frame (``MotionJPEG``) and gives the frame's size.
+    ///
+    /// - Throws: ``CaptureError/badFrame(device:detail:)`` with libjpeg's message.
+    public static func decodeMJPEG(_ bytes: UnsafeRawBufferPointer, rows: Range<Int>, device: String) throws(CaptureError)
+        -> (rows: LuminanceImage, frameWidth: Int, frameHeight: Int) {
+        do {
+            return try MotionJPEG.luminance(of: bytes, rows: rows, source: device)
+        } catch .empty {
+            throw .badFrame(device: device, detail: "empty JPEG frame")
+        } catch .corrupt(_, _, let detail) {
+            throw .badFrame(device: device, detail: "JPEG: \(detail)")
+        } catch {
+            throw .badFrame(device: device, detail: "JPEG: \(error.cause)")
         }
-        return report
     }
 }

@@ -16,11 +16,10 @@ final class MappedBuffer {
         var offset: UInt32 = 0, length: UInt32 = 0
         let r = isc_v4l2_querybuf(fd, UInt32(index), &offset, &length)
         guard r == 0 else { throw .from(errno: r, operation: "VIDIOC_QUERYBUF", device: device) }
-        var error: Int32 = 0
-        guard let address = isc_v4l2_mmap(fd, offset, length, &error) else {
-            throw .from(errno: error, operation: "mmap", device: device)
-        }
-        self.address = address
+        var mapped: UnsafeMutableRawPointer?
+        let m = isc_v4l2_mmap(fd, offset, length, &mapped)
+        guard m == 0, let mapped else { throw .from(errno: m, operation: "mmap", device: device) }
+        self.address = mapped
         self.length = Int(length)
     }
 

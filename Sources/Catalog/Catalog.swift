@@ -251,6 +251,20 @@ public final class Catalog {
         return removed
     }
 
+    /// Removes the sightings of `isbn13` that one camera event recorded (``record(_:at:)``
+    /// with the same `device`, `frame` and `time`): undoing one scan leaves the book's other
+    /// sightings alone. Returns how many were removed (0 or 1).
+    public func removeSighting(isbn13: String, device: String, frame: Int, at time: String) throws(CatalogError) -> Int {
+        var removed = 0
+        try writing { () throws(CatalogError) in
+            let matching = "isbn13 = ? AND source = ? AND frame = ? AND seen_at = ?"
+            let values: [Statement.Value] = [.text(isbn13), .text(device), .int(Int64(frame)), .text(time)]
+            removed = Int(try statement("SELECT COUNT(*) FROM sightings WHERE \(matching)").scalar(values) ?? 0)
+            try statement("DELETE FROM sightings WHERE \(matching)").run(values)
+        }
+        return removed
+    }
+
     // MARK: Statistics
 
     /// Counts over the whole catalogue.

@@ -2,7 +2,7 @@ import Records
 #if canImport(Glibc)
 import Glibc
 #endif
-import Capture
+
 
 /// Writes a result file atomically (`-o FILE`): into a temporary file beside it, then
 /// `fsync` + `rename(2)` over `FILE` in ``commit()``. Until then `FILE` is untouched, so a run

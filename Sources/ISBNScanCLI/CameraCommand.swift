@@ -1,5 +1,6 @@
 import Records
 import Capture
+import LiveScan
 import Catalog
 import ISBN
 import Scanning
@@ -12,7 +13,7 @@ enum CameraCommand {
     static let spec = CommandSpec(
         name: "camera",
         abstract: "Hold a book up to a webcam (V4L2) and print its ISBN.",
-        usage: "isbnscan camera [--device path] [--size WxH] [--fps n] [--format f] [--roi x,y,w,h] [--once | --continuous] [--timeout s] [--json] [--addons] [--beep] [options]",
+        usage: "isbnscan camera [--device path] [--size WxH] [--fps n] [--format f] [--roi x,y,w,h] [--once | --continuous] [--preview] [--timeout s] [--json] [--addons] [--beep] [options]",
         arguments: [],
         options: [
             OptionSpec("device", value: "path", help: "The V4L2 capture device (default: /dev/video0).\n'isbnscan devices' lists them."),
@@ -30,16 +31,27 @@ enum CameraCommand {
                 """),
             OptionSpec("roi-avfoundation", value: "x,y,w,h", help: "The same region as AVFoundation's rectOfInterest\n(0.4,0.05,0.15,0.9 is the band); see 'isbnscan scan --help'."),
             OptionSpec("once", help: "Stop at the first ISBN, print it and exit 0 (the default)."),
-            OptionSpec("continuous", help: "Keep scanning and print every ISBN once per visit (for\ncataloguing a shelf). Ctrl-C stops (exit 130)."),
+            OptionSpec("continuous", help: "Keep scanning and print every ISBN once per visit (for\ncataloguing a shelf). Ctrl-C stops (exit 130) after a summary:\nframes, ISBNs, duplicates."),
+            OptionSpec("preview", help: """
+                Show the camera picture in a window (SDL2; X11 or Wayland) with
+                the region of interest as a red frame, each ISBN read outlined
+                in green, refused codes in orange with the reason, and a status
+                strip. Keys: q or Esc quit (like Ctrl-C), space pause/resume,
+                u undo the last ISBN (and remove it from --db), r switch the
+                region between the band and the whole frame. Closing the
+                window quits like q. Without a display: exit 1.
+                """),
+            OptionSpec("preview-snapshot", value: "file", help: "With --preview: write the window's last picture to file\n(binary PPM) when the session ends (tests, screenshots)."),
             OptionSpec("timeout", value: "seconds", help: "Give up after this long; exit 4 if no ISBN was printed\n(default: no limit)."),
             OptionSpec("confirm-frames", value: "n", help: "Frames a code must be read in, within one second,\nbefore it is printed, 1...100 (default: 2), and 3 times as\nmany as any rival reading at its place: rules out misreads."),
             OptionSpec("repeat-after", value: "seconds", help: "--continuous: print the same ISBN again only after it\nhas been out of view this long (default: 3)."),
             OptionSpec("frame-timeout", value: "seconds", help: "Fail (exit 1) when the camera sends no frame for this\nlong (default: 5)."),
             OptionSpec("max-frames", value: "n", help: "Stop after n frames (tests, benchmarks). Default: no limit."),
             OptionSpec("effort", value: "level", help: "Decoding per frame: fast (one zbar scan; the default,\nthe next frame is the next try), normal or thorough (as\nin 'isbnscan scan', much slower per frame)."),
+            OptionSpec("line-step", value: "n", help: "With --effort fast: scan every n-th line of the region per\nframe, the next frame the lines after them, so n frames scan\nthem all; a frame whose lines read anything is scanned whole.\nA band is read along rows only. 1...16 (default: 2); 1 scans\nevery row and column of every frame."),
             OptionSpec("addons", help: "Also read EAN-5/EAN-2 add-ons and print them after the ISBN."),
 ArgumentParser.acceptOption,
-            OptionSpec("json", help: "One JSON object per printed result (JSON Lines), with the\nkeys of 'scan --json', \"device\" and \"frame\" instead of \"file\"."),
+            OptionSpec("json", help: "One JSON object per printed result (JSON Lines), with the\nkeys of 'scan --json', \"device\", \"frame\" and \"time\" instead\nof \"file\"."),
             OptionSpec("db", value: "file", help: """
                 Record every ISBN printed in this catalogue (SQLite, created if
                 missing; see 'isbnscan catalog'), before printing it. A book
@@ -54,28 +66,41 @@ ArgumentParser.acceptOption,
         and scanned with zbar; a code is printed when it is a valid 978 ISBN-13
         read in --confirm-frames frames.
 
+        WHERE TO HOLD THE BOOK:
+          Only the region is read: by default the band across the middle of the
+          picture (5...95% of its width, 40...55% of its height). Hold the barcode
+          across it, bars upright; the status line says so. --preview shows the
+          band; --roi 0,0,1,1 reads the whole picture (slower per frame).
+
         OUTPUT:
           stdout: one ISBN-13 per line ('<isbn13> <add-on>' with --addons), or
-          with --json: {"device", "frame" (frames received, from 1), "width",
-          "height", "symbols", "isbns" (the ISBNs printed now), "rejected",
-          "error"}. Polygons are in pixels of the whole frame.
-          stderr: the device, format and size chosen, frames per second while
-          scanning (when stderr is a terminal), warnings, and a summary.
+          with --json: {"device", "frame" (frames received, from 1), "time" (when
+          it was confirmed, ISO 8601 UTC with milliseconds), "width", "height",
+          "symbols", "isbns" (the ISBNs printed now), "rejected", "error"}.
+          Polygons are in pixels of the whole frame, origin top-left.
+          stderr: the device, format and size chosen, where to hold the book,
+          frames per second while scanning (when stderr is a terminal), warnings,
+          ISBNs undone (u in the preview), and a summary (also after Ctrl-C):
+          frames, ISBNs printed, and with --continuous the different ISBNs and
+          the duplicates (printed again after leaving the view).
 
         EXIT STATUS:
           0    an ISBN was printed
           1    the camera could not be used (no such device, permission denied,
                busy, not a capture device, format not supported, unplugged,
-               no frame for --frame-timeout seconds)
+               no frame for --frame-timeout seconds), or --preview found no
+               display to open its window on
           2    usage error
           3    the ISBNs could not be written to stdout (full disk; a closed
                pipe ends the run quietly)
           4    no ISBN before --timeout or --max-frames
           130  interrupted by Ctrl-C (SIGINT) or SIGTERM, after releasing the camera
+               (q, Esc or closing the --preview window end the same way)
 
         EXAMPLES:
           isbnscan camera
           isbnscan camera --continuous --beep >> shelf.txt
+          isbnscan camera --continuous --preview --db shelf.db
           isbnscan camera --device /dev/video2 --format MJPG --size 1920x1080 --json
         """)
 
@@ -93,6 +118,7 @@ ArgumentParser.acceptOption,
         var frameTimeout = 5.0
         var maxFrames: Int?
         var effort = Effort.fast
+        var lineStep = FrameScanner.defaultLineStep
         var addOns = false
         var json = false
         var beep = false
@@ -101,6 +127,32 @@ ArgumentParser.acceptOption,
         var prefixes = ISBNPrefixes.only978
         /// `--db`: the catalogue file.
         var db: String?
+        /// `--preview`: show the window.
+        var preview = false
+        /// `--preview-snapshot`: where the window's last picture goes.
+        var previewSnapshot: String?
+
+        /// The camera session's part of the settings.
+        var options: LiveScanOptions {
+            var o = LiveScanOptions()
+            o.device = device
+            o.width = width
+            o.height = height
+            o.fps = fps
+            o.format = format
+            o.region = region
+            o.continuous = continuous
+            o.timeout = timeout
+            o.confirmFrames = confirmFrames
+            o.repeatAfter = repeatAfter
+            o.frameTimeout = frameTimeout
+            o.maxFrames = maxFrames
+            o.effort = effort
+            o.lineStep = lineStep
+            o.addOns = addOns
+            o.prefixes = prefixes
+            return o
+        }
     }
 
     static func settings(from parsed: ParsedArguments) throws(UsageError) -> Settings {
@@ -141,11 +193,20 @@ ArgumentParser.acceptOption,
             guard let effort = Effort(rawValue: text) else { throw UsageError("--effort '\(text)' is not one of fast, normal, thorough") }
             s.effort = effort
         }
+        if let text = parsed.value("line-step") {
+            s.lineStep = try ArgumentParser.integer(text, option: "--line-step", in: 1...16)
+        }
         s.addOns = parsed.flag("addons")
         s.prefixes = try ArgumentParser.prefixes(from: parsed)
         if let db = parsed.value("db") {
             guard !db.isEmpty else { throw UsageError("--db needs a file name") }
             s.db = db
+        }
+        s.preview = parsed.flag("preview")
+        if let file = parsed.value("preview-snapshot") {
+            guard s.preview else { throw UsageError("--preview-snapshot needs --preview") }
+            guard !file.isEmpty else { throw UsageError("--preview-snapshot needs a file name") }
+            s.previewSnapshot = file
         }
         s.json = parsed.flag("json")
         s.beep = parsed.flag("beep")
@@ -172,219 +233,10 @@ ArgumentParser.acceptOption,
                 return .inputError
             }
         }
-        var session = CameraSession(settings: settings, stdout: stdout, stderr: stderr, catalog: catalog)
-        return session.run()
-    }
-}
-
-/// One run of `isbnscan camera`: opens the device, streams, scans, prints, releases.
-struct CameraSession {
-    let settings: CameraCommand.Settings
-    let stdout: TextSink
-    let stderr: TextSink
-    /// stderr is a terminal: show a live frames-per-second line.
-    let live: Bool
-    var frames = 0
-    var reported = 0
-    var badFrames = 0
-    var statusShown = false
-    /// Hyphenation and accepted prefixes for the records printed.
-    let recordOptions: RecordOptions
-    /// `--db`: where printed ISBNs are recorded (`nil` after a catalogue error).
-    var catalog: Catalog?
-
-    init(settings: CameraCommand.Settings, stdout: TextSink, stderr: TextSink, catalog: Catalog? = nil) {
-        self.catalog = catalog
-        self.settings = settings
-        self.stdout = stdout
-        self.stderr = stderr
-        self.recordOptions = RecordOptions(ranges: RangesCommand.load(stderr: stderr).ranges, prefixes: settings.prefixes)
-        self.live = !settings.quiet && isatty(2) == 1 && (stderr as? FileDescriptorSink)?.fd == 2
-    }
-
-    mutating func run() -> ExitStatus {
-        let s = settings
-        let device: CaptureDevice
-        do {
-            device = try CaptureDevice(path: s.device)
-        } catch {
-            return failed(error)
-        }
-        defer { device.close() }
-        let format: StreamFormat
-        do {
-            format = try device.configure(format: s.format, width: s.width, height: s.height, fps: s.fps)
-            try device.start()
-        } catch {
-            return failed(error)
-        }
-        let rect = s.region.pixelRect(imageWidth: format.width, imageHeight: format.height)
-        status("\(s.device): '\(device.info.card)' (driver \(device.info.driver))\(device.info.canStream ? "" : ", read() I/O")")
-        status("\(format), scanning \(rect.width)x\(rect.height) pixels at (\(rect.x),\(rect.y)) "
-               + "(region \(s.region)); \(s.continuous ? "--continuous, Ctrl-C stops" : "stops at the first ISBN")")
-
-        let scanner = FrameScanner(region: s.region, scannerOptions: ScannerOptions(addOns: s.addOns), effort: s.effort)
-        var confirmer = FrameConfirmer(requiredFrames: s.confirmFrames, repeatAfter: s.repeatAfter)
-        var refusals = FrameConfirmer(requiredFrames: s.confirmFrames, repeatAfter: .infinity)
-        let start = monotonicSeconds()
-        let cpuStart = cpuSeconds()
-        let deadline = s.timeout.map { start + $0 }
-        var lastStatus = start, framesAtLastStatus = 0
-        var outcome: ExitStatus?
-
-        loop: while outcome == nil {
-            if let max = s.maxFrames, frames >= max { break }
-            if stdout.writeFailed { break }  // a closed pipe or full disk: main exits 3
-            var wait = s.frameTimeout
-            if let deadline {
-                let left = deadline - monotonicSeconds()
-                if left <= 0 { break }
-                wait = min(wait, left)
-            }
-            let pixels: Result<RegionPixels, CaptureError>?
-            do {
-                pixels = try device.withNextFrame(timeout: wait) { frame in
-                    Result { () throws(CaptureError) -> RegionPixels in
-                        try FrameDecoder.luminance(of: frame, region: s.region, device: s.device)
-                    }
-                }
-            } catch {
-                if case .interrupted(_, let signal) = error {
-                    device.close()
-                    endStatusLine()
-                    if !s.quiet { stderr.write("camera: interrupted by \(signal == SIGTERM ? "SIGTERM" : "SIGINT"); camera released\n") }
-                    return .interrupted
-                }
-                return failed(error)
-            }
-            let now = monotonicSeconds()
-            guard let pixels else {
-                if let deadline, now >= deadline { break loop }
-                return failed(.timeout(device: s.device, seconds: s.frameTimeout))
-            }
-            frames += 1
-            switch pixels {
-            case .failure(let error):
-                badFrames += 1
-                if badFrames == 1 && !s.quiet { warn("frame \(frames): \(error.description)") }
-            case .success(let region):
-                let report = scanner.scan(region)
-                handle(report, frame: frames, width: region.frameWidth, height: region.frameHeight, at: now,
-                       confirmer: &confirmer, refusals: &refusals)
-                if reported > 0 && !s.continuous { outcome = .found }
-            }
-            if live && now - lastStatus >= 1 {
-                let rate = Double(frames - framesAtLastStatus) / (now - lastStatus)
-                stderr.write("\r\u{1B}[Kcamera: \(String(format1: rate)) frames/s, \(reported) ISBN\(reported == 1 ? "" : "s")")
-                statusShown = true
-                lastStatus = now
-                framesAtLastStatus = frames
-            }
-        }
-        let elapsed = monotonicSeconds() - start
-        let cpu = cpuSeconds() - cpuStart
-        device.close()
-        endStatusLine()
-        if !s.quiet {
-            var line = "camera: \(frames) frame\(frames == 1 ? "" : "s") in \(String(format2: elapsed)) s"
-            if frames > 0 && elapsed > 0 {
-                line += " (\(String(format1: Double(frames) / elapsed)) frames/s, \(String(format2: cpu * 1000 / Double(frames))) ms CPU per frame)"
-            }
-            line += ", \(reported) ISBN\(reported == 1 ? "" : "s") printed"
-            if badFrames > 0 { line += ", \(badFrames) unusable frame\(badFrames == 1 ? "" : "s")" }
-            if outcome == nil, let timeout = s.timeout, elapsed >= timeout {
-                line += "; --timeout of \(String(format2: timeout)) s reached"
-            }
-            stderr.write(line + "\n")
-        }
-        return outcome ?? (reported > 0 ? .found : .nothingFound)
-    }
-
-    /// Confirms the frame's codes and prints those due now.
-    mutating func handle(_ report: ScanReport, frame: Int, width: Int, height: Int, at time: Double,
-                         confirmer: inout FrameConfirmer, refusals: inout FrameConfirmer) {
-        let report = report.judged(accepting: settings.prefixes)
-        let accepted = report.accepted
-        // Every reading of the frame goes to the confirmer (a misread is a rival of the code it
-        // misreads); only accepted ISBNs can be printed.
-        // Readings the frame's own arbiter already refused as misreads of another code are no
-        // rivals of it.
-        let sightings = report.codes.filter { $0.verdict.rejection?.reason != .misread }.map(\.symbol)
-        let due = Set(confirmer.observe(sightings, reportable: Set(accepted.map(\.symbol.data)), at: time))
-        let refusedDue = Set(refusals.observe(report.rejected.map(\.symbol.data), at: time))
-        if !settings.quiet {
-            for code in report.rejected where refusedDue.contains(code.symbol.data) {
-                warn("frame \(frame): \(code.symbol.symbology.rawValue) \(code.symbol.data) refused, \(code.verdict.rejection!)")
-            }
-        }
-        let printed = accepted.filter { due.contains($0.verdict.isbn!.isbn13) }
-        guard !printed.isEmpty else { return }
-        let toPrint = settings.continuous ? printed : [printed[0]]
-        if statusShown { stderr.write("\r\u{1B}[K") }
-        let event = FrameEventRecord(device: settings.device, frame: frame, width: width, height: height,
-                                     report: report, printed: toPrint, options: recordOptions)
-        // Recorded (and committed) before it is printed: nothing printed is ever missing from the catalogue.
-        var already: [String] = []
-        if let catalog {
-            do {
-                for isbn in event.isbns {
-                    guard let seen = try catalog.firstSighting(of: isbn.isbn13) else { continue }
-                    let source = seen.source.split(separator: "/").last.map(String.init) ?? seen.source
-                    already.append("\(isbn.isbn13): already scanned \(seen.seenAt.prefix(10)) from \(escaped(source, json: false))")
-                }
-                try catalog.record(event)
-            } catch {
-                endStatusLine()
-                stderr.write("Error: \(error)\n")
-                self.catalog = nil
-            }
-        }
-        stdout.write(settings.json ? JSONLinesFormatter().format(event)
-                                   : TextFormatter(options: .init(addOns: settings.addOns)).format(event))
-        if !settings.quiet { for line in already { warn(line) } }
-        if settings.beep { stderr.write(already.isEmpty ? "\u{7}" : "\u{7}\u{7}") }
-        reported += toPrint.count
-    }
-
-    func status(_ line: String) {
-        if !settings.quiet { stderr.write("camera: \(line)\n") }
-    }
-
-    mutating func warn(_ line: String) {
-        endStatusLine()
-        stderr.write("Warning: \(line)\n")
-    }
-
-    mutating func endStatusLine() {
-        if statusShown { stderr.write("\n"); statusShown = false }
-    }
-
-    mutating func failed(_ error: CaptureError) -> ExitStatus {
-        endStatusLine()
-        stderr.write("Error: \(error.description)\n")
-        return .inputError
-    }
-
-    /// User + system CPU time of this process, in seconds (getrusage).
-    func cpuSeconds() -> Double {
-        var usage = rusage()
-        getrusage(RUSAGE_SELF.rawValue, &usage)
-        return Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
-            + Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
-    }
-}
-
-extension String {
-    /// `x` with one decimal.
-    init(format1 x: Double) {
-        let tenths = Int((x * 10).rounded())
-        self = "\(tenths / 10).\(abs(tenths % 10))"
-    }
-
-    /// `x` with two decimals.
-    init(format2 x: Double) {
-        let hundredths = Int((x * 100).rounded())
-        let fraction = abs(hundredths % 100)
-        self = "\(hundredths / 100).\(fraction < 10 ? "0" : "")\(fraction)"
+        let reporter = CameraReporter(settings: settings, stdout: stdout, stderr: stderr, catalog: catalog)
+        if settings.preview { return PreviewSession.run(reporter: reporter) }
+        let session = CameraSession(options: settings.options)
+        let summary = session.run(stopRequest: { StopSignal.received }) { reporter.handle($0) }
+        return reporter.finish(summary)
     }
 }

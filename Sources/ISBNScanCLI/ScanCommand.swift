@@ -4,7 +4,7 @@ import Glibc
 #endif
 import Batch
 import Catalog
-import Capture
+
 import Imaging
 import ISBN
 import Scanning

@@ -1,5 +1,6 @@
 import Capture
 import Foundation
+import LiveScan
 import Scanning
 import Testing
 

@@ -8,10 +8,11 @@ import Testing
 /// Motion-JPEG frames from the fake device, with and without Huffman tables.
 extension FakeDeviceTests { @Suite struct MJPEGTests {
     /// One whole MJPG frame of the fake showing `image`.
-    func frameBytes(_ format: String) throws -> [UInt8] {
-        try InProcessFake.configure(["FRAMES": testImages + "/roi/band-inside.png", "FORMATS": format, "FPS": "0"])
+    func frameBytes(_ format: String, width: Int = 640, height: Int = 480) throws -> [UInt8] {
+        try InProcessFake.configure(["FRAMES": testImages + "/roi/band-inside.png", "FORMATS": format, "FPS": "0",
+                                     "SIZES": "\(width)x\(height)"])
         let device = try CaptureDevice(path: "/dev/video0")
-        _ = try device.configure(format: .mjpg, width: 640, height: 480, fps: nil)
+        _ = try device.configure(format: .mjpg, width: width, height: height, fps: nil)
         try device.start()
         return try #require(try device.withNextFrame(timeout: 5) { Array($0.bytes) })
     }
@@ -59,6 +60,47 @@ extension FakeDeviceTests { @Suite struct MJPEGTests {
         defer { free(out.pixels) }
         #expect(status == ISC_OK)
         #expect(decode(without).pixels == Array(UnsafeBufferPointer(start: out.pixels, count: Int(out.width * out.height))))
+    }
+
+    /// Decoding only some rows (the rest skipped or never read) gives exactly the pixels of a
+    /// whole decode: both run the same IDCT on the same coefficients (the skipped rows are
+    /// still entropy-decoded, so the DC predictions match), pixel-exact, no tolerance. Bands
+    /// that start and end inside an iMCU row (16 rows at 4:2:0), at the top, at the bottom,
+    /// and past the end (clamped).
+    @Test(arguments: [(0, 480), (192, 72), (7, 26), (16, 16), (470, 10), (300, 1000), (479, 1)])
+    func rowsEqualTheRowsOfAWholeDecode(first: Int, count: Int) throws {
+        for format in ["MJPG", "MJPG-NODHT"] {
+            let bytes = try frameBytes(format)
+            let whole = decode(bytes).pixels
+            let band = try bytes.withUnsafeBytes { try MotionJPEG.luminance(of: $0, rows: first..<(first + count), source: "frame") }
+            let rows = min(count, 480 - first)
+            #expect(band.frameWidth == 640 && band.frameHeight == 480)
+            #expect(band.rows.width == 640 && band.rows.height == rows)
+            #expect(band.rows.pixels == Array(whole[(first * 640)..<((first + rows) * 640)]), "\(format) rows \(first)..<\(first + rows)")
+        }
+    }
+
+    /// FrameDecoder's band (rows decoded, columns cropped) equals the band cropped from a
+    /// whole decode (`wholeFrame: true`), at 1280x720 and 1920x1080 with the default band.
+    @Test(arguments: [(1280, 720), (1920, 1080)])
+    func regionOfAFrameEqualsTheRegionOfAWholeDecode(width: Int, height: Int) throws {
+        try InProcessFake.configure(["FRAMES": testImages + "/roi/band-inside.png", "FORMATS": "MJPG-NODHT", "FPS": "0",
+                                     "SIZES": "\(width)x\(height)"])
+        let device = try CaptureDevice(path: "/dev/video0")
+        _ = try device.configure(format: .mjpg, width: width, height: height, fps: nil)
+        try device.start()
+        let pair = try #require(try device.withNextFrame(timeout: 5) { frame in
+            (Result { () throws(CaptureError) in try FrameDecoder.luminance(of: frame, region: .band, device: "fake") },
+             Result { () throws(CaptureError) in try FrameDecoder.luminance(of: frame, region: .band, device: "fake", wholeFrame: true) })
+        })
+        let band = try pair.0.get(), whole = try pair.1.get()
+        #expect(band.decodedFrame == nil)
+        #expect(whole.decodedFrame?.width == width)
+        #expect(band.rect == whole.rect)
+        #expect(band.image.width == whole.image.width && band.image.height == whole.image.height)
+        #expect(band.image.pixels == whole.image.pixels)
+        // Not a uniform band: the book's bars are in it.
+        #expect(Set(band.image.pixels).count > 20)
     }
 }
 }

@@ -24,6 +24,9 @@
  *                      (default YUYV,MJPG)
  *   FAKE_V4L2_SIZES    discrete frame sizes (default 640x480,1280x720,320x240)
  *   FAKE_V4L2_PAD      extra bytes at the end of every line (bytesperline > minimum; default 0)
+ *   FAKE_V4L2_CHROMA   neutral: YUYV and NV12 frames get neutral chroma (128, a grey picture);
+ *                      default: far from neutral (U 0x10, V 0xF0; NV12 0x40), so a decoder
+ *                      that mixes chroma into luminance fails
  *   FAKE_V4L2_FPS      frames per second; 0 = as fast as asked. Default: what S_PARM set, else 30
  *   FAKE_V4L2_IO       mmap (default: STREAMING) or read (READWRITE only)
  *   FAKE_V4L2_CARD     card name (default "Fake Camera")
@@ -238,6 +241,7 @@ typedef struct {
     long per_image;
     int loop;
     int pad;
+    int neutral_chroma;
     double fps;                 /* <0: not set by env */
     double parm_fps;
     int read_io;
@@ -336,6 +340,8 @@ static void configure(device *d) {
     d->loop = v ? atoi(v) : 1;
     v = setting("PAD");
     d->pad = v ? atoi(v) : 0;
+    v = setting("CHROMA");
+    d->neutral_chroma = v && strcmp(v, "neutral") == 0;
     v = setting("FPS");
     d->fps = v && *v ? atof(v) : -1;
     d->parm_fps = 30;
@@ -444,14 +450,14 @@ static void build_frames(device *d) {
                 uint8_t *dst = f + (size_t)r * bpl;
                 for (uint32_t x = 0; x < w; x++) {
                     dst[2 * x] = y[(size_t)r * w + x];
-                    dst[2 * x + 1] = (x & 1) ? 0xF0 : 0x10;   /* V, U: far from neutral on purpose */
+                    dst[2 * x + 1] = d->neutral_chroma ? 0x80 : (x & 1) ? 0xF0 : 0x10;   /* V, U: far from neutral on purpose */
                 }
             }
             break;
         case F_NV12:
             f = calloc(1, size);
             for (uint32_t r = 0; r < h; r++) memcpy(f + (size_t)r * bpl, y + (size_t)r * w, w);
-            memset(f + (size_t)bpl * h, 0x40, (size_t)bpl * (h / 2));
+            memset(f + (size_t)bpl * h, d->neutral_chroma ? 0x80 : 0x40, (size_t)bpl * (h / 2));
             break;
         default:
             f = encode_jpeg(d, y, &size, d->kind == F_MJPG_NODHT);

@@ -60,6 +60,10 @@ import Testing
         #expect(run.stderr.contains(", 1 ISBN printed\n"))
         #expect(fake.events.contains("s_fmt YUYV 1280x720"))
         fake.expectReleased()
+        // Without --preview the band cannot be seen: the status line says where to hold the book.
+        #expect(run.stderr.contains("camera: only the band across the middle of the picture is read: hold the barcode there, bars upright (5%...95% of the width, 40%...55% of the height); --preview shows it, --roi 0,0,1,1 reads the whole picture\n"))
+        let whole = try Fake(["FRAMES": Self.inside, "FPS": "0"]).run(["--roi", "0,0,1,1", "--max-frames", "20"])
+        #expect(whole.stderr.contains("camera: hold the book's barcode anywhere in the picture\n"))
     }
 
     @Test(arguments: ["YUYV", "GREY", "NV12", "MJPG", "MJPG-NODHT"])
@@ -106,6 +110,9 @@ import Testing
         let settings = ["FRAMES": frames, "FRAMES_PER_IMAGE": "5", "LOOP": "0", "FPS": "0", "SIZES": "640x480"]
         let again = try Fake(settings).run(["--continuous", "--max-frames", "15", "--repeat-after", "0", "-q"])
         #expect(again.stdout == "9780345391803\n9780345391803\n")
+        // The summary counts the second print as a duplicate.
+        let summary = try Fake(settings).run(["--continuous", "--max-frames", "15", "--repeat-after", "0"])
+        #expect(summary.stderr.contains(", 2 ISBNs printed\ncamera: 1 different ISBN, 1 duplicate (printed again after leaving the view)\n"))
         let once = try Fake(settings).run(["--continuous", "--max-frames", "15", "--repeat-after", "600", "-q"])
         #expect(once.stdout == "9780345391803\n")
     }
@@ -140,8 +147,12 @@ import Testing
         let lines = run.stdout.split(separator: "\n")
         #expect(lines.count == 1)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? [String: Any])
-        #expect(Set(object.keys) == ["device", "frame", "width", "height", "symbols", "isbns", "rejected", "error"])
+        #expect(Set(object.keys) == ["device", "frame", "time", "width", "height", "symbols", "isbns", "rejected", "error"])
         #expect(object["device"] as? String == "/dev/video0")
+        // When it was confirmed: ISO 8601 UTC to the millisecond, today.
+        let time = try #require(object["time"] as? String)
+        #expect(time.hasPrefix(String(Timestamp.now().prefix(10)) + "T") && time.hasSuffix("Z") && time.count == 24)
+        #expect(lines[0].hasPrefix("{\"device\": \"/dev/video0\", \"frame\": 2, \"time\": \"\(time)\", \"width\": 1280, "))
         #expect(object["frame"] as? Int == 2)   // seen in frames 1 and 2: confirmed at 2
         #expect(object["width"] as? Int == 1280)
         #expect(object["height"] as? Int == 720)
@@ -294,6 +305,9 @@ import Testing
         #expect(process.terminationReason == .exit)
         #expect(process.terminationStatus == 130)
         #expect(stderr.hasSuffix("camera: interrupted by \(name); camera released\n"))
+        // The summary comes first: frames, ISBNs, duplicates.
+        #expect(stderr.contains(" ISBNs printed\ncamera: 0 different ISBNs, 0 duplicates (printed again after leaving the view)\ncamera: interrupted by \(name)"))
+        #expect(stderr.split(separator: "\n").contains { $0.hasPrefix("camera: ") && $0.contains(" frame") && $0.hasSuffix(", 0 ISBNs printed") })
         fake.expectReleased()
     }
 
@@ -305,8 +319,10 @@ import Testing
         (["--timeout", "soon"], "Error: --timeout 'soon' is not a number of seconds (0...86400)"),
         (["--timeout", "0"], "Error: --timeout must be more than 0 seconds"),
         (["--confirm-frames", "0"], "Error: --confirm-frames 0 is outside 1...100"),
+        (["--line-step", "17"], "Error: --line-step 17 is outside 1...16"),
         (["--roi", "0.5,0.5,0.6,0.1"], "Error: --roi: x+width is 1.1, past the image edge at 1"),
         (["extra"], "Error: unexpected argument 'extra'"),
+        (["--preview-snapshot", "a.ppm"], "Error: --preview-snapshot needs --preview"),
     ])
     func usageErrors(arguments: [String], message: String) throws {
         let run = try isbnscan(["camera"] + arguments)

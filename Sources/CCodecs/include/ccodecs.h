@@ -118,6 +118,18 @@ isc_status isc_mjpeg_decode_luma(const uint8_t *data, size_t size, uint64_t max_
                                  isc_luma_image *out, int *inserted_dht,
                                  char *message, size_t message_size);
 
+/**
+ * As isc_mjpeg_decode_luma, but only rows `first_row` ..< `first_row + row_count` of the frame
+ * (clamped to it): the rows above are skipped (jpeg_skip_scanlines: entropy decoding only), the
+ * rows below never decoded (jpeg_abort_decompress after the last row). `out` is
+ * `width` x `row_count` (after clamping); `source_width`/`source_height` give the frame's size.
+ * Corrupt entropy data that libjpeg resynchronises on is not an error, as in a whole decode.
+ */
+isc_status isc_mjpeg_decode_luma_rows(const uint8_t *data, size_t size, uint64_t max_pixels,
+                                      uint32_t first_row, uint32_t row_count,
+                                      isc_luma_image *out, int *inserted_dht,
+                                      char *message, size_t message_size);
+
 /** The DHT segment (FF C4 … , all four Annex K.3 tables) that isc_mjpeg_decode_luma inserts.
  *  Returns its length; 0 if libjpeg could not provide the tables. */
 size_t isc_mjpeg_standard_dht(const uint8_t **segment);

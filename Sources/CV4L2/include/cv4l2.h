@@ -27,7 +27,8 @@ extern "C" {
 
 /** Routes every call below (open, close, ioctl, mmap, munmap, poll, read) through the
  *  functions of that name in the shared library at `library_path`, loaded with
- *  dlopen(RTLD_NOW | RTLD_LOCAL); NULL restores libc. Returns 0, or −1 with a message.
+ *  dlopen(RTLD_NOW | RTLD_LOCAL); NULL restores libc. Returns 0, or EINVAL with a message
+ *  (dlerror's) in `message`.
  *  Not thread-safe: call it while no device is open. For tests (a fake device). */
 int isc_v4l2_use_syscalls_from(const char *library_path, char *message, size_t message_size);
 
@@ -44,9 +45,9 @@ uint32_t isc_v4l2_fourcc(char a, char b, char c, char d);
 
 /* ---- open / close ---------------------------------------------------------------------- */
 
-/** open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC). Returns the fd, or -errno. (§ "Opening and
- *  Closing Devices"). */
-int isc_v4l2_open(const char *path);
+/** open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC) into `*fd`. Returns 0 or errno. (§ "Opening
+ *  and Closing Devices"). */
+int isc_v4l2_open(const char *path, int *fd);
 /** close(fd). Returns 0 or errno. */
 int isc_v4l2_close(int fd);
 
@@ -98,9 +99,9 @@ int isc_v4l2_s_fps(int fd, uint32_t fps, uint32_t *fps_num, uint32_t *fps_den);
 int isc_v4l2_reqbufs(int fd, uint32_t *count);
 /** VIDIOC_QUERYBUF: the mmap offset and length of buffer `index`. */
 int isc_v4l2_querybuf(int fd, uint32_t index, uint32_t *offset, uint32_t *length);
-/** mmap(NULL, length, PROT_READ|PROT_WRITE, MAP_SHARED, fd, offset). NULL and *error set
- *  on failure. */
-void *isc_v4l2_mmap(int fd, uint32_t offset, uint32_t length, int *error);
+/** mmap(NULL, length, PROT_READ|PROT_WRITE, MAP_SHARED, fd, offset) into `*address`.
+ *  Returns 0 or errno. */
+int isc_v4l2_mmap(int fd, uint32_t offset, uint32_t length, void **address);
 /** munmap. Returns 0 or errno. */
 int isc_v4l2_munmap(void *address, uint32_t length);
 /** VIDIOC_QBUF buffer `index` (V4L2_MEMORY_MMAP). */
@@ -119,28 +120,15 @@ extern const uint32_t ISC_V4L2_BUF_FLAG_ERROR;
 
 /* ---- waiting and read() I/O ------------------------------------------------------------ */
 
-/** poll(2) for POLLIN on `fd`, `timeout_ms` (−1 forever). Returns 1 ready, 0 timed out, or
- *  −errno (−EINTR when a signal arrived). `*revents` gets the returned events; POLLERR or
+/** poll(2) for POLLIN on `fd`, `timeout_ms` (−1 forever). Returns 0 or errno (EINTR when a
+ *  signal arrived). `*revents` gets the returned events, 0 when it timed out; POLLERR or
  *  POLLHUP without POLLIN usually means the device was unplugged. */
 int isc_v4l2_poll(int fd, int timeout_ms, short *revents);
 extern const short ISC_POLLIN, ISC_POLLERR, ISC_POLLHUP, ISC_POLLNVAL;
 
-/** read(2) of one frame (V4L2_CAP_READWRITE devices). Returns the byte count or −errno. */
-ssize_t isc_v4l2_read(int fd, void *buffer, size_t size);
-
-/* ---- stop signals ---------------------------------------------------------------------- */
-
-/** Installs SIGINT and SIGTERM handlers (sigaction without SA_RESTART, so a blocked poll
- *  returns EINTR) that only record the signal, and unblocks both in the calling thread.
- *  A second SIGINT/SIGTERM ends the process at once, with the signal's default action, after
- *  removing the file given to isc_set_cleanup_path. Returns 0 or errno. */
-int isc_install_stop_handlers(void);
-/** The signal number that asked to stop (SIGINT 2, SIGTERM 15), or 0. */
-int isc_stop_signal(void);
-/** Registers `path` (copied; at most 4096 bytes) as the file to unlink(2) when a signal ends
- *  the process: a second SIGINT/SIGTERM, or SIGHUP/SIGQUIT (for which handlers are installed
- *  here unless they are ignored or handled). NULL forgets it. Returns 0 or ENAMETOOLONG. */
-int isc_set_cleanup_path(const char *path);
+/** read(2) of one frame (V4L2_CAP_READWRITE devices); `*count` gets the byte count.
+ *  Returns 0 or errno. */
+int isc_v4l2_read(int fd, void *buffer, size_t size, size_t *count);
 
 #ifdef __cplusplus
 }

@@ -1,4 +1,4 @@
-import Capture
+import LiveScan
 import Scanning
 import Testing
 

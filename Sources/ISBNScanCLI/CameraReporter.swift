@@ -1,0 +1,266 @@
+import Capture
+import Catalog
+import ISBN
+import LiveScan
+import Preview
+import Records
+import Scanning
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What `isbnscan camera` makes of a session's events: results on stdout (text or JSON
+/// Lines), status lines, warnings and the summary on stderr, the catalogue (`--db`), and the
+/// preview's state (`--preview`).
+///
+/// ``handle(_:)`` runs on the session's thread; ``requestUndo()`` may be called from any
+/// thread (the preview's); ``finish(_:)`` after the session ended.
+final class CameraReporter: @unchecked Sendable {
+    // @unchecked: the mutable state below is touched only by the session's thread while it
+    // runs, and by the thread that joined it afterwards; `undoRequests` and `preview` are
+    // Mutex-protected.
+    let settings: CameraCommand.Settings
+    let stdout: TextSink
+    let stderr: TextSink
+    /// stderr is a terminal: show a live frames-per-second line.
+    let live: Bool
+    /// Hyphenation and accepted prefixes for the records printed.
+    let recordOptions: RecordOptions
+    /// `--db`: where printed ISBNs are recorded (`nil` after a catalogue error).
+    var catalog: Catalog?
+
+    /// One ISBN printed: what undo needs to take it back.
+    struct Printed {
+        var isbn13: String
+        var frame: Int
+        var time: String
+        var recorded: Bool
+    }
+    private(set) var printed: [Printed] = []
+    /// ISBNs printed again (a later visit of a book already printed in this session).
+    private(set) var duplicates = 0
+    private(set) var undone = 0
+    var badFrames = 0
+    /// The session is paused (frames not scanned).
+    private var paused = false
+    var statusShown = false
+    private var lastStatus = 0.0, framesAtLastStatus = 0
+    private let undoRequests = Mutex(0)
+    /// With `--preview`: what the window shows, updated from every event.
+    let preview: Mutex<PreviewState>?
+
+    init(settings: CameraCommand.Settings, stdout: TextSink, stderr: TextSink, catalog: Catalog? = nil) {
+        self.catalog = catalog
+        self.settings = settings
+        self.stdout = stdout
+        self.stderr = stderr
+        self.recordOptions = RecordOptions(ranges: RangesCommand.load(stderr: stderr).ranges, prefixes: settings.prefixes)
+        self.live = !settings.quiet && isatty(2) == 1 && (stderr as? FileDescriptorSink)?.fd == 2
+        self.preview = settings.preview ? Mutex(PreviewState()) : nil
+    }
+
+    /// ISBNs printed and not undone.
+    var count: Int { printed.count }
+
+    /// Asks to undo the last ISBN printed, at the next event (on the session's thread, which
+    /// owns the catalogue connection).
+    func requestUndo() { undoRequests.withLock { $0 += 1 } }
+
+    /// Prints what `event` calls for. Returns `false` when the session should end (stdout
+    /// cannot be written).
+    func handle(_ event: LiveScanEvent) -> Bool {
+        preview?.withLock { $0.apply(event) }
+        let pendingUndo = undoRequests.withLock { n in defer { n = 0 }; return n }
+        for _ in 0..<pendingUndo { undoLast() }
+        let s = settings
+        switch event {
+        case .started(let info, let format, let rect):
+            status("\(s.device): '\(info.card)' (driver \(info.driver))\(info.canStream ? "" : ", read() I/O")")
+            status("\(format), scanning \(rect.width)x\(rect.height) pixels at (\(rect.x),\(rect.y)) "
+                   + "(region \(s.region)); \(s.continuous ? "--continuous, Ctrl-C stops" : "stops at the first ISBN")")
+            if !s.preview { status(Self.whereToHold(s.region)) }
+        case .frame(let info):
+            if info.scanned == paused {   // space in the preview window
+                paused = !info.scanned
+                status(paused ? "paused (space resumes)" : "resumed")
+            }
+            if live && info.time - lastStatus >= 1 {
+                let rate = Double(info.number - framesAtLastStatus) / (info.time - lastStatus)
+                stderr.write("\r\u{1B}[Kcamera: \(String(format1: rate)) frames/s, \(count) ISBN\(count == 1 ? "" : "s")")
+                statusShown = true
+                lastStatus = info.time
+                framesAtLastStatus = info.number
+            }
+        case .read:
+            break
+        case .badFrame(let frame, let error):
+            badFrames += 1
+            if badFrames == 1 && !s.quiet { warn("frame \(frame): \(error.description)") }
+        case .refused(let frame, let code):
+            if !s.quiet {
+                warn("frame \(frame): \(code.symbol.symbology.rawValue) \(code.symbol.data) refused, \(code.verdict.rejection!)")
+            }
+        case .confirmed(let frame, _, let width, let height, let report, let codes):
+            confirmed(codes, report: report, frame: frame, width: width, height: height)
+        case .deviceError(let error):
+            endStatusLine()
+            stderr.write("Error: \(error.description)\n")
+        }
+        return !stdout.writeFailed
+    }
+
+    /// The status line that says where the region the user cannot see lies.
+    static func whereToHold(_ region: RegionOfInterest) -> String {
+        if region.isFull { return "hold the book's barcode anywhere in the picture" }
+        func percent(_ x: Double) -> String { "\(Int((x * 100).rounded()))%" }
+        let place = region == .band ? "the band across the middle of the picture" : "the region of interest"
+        return "only \(place) is read: hold the barcode there, bars upright (\(percent(region.x))...\(percent(region.x + region.width)) "
+            + "of the width, \(percent(region.y))...\(percent(region.y + region.height)) of the height); "
+            + "--preview shows it, --roi 0,0,1,1 reads the whole picture"
+    }
+
+    /// Records, prints and counts the ISBNs confirmed now.
+    private func confirmed(_ codes: [ReadCode], report: ScanReport, frame: Int, width: Int, height: Int) {
+        let time = Timestamp.now()
+        if statusShown { stderr.write("\r\u{1B}[K") }
+        let event = FrameEventRecord(device: settings.device, frame: frame, time: time, width: width, height: height,
+                                     report: report, printed: codes, options: recordOptions)
+        // Recorded (and committed) before it is printed: nothing printed is ever missing from the catalogue.
+        var already: [String] = []
+        var recorded = false
+        if let catalog {
+            do {
+                for isbn in event.isbns {
+                    guard let seen = try catalog.firstSighting(of: isbn.isbn13) else { continue }
+                    let source = seen.source.split(separator: "/").last.map(String.init) ?? seen.source
+                    already.append("\(isbn.isbn13): already scanned \(seen.seenAt.prefix(10)) from \(escaped(source, json: false))")
+                }
+                try catalog.record(event, at: time)
+                recorded = true
+            } catch {
+                endStatusLine()
+                stderr.write("Error: \(error)\n")
+                self.catalog = nil
+            }
+        }
+        stdout.write(settings.json ? JSONLinesFormatter().format(event)
+                                   : TextFormatter(options: .init(addOns: settings.addOns)).format(event))
+        if !settings.quiet { for line in already { warn(line) } }
+        if settings.beep { stderr.write(already.isEmpty ? "\u{7}" : "\u{7}\u{7}") }
+        for isbn in event.isbns {
+            if printed.contains(where: { $0.isbn13 == isbn.isbn13 }) { duplicates += 1 }
+            printed.append(Printed(isbn13: isbn.isbn13, frame: frame, time: time, recorded: recorded))
+        }
+        if let last = event.isbns.last {
+            let count = self.count
+            preview?.withLock {
+                $0.isbnCount = count
+                $0.lastISBN = last.hyphenated ?? last.isbn13
+                $0.alreadyInCatalogue = !already.isEmpty
+            }
+        }
+    }
+
+    /// Takes back the last ISBN printed: out of the counts, and out of the catalogue when it
+    /// was recorded there (only this sighting). stdout cannot be taken back: the line stays.
+    private func undoLast() {
+        guard let last = printed.popLast() else {
+            if !settings.quiet { status("nothing to undo") }
+            return
+        }
+        undone += 1
+        if printed.contains(where: { $0.isbn13 == last.isbn13 }) { duplicates -= 1 }
+        var note = ""
+        if last.recorded, let catalog {
+            do {
+                let removed = try catalog.removeSighting(isbn13: last.isbn13, device: settings.device, frame: last.frame, at: last.time)
+                note = removed > 0 ? " (removed from the catalogue)" : ""
+            } catch {
+                endStatusLine()
+                stderr.write("Error: \(error)\n")
+            }
+        }
+        endStatusLine()
+        if !settings.quiet { stderr.write("camera: undone \(last.isbn13)\(note)\n") }
+        let count = self.count
+        let previous = printed.last?.isbn13
+        preview?.withLock {
+            $0.isbnCount = count
+            $0.lastISBN = previous.map { isbn in self.recordHyphenated(isbn) }
+            $0.alreadyInCatalogue = false
+        }
+    }
+
+    private func recordHyphenated(_ isbn13: String) -> String {
+        recordOptions.ranges?.hyphenate(isbn13).hyphenated ?? isbn13
+    }
+
+    /// The summary on stderr and the exit status of the session that ended with `summary`.
+    func finish(_ summary: CameraSession.Summary) -> ExitStatus {
+        // Undo asked for as the session ended.
+        let pendingUndo = undoRequests.withLock { n in defer { n = 0 }; return n }
+        for _ in 0..<pendingUndo { undoLast() }
+        endStatusLine()
+        if case .failed = summary.end { return .inputError }
+        let s = settings
+        if !s.quiet {
+            let frames = summary.frames, elapsed = summary.seconds
+            var line = "camera: \(frames) frame\(frames == 1 ? "" : "s") in \(String(format2: elapsed)) s"
+            if frames > 0 && elapsed > 0 {
+                line += " (\(String(format1: Double(frames) / elapsed)) frames/s, \(String(format2: summary.cpuSeconds * 1000 / Double(frames))) ms CPU per frame"
+                if s.preview {
+                    line += ", \(String(format2: summary.sessionThreadCPUSeconds * 1000 / Double(frames))) ms of it on the scanning thread"
+                }
+                line += ")"
+            }
+            let shown = count + undone
+            line += ", \(shown) ISBN\(shown == 1 ? "" : "s") printed"
+            if badFrames > 0 { line += ", \(badFrames) unusable frame\(badFrames == 1 ? "" : "s")" }
+            if summary.end == .timeout, let timeout = s.timeout { line += "; --timeout of \(String(format2: timeout)) s reached" }
+            stderr.write(line + "\n")
+            if s.continuous {
+                let different = Set(printed.map(\.isbn13)).count
+                var books = "camera: \(different) different ISBN\(different == 1 ? "" : "s"), \(duplicates) duplicate\(duplicates == 1 ? "" : "s") (printed again after leaving the view)"
+                if undone > 0 { books += ", \(undone) undone" }
+                stderr.write(books + "\n")
+            }
+        }
+        if case .stopped(let signal) = summary.end {
+            if !s.quiet {
+                let why = signal == 0 ? "stopped from the preview window" : "interrupted by \(signalName(signal))"
+                stderr.write("camera: \(why); camera released\n")
+            }
+            return .interrupted
+        }
+        return count + undone > 0 ? .found : .nothingFound
+    }
+
+    func status(_ line: String) {
+        if !settings.quiet { endStatusLine(); stderr.write("camera: \(line)\n") }
+    }
+
+    func warn(_ line: String) {
+        endStatusLine()
+        stderr.write("Warning: \(line)\n")
+    }
+
+    func endStatusLine() {
+        if statusShown { stderr.write("\n"); statusShown = false }
+    }
+}
+
+extension String {
+    /// `x` with one decimal.
+    init(format1 x: Double) {
+        let tenths = Int((x * 10).rounded())
+        self = "\(tenths / 10).\(abs(tenths % 10))"
+    }
+
+    /// `x` with two decimals.
+    init(format2 x: Double) {
+        let hundredths = Int((x * 100).rounded())
+        let fraction = abs(hundredths % 100)
+        self = "\(hundredths / 100).\(fraction < 10 ? "0" : "")\(fraction)"
+    }
+}

@@ -1,0 +1,107 @@
+import Capture
+import Imaging
+import Scanning
+
+/// Scans the region of interest of frames: the same decoding and ISBN layer as `scan`
+/// (``MultiPassDecoder`` over ``BarcodeScanner``, judged by ``ScanReport``).
+///
+/// Only lines that can cross a barcode are scanned, spread over frames:
+/// - a wide region (width ≥ 2 × height, the band): rows only. A column of the band is
+///   108 pixels long at 720p and cannot cross a barcode lying along the band;
+/// - a tall region (height ≥ 2 × width): columns only, for the same reason;
+/// - otherwise both rows and columns.
+///
+/// Each frame scans every ``lineStep``-th line, starting at line `k mod lineStep` of the
+/// region in the k-th frame scanned, so `lineStep` successive frames together scan every line
+/// once. zbar's own density (`ZBAR_CFG_Y_DENSITY` / `ZBAR_CFG_X_DENSITY`) picks every n-th
+/// line; the offset comes from the crop handed to zbar, which starts at the first line wanted.
+/// The crop copies nothing; a strided copy of the rows (not built, not measured) would add a
+/// copy and squash the geometry the reading verifier measures in.
+///
+/// A frame whose sparse lines read anything (any EAN, judged or not) is scanned again whole
+/// (``MultiPassDecoder/decode(_:region:firstLookDone:earlier:)``, every row and column, as
+/// `scan` does): the cost goes to frames with a barcode, and a code read weakly on the sparse
+/// lines is judged on all of them (without that, a blurred book took up to 2 more frames).
+///
+/// With ``Effort/normal`` or ``Effort/thorough``, or `lineStep` 1, every frame gets that whole
+/// scan (`lineStep` 1 is what the camera did before the lines were spread over frames).
+///
+/// Owns one zbar scanner, kept across frames (not reset per frame): not thread-safe, one per
+/// capture loop.
+public final class FrameScanner {
+    public let region: RegionOfInterest
+    public let decoder: MultiPassDecoder
+    /// Lines between two lines scanned in one frame (1: every row and column of every frame).
+    public let lineStep: Int
+    /// Frames scanned so far: the next frame starts at line `scannedFrames % lineStep`.
+    public private(set) var scannedFrames = 0
+
+    /// The default ``lineStep``: every other row of the band per frame (54 of the 108 rows of
+    /// 720p), all rows in two frames. On the seeded blurred, tilted and moving books of the
+    /// tests (TimeToFirstReadTests), steps 2 and 4 confirmed the ISBN in the same frame as
+    /// scanning everything on 8 of 9 sequences and 2 frames later on one (a book moving up
+    /// through the band, read by the full scan in only 2 of 30 frames); step 3 was worse on 2.
+    public static let defaultLineStep = 2
+
+    /// - Parameters:
+    ///   - region: the part of the frame to scan (fractions, origin top-left).
+    ///   - effort: ``Effort/fast`` (default) is one sparse zbar scan per frame; the next frame
+    ///     is the next chance, and ``FrameConfirmer`` guards against misreads.
+    ///   - lineStep: see ``lineStep``; 1…16 (clamped).
+    public init(region: RegionOfInterest, scannerOptions: ScannerOptions = ScannerOptions(), effort: Effort = .fast,
+                lineStep: Int = FrameScanner.defaultLineStep) {
+        self.region = region
+        self.decoder = MultiPassDecoder(scanner: BarcodeScanner(options: scannerOptions), effort: effort)
+        self.lineStep = min(lineStep, 16)
+    }
+
+    /// Which lines a `width`×`height` region gets scanned along.
+    public enum Lines: Equatable, Sendable {
+        case rows, columns, both
+        public init(width: Int, height: Int) {
+            if width >= 2 * height { self = .rows } else if height >= 2 * width { self = .columns } else { self = .both }
+        }
+    }
+
+    /// The crop of a `length`-line span whose zbar scan at density `step` covers lines
+    /// `offset`, `offset + step`, … : starts at `offset`, its length is 1 more than a multiple
+    /// of `step` (zbar then starts at its first line; see ``MultiPassDecoder/scanLines``).
+    static func span(length: Int, step: Int, offset: Int) -> (start: Int, length: Int)? {
+        guard offset < length else { return nil }
+        return (offset, (length - offset - 1) / step * step + 1)
+    }
+
+    /// Scans `pixels` and judges every code. Polygons are in pixels of the whole frame.
+    public func scan(_ pixels: RegionPixels) -> ScanReport {
+        let image = pixels.image
+        let lines = Lines(width: image.width, height: image.height)
+        var report: ScanReport
+        if decoder.effort != .fast || lineStep == 1 {
+            report = decoder.decode(image)
+        } else {
+            let offset = scannedFrames % lineStep
+            var rowRect: PixelRect?, columnRect: PixelRect?
+            if lines != .columns, let s = Self.span(length: image.height, step: lineStep, offset: offset) {
+                rowRect = PixelRect(x: 0, y: s.start, width: image.width, height: s.length)
+            }
+            if lines != .rows, let s = Self.span(length: image.width, step: lineStep, offset: offset) {
+                columnRect = PixelRect(x: s.start, y: 0, width: s.length, height: image.height)
+            }
+            let symbols = decoder.scanLines(image, rowRect: rowRect, rows: lineStep, columnRect: columnRect,
+                                            columns: lineStep)
+            report = ScanReport(symbols: symbols)
+            if !symbols.isEmpty {
+                // Something is there: this frame gets the whole scan (every line, as `scan`
+                // does), so that a code the sparse lines read weakly is judged on all of them.
+                report = decoder.decode(image)
+            }
+        }
+        scannedFrames += 1
+        for index in report.codes.indices {
+            report.codes[index].symbol.polygon = report.codes[index].symbol.polygon.map {
+                Point(x: $0.x + pixels.rect.x, y: $0.y + pixels.rect.y)
+            }
+        }
+        return report
+    }
+}

@@ -1,0 +1,123 @@
+import LiveScan
+import Scanning
+
+/// What the preview window shows, kept up to date from a session's ``LiveScanEvent``s: the
+/// latest frame, the region, the codes to outline, frames per second. The caller adds what
+/// only it knows (ISBNs this session, the last one hyphenated, "already in catalogue").
+///
+/// Times are the session's (seconds since it started, from the events): an outline lasts
+/// ``outlineSeconds`` of session time after the code was last read, so a frozen session keeps
+/// its last picture.
+public struct PreviewState: Sendable {
+    /// How long an outline stays after the code was last read, in seconds.
+    public static let outlineSeconds = 1.5
+
+    struct Marked: Sendable {
+        var outline: PreviewScene.Outline
+        var lastRead: Double
+    }
+
+    public private(set) var frame: LiveFrame?
+    public private(set) var width = 0
+    public private(set) var height = 0
+    /// The region scanned in the latest frame (frame pixels).
+    public private(set) var region: PixelRect?
+    /// Session time of the latest frame.
+    public private(set) var time = 0.0
+    /// Frames per second over the last half second of frames.
+    public private(set) var framesPerSecond = 0.0
+    /// Number of the latest frame (from 1).
+    public private(set) var frameNumber = 0
+    /// Frames counted since `rateStart` (session time), for ``framesPerSecond``.
+    private var rateStart = 0.0, rateFrames = 0
+    private var marked: [String: Marked] = [:]
+
+    /// ISBNs this session (printed, less those undone).
+    public var isbnCount = 0
+    /// The last ISBN printed, as shown (hyphenated when the range data is there).
+    public var lastISBN: String?
+    /// The last ISBN was already in the catalogue (`--db`).
+    public var alreadyInCatalogue = false
+    public var paused = false
+    /// The whole frame is scanned (`r`); the red frame is then drawn around it all.
+    public var wholeFrame = false
+    /// The session has ended (the window shows its last picture).
+    public var ended = false
+
+    public init() {}
+
+    /// Takes one event into account.
+    public mutating func apply(_ event: LiveScanEvent) {
+        switch event {
+        case .started(_, let format, let region):
+            width = format.width
+            height = format.height
+            self.region = region
+        case .frame(let info):
+            width = info.width
+            height = info.height
+            region = info.region
+            time = info.time
+            frameNumber = info.number
+            if let image = info.image { frame = image }
+            // Frames per second over half-second spans (one division per span, not per frame).
+            rateFrames += 1
+            if info.time - rateStart >= 0.5 {
+                framesPerSecond = Double(rateFrames) / (info.time - rateStart)
+                rateStart = info.time
+                rateFrames = 0
+            }
+            // Until the first span is over: the rate so far.
+            if framesPerSecond == 0, info.time > rateStart { framesPerSecond = Double(rateFrames) / (info.time - rateStart) }
+            if !marked.isEmpty { marked = marked.filter { time - $0.value.lastRead <= Self.outlineSeconds } }
+        case .read(_, let report):
+            for code in report.codes {
+                guard var mark = marked[code.symbol.data] else { continue }
+                mark.outline.polygon = code.symbol.polygon
+                mark.lastRead = time
+                marked[code.symbol.data] = mark
+            }
+        case .confirmed(_, _, _, _, _, let codes):
+            for code in codes {
+                let label = code.verdict.isbn?.isbn13 ?? code.symbol.data
+                marked[code.symbol.data] = Marked(outline: .init(kind: .confirmed, polygon: code.symbol.polygon, label: label),
+                                                  lastRead: time)
+            }
+        case .refused(_, let code):
+            let reason = code.verdict.rejection.map { "\(code.symbol.data) refused: \($0.reason.rawValue)" } ?? code.symbol.data
+            marked[code.symbol.data] = Marked(outline: .init(kind: .refused, polygon: code.symbol.polygon, label: reason),
+                                              lastRead: time)
+        case .badFrame, .deviceError:
+            break
+        }
+    }
+
+    /// The codes outlined now, confirmed ones last (drawn on top).
+    public var outlines: [PreviewScene.Outline] {
+        marked.values.map(\.outline).filter { !$0.polygon.isEmpty }
+            .sorted { ($0.kind == .confirmed ? 1 : 0, $0.label) < ($1.kind == .confirmed ? 1 : 0, $1.label) }
+    }
+
+    /// The status strip: frames per second, ISBNs this session, the last ISBN, notes.
+    public var status: String {
+        var parts = ["\(String(format1: framesPerSecond)) fps", "\(isbnCount) ISBN\(isbnCount == 1 ? "" : "s")"]
+        if let lastISBN { parts.append("last \(lastISBN)" + (alreadyInCatalogue ? " (already in catalogue)" : "")) }
+        parts.append(wholeFrame ? "region: whole frame" : "region: band")
+        if paused { parts.append("PAUSED") }
+        if ended { parts.append("ended") }
+        return parts.joined(separator: "  ")
+    }
+
+    /// The picture to draw now.
+    public var scene: PreviewScene {
+        PreviewScene(frame: frame, width: width, height: height, region: region, outlines: outlines, status: status)
+    }
+}
+
+extension String {
+    /// `x` with one decimal.
+    init(format1 x: Double) {
+        let tenths = Int((x * 10).rounded())
+        self = "\(tenths / 10).\(abs(tenths % 10))"
+    }
+}

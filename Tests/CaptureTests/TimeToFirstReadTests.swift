@@ -1,0 +1,137 @@
+import Capture
+import Foundation
+import Imaging
+@testable import LiveScan
+import Scanning
+import Testing
+
+/// Frames until the first confirmed ISBN, scanning every n-th row of the band per frame
+/// (``FrameScanner/lineStep``) against every row and column of every frame (`lineStep` 1, what
+/// the camera did before), on fixed seeded sequences of blurred, tilted and noisy books moving
+/// through the band, served by the fake device (YUYV 1280x720) to a whole ``CameraSession``.
+/// Counted in frames, never in time.
+extension FakeDeviceTests { @Suite struct TimeToFirstReadTests {
+    /// How a sequence's frames look.
+    struct Shot: CustomStringConvertible, Sendable {
+        var name: String
+        /// Degrees clockwise, and the random swing around it per frame.
+        var tilt: Double
+        var swing: Double
+        /// 3x3 box blurs applied (each widens an edge by about a pixel).
+        var blurs: Int
+        /// Uniform noise amplitude (± grey levels).
+        var noise: Int
+        /// Vertical offset of the book at the first frame and per frame (pixels, + down).
+        var startY: Int
+        var speedY: Int
+        var seed: UInt64
+        var description: String { name }
+    }
+
+    static let frames = 30
+
+    /// Writes the sequence's frames as PGM files (1280x720, the book centred, then moved).
+    static func render(_ shot: Shot) throws -> [String] {
+        let book = try ImageLoader.load(path: testImages + "/roi/band-inside.png").image
+        let directory = NSTemporaryDirectory() + "isbnscan-ttfr-\(getpid())-\(shot.name)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        var state = shot.seed
+        func random() -> Double {   // SplitMix64 → [0, 1)
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return Double((z ^ (z >> 31)) >> 11) / Double(1 << 53)
+        }
+        var paths: [String] = []
+        for i in 0..<frames {
+            var image = book.rotated(degrees: shot.tilt + (random() * 2 - 1) * shot.swing).image
+            for _ in 0..<shot.blurs { image = image.boxBlurred() }
+            let w = 1280, h = 720
+            var pixels = [UInt8](repeating: 255, count: w * h)
+            let ox = (w - image.width) / 2 + Int((random() * 2 - 1) * 6)
+            let oy = (h - image.height) / 2 + shot.startY + i * shot.speedY
+            let source = image.pixels
+            for y in 0..<h {
+                let sy = y - oy
+                for x in 0..<w {
+                    let sx = x - ox
+                    var v = (sy >= 0 && sy < image.height && sx >= 0 && sx < image.width) ? Int(source[sy * image.width + sx]) : 255
+                    if shot.noise > 0 { v += Int((random() * 2 - 1) * Double(shot.noise)) }
+                    pixels[y * w + x] = UInt8(min(255, max(0, v)))
+                }
+            }
+            let path = directory + "/frame-\(i).pgm"
+            try (Data("P5\n\(w) \(h)\n255\n".utf8) + Data(pixels)).write(to: URL(fileURLWithPath: path))
+            paths.append(path)
+        }
+        return paths
+    }
+
+    /// The frame number (1-based) of the first confirmed ISBN, or nil, and the ISBN.
+    static func firstConfirmed(_ paths: [String], lineStep: Int) throws -> (frame: Int?, isbn: String?) {
+        try InProcessFake.configure(["FRAMES": paths.joined(separator: ":"), "FRAMES_PER_IMAGE": "1", "LOOP": "0",
+                                     "FPS": "0", "FORMATS": "YUYV", "SIZES": "1280x720"])
+        var options = LiveScanOptions()
+        options.format = .yuyv
+        options.maxFrames = paths.count
+        options.lineStep = lineStep
+        options.timeout = 120
+        var found: (Int?, String?) = (nil, nil)
+        _ = CameraSession(options: options).run { event in
+            if case .read(let frame, let report) = event, ProcessInfo.processInfo.environment["TTFR_DEBUG"] != nil {
+                print("TTFR  step \(lineStep) frame \(frame):", report.codes.map { "\($0.symbol.data) q\($0.symbol.quality) \($0.verdict.isbn != nil ? "ok" : "no")" })
+            }
+            if case .confirmed(let frame, _, _, _, _, let codes) = event {
+                found = (frame, codes.first?.verdict.isbn?.isbn13)
+            }
+            return true
+        }
+        return found
+    }
+
+    /// The sequences and the frames of the first confirmed ISBN when this test was written
+    /// (lineStep 1 = every row and column / default 2): sharp 2/2, blurred 2/2, tilted 12° 4/4,
+    /// tilted 20° 2/2, tilted and blurred 2/2, moving in 13/13, blurred b 3/3, tilted and
+    /// blurred b 3/3, moving up 11/13 (the full scan reads that book in only 2 of its 30 frames,
+    /// frames 8 and 11; the spread scan in frames 11 and 13). Steps 3/4: blurred 6/2, tilted
+    /// and blurred 3/2, the rest as step 2.
+    static let shots: [Shot] = [
+        Shot(name: "sharp-upright", tilt: 0, swing: 1, blurs: 0, noise: 6, startY: 0, speedY: 0, seed: 1),
+        Shot(name: "blurred", tilt: 0, swing: 2, blurs: 1, noise: 8, startY: 0, speedY: 0, seed: 2),
+        Shot(name: "tilted-12", tilt: 12, swing: 2, blurs: 1, noise: 6, startY: 0, speedY: 0, seed: 3),
+        Shot(name: "tilted-20", tilt: 20, swing: 3, blurs: 0, noise: 8, startY: 0, speedY: 0, seed: 7),
+        Shot(name: "tilted-blurred", tilt: -9, swing: 3, blurs: 1, noise: 10, startY: 0, speedY: 0, seed: 4),
+        Shot(name: "moving-in", tilt: 4, swing: 2, blurs: 1, noise: 8, startY: -120, speedY: 8, seed: 5),
+        Shot(name: "blurred-b", tilt: -3, swing: 2, blurs: 1, noise: 12, startY: 20, speedY: 0, seed: 8),
+        Shot(name: "tilted-blurred-b", tilt: 15, swing: 3, blurs: 1, noise: 8, startY: -30, speedY: 0, seed: 9),
+        Shot(name: "moving-up", tilt: -6, swing: 2, blurs: 1, noise: 8, startY: 110, speedY: -7, seed: 10),
+    ]
+
+    /// The spread scan confirms the right ISBN no later than scanning everything, except on
+    /// "moving-up", where it is at most 2 frames later (see ``shots``).
+    @Test(arguments: shots)
+    func spreadRowsReadNoLaterThanEveryLine(_ shot: Shot) throws {
+        let paths = try Self.render(shot)
+        defer { try? FileManager.default.removeItem(atPath: (paths[0] as NSString).deletingLastPathComponent) }
+        let everyLine = try Self.firstConfirmed(paths, lineStep: 1)
+        let spread = try Self.firstConfirmed(paths, lineStep: FrameScanner.defaultLineStep)
+        #expect(everyLine.isbn == "9780345391803")
+        #expect(spread.isbn == "9780345391803")
+        let old = try #require(everyLine.frame), new = try #require(spread.frame)
+        #expect(new <= old + (shot.name == "moving-up" ? 2 : 0), "\(shot.name): \(new) frames against \(old)")
+    }
+
+    /// Which lines a region gets, and the crops that place zbar's lines.
+    @Test func linesAndSpans() {
+        #expect(FrameScanner.Lines(width: 1152, height: 108) == .rows)
+        #expect(FrameScanner.Lines(width: 108, height: 1152) == .columns)
+        #expect(FrameScanner.Lines(width: 600, height: 400) == .both)
+        // 108 rows, step 2: frame 0 rows 0, 2, …, 106; frame 1 rows 1, 3, …, 107.
+        #expect(FrameScanner.span(length: 108, step: 2, offset: 0)! == (0, 107))
+        #expect(FrameScanner.span(length: 108, step: 2, offset: 1)! == (1, 107))
+        #expect(FrameScanner.span(length: 108, step: 3, offset: 2)! == (2, 106))
+        #expect(FrameScanner.span(length: 3, step: 4, offset: 3) == nil)
+    }
+}
+}
