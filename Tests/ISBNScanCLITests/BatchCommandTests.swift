@@ -336,16 +336,32 @@ func peakChildMegabytes() -> Int {
         #expect(leftovers.isEmpty)
     }
 
-    /// A folder of `count` 3000x2000 noise PGMs: about four seconds each at `--effort
-    /// thorough` in a debug build, so a file is still in flight long after a first signal.
+    /// A folder of `count` 3000x2000 PGMs of random bars (1–4 pixels wide, full height) under
+    /// grain: barcode-like all over, so every recovery pass runs on the whole picture and none
+    /// reads anything — several seconds each at `--effort thorough` in a debug build, so a file
+    /// is still in flight long after a first signal. (Plain noise ends after the first look.)
     func slowFolder(count: Int) throws -> String {
         let folder = NSTemporaryDirectory() + "isbnscan-slow-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let random = try #require(FileHandle(forReadingAtPath: "/dev/urandom"))
         defer { try? random.close() }
         for index in 0..<count {
-            let pixels = try #require(try random.read(upToCount: 3000 * 2000))
-            try (Data("P5\n3000 2000\n255\n".utf8) + pixels).write(to: URL(fileURLWithPath: "\(folder)/\(index).pgm"))
+            let grain = try #require(try random.read(upToCount: 3000 * 2000))
+            let widths = try #require(try random.read(upToCount: 3000))
+            var bars = [UInt8](repeating: 0, count: 3000)
+            var x = 0, dark = true, k = 0
+            while x < 3000 {
+                let width = 1 + Int(widths[k % widths.count]) % 4
+                for column in x..<min(3000, x + width) { bars[column] = dark ? 50 : 205 }
+                x += width; dark.toggle(); k += 1
+            }
+            var pixels = [UInt8](repeating: 0, count: 3000 * 2000)
+            for y in 0..<2000 {
+                for column in 0..<3000 {
+                    pixels[y * 3000 + column] = UInt8(Int(bars[column]) + Int(grain[y * 3000 + column] % 41) - 20)
+                }
+            }
+            try (Data("P5\n3000 2000\n255\n".utf8) + Data(pixels)).write(to: URL(fileURLWithPath: "\(folder)/\(index).pgm"))
         }
         return folder
     }
