@@ -49,14 +49,14 @@ let package = Package(
         // Folder walking and parallel scanning with results in input order.
         .target(name: "Batch", dependencies: ["Imaging", "Scanning"]),
         // V4L2 capture devices, frames, pixel formats → luminance of a region (Motion-JPEG through
-        // Imaging). Uses Scanning only for RegionOfInterest/PixelRect, which are to move to Imaging.
-        .target(name: "Capture", dependencies: ["CV4L2", "Imaging", "Scanning"]),
+        // Imaging). Depends only on Imaging (the region of interest and pixel rectangle live there).
+        .target(name: "Capture", dependencies: ["CV4L2", "Imaging"]),
         // The camera session: frames in, events out (frame, code read, confirmed, refused, device
         // error); frame scanner and confirmation across frames. Beside Batch, its file twin.
         // (Records only for ScanReport.judged(accepting:), the --accept 979 re-judging.)
         .target(name: "LiveScan", dependencies: ["Capture", "Imaging", "Scanning", "ISBN", "Records"]),
         // The SDL2 preview window: draws a session's events, reports keys; decides nothing.
-        .target(name: "Preview", dependencies: ["CSDL2", "LiveScan", "Scanning"]),
+        .target(name: "Preview", dependencies: ["CSDL2", "LiveScan", "Imaging", "Scanning"]),
         // Argument parsing, commands, output, exit statuses.
         .target(name: "ISBNScanCLI", dependencies: ["ISBN", "Imaging", "Scanning", "Batch", "Capture", "LiveScan", "Preview",
                                                     "Records", "Catalog", "CSignals"]),
@@ -72,7 +72,7 @@ let package = Package(
         .target(name: "FakeV4L2", path: "Tests/FakeV4L2", exclude: ["fakev4l2.c", "xclose.c"]),
         .testTarget(name: "CaptureTests", dependencies: ["Capture", "LiveScan", "CV4L2", "CCodecs", "Imaging", "Scanning", "FakeV4L2"]),
         .testTarget(name: "LiveScanTests", dependencies: ["LiveScan", "Scanning"]),
-        .testTarget(name: "PreviewTests", dependencies: ["Preview", "LiveScan", "Capture", "Scanning"]),
+        .testTarget(name: "PreviewTests", dependencies: ["Preview", "LiveScan", "Capture", "Imaging", "Scanning"]),
         .testTarget(name: "ISBNScanCLITests", dependencies: ["ISBNScanCLI", "isbnscan", "FakeV4L2", "Catalog", "Records", "Scanning"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,5 +1,5 @@
 import Imaging
-import Scanning
+
 #if canImport(Glibc)
 import Glibc
 #endif

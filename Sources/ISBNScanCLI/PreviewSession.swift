@@ -1,3 +1,4 @@
+import Imaging
 import LiveScan
 import Preview
 import Scanning

@@ -1,3 +1,4 @@
+import Imaging
 import Capture
 import ISBN
 import Scanning

@@ -1,3 +1,4 @@
+import Imaging
 import Scanning
 
 /// The red frame drawn around the region of interest, like the iOS reader's detection band

@@ -1,3 +1,4 @@
+import Imaging
 import Capture
 import Foundation
 import LiveScan

@@ -1,3 +1,4 @@
+import Imaging
 import Preview
 import Scanning
 import Testing
