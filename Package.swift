@@ -53,8 +53,7 @@ let package = Package(
         .target(name: "Capture", dependencies: ["CV4L2", "Imaging"]),
         // The camera session: frames in, events out (frame, code read, confirmed, refused, device
         // error); frame scanner and confirmation across frames. Beside Batch, its file twin.
-        // (Records only for ScanReport.judged(accepting:), the --accept 979 re-judging.)
-        .target(name: "LiveScan", dependencies: ["Capture", "Imaging", "Scanning", "ISBN", "Records"]),
+        .target(name: "LiveScan", dependencies: ["Capture", "Imaging", "Scanning", "ISBN"]),
         // The SDL2 preview window: draws a session's events, reports keys; decides nothing.
         .target(name: "Preview", dependencies: ["CSDL2", "LiveScan", "Imaging", "Scanning"]),
         // Argument parsing, commands, output, exit statuses.

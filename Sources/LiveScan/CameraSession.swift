@@ -1,5 +1,5 @@
 import Capture
-import Records
+
 import Imaging
 import Scanning
 #if canImport(Glibc)

@@ -142,3 +142,20 @@ extension Symbol {
         return true
     }
 }
+
+extension ScanReport {
+    /// The report with 979 ISBNs accepted (`--accept 979`) when `prefixes` is ``ISBNPrefixes/with979``: codes the
+    /// scanner refused for their prefix are judged again (ISMN 979-0 stays refused; ambiguous
+    /// readings stay refused).
+    public func judged(accepting prefixes: ISBNPrefixes) -> ScanReport {
+        guard prefixes != .only978 else { return self }
+        var report = self
+        report.codes = codes.map { code in
+            guard code.verdict.rejection?.reason == .prefix, code.symbol.data.hasPrefix("979") else { return code }
+            var judged = code
+            judged.verdict = ISBN.judge(ean: code.symbol.data, accepting: prefixes)
+            return judged
+        }
+        return report
+    }
+}
