@@ -15,11 +15,21 @@ typedef struct {
     size_t offset;
     FILE *file;             /* read from here instead of `data` when not NULL */
     int truncated;          /* the reader ran past the end of the data */
+    size_t consumed;        /* bytes handed to libpng so far */
+    size_t limit;           /* from the last row on: bytes libpng may still read (SIZE_MAX: any) */
+    int over_limit;         /* libpng asked for more than `limit` */
     char message[200];
 } png_source;
 
 static void read_from_memory(png_structp png, png_bytep out, size_t length) {
     png_source *src = (png_source *)png_get_io_ptr(png);
+    /* After the last row only chunks after the image are wanted (an eXIf): a stream that goes on
+     * inflating past the image (a few MB can expand to GBs) is not followed. */
+    if (length > src->limit - src->consumed) {
+        src->over_limit = 1;
+        png_error(png, "data after the image");
+    }
+    src->consumed += length;
     if (src->file != NULL) {
         size_t got = fread(out, 1, length, src->file);
         if (got == length) return;
@@ -42,6 +52,15 @@ static void read_from_memory(png_structp png, png_bytep out, size_t length) {
     }
     memcpy(out, src->data + src->offset, length);
     src->offset += length;
+}
+
+/* Before the last row of a non-interlaced image: libpng may read that row's data (at most the row
+ * plus deflate's overhead and chunk headers, and what it buffers: 16 rows and 256 KiB are
+ * plenty) and no more; `*last_row` remembers where the
+ * row goes. */
+static void limit_last_row(png_source *src, size_t rowbytes, volatile size_t *last_row, size_t offset) {
+    src->limit = src->consumed + 16 * rowbytes + 262144;
+    *last_row = offset;
 }
 
 static void on_error(png_structp png, png_const_charp msg) {
@@ -76,7 +95,7 @@ void isc_png_row_to_luma(const uint8_t *src, int channels, uint8_t *dst, uint32_
 static isc_status decode(const uint8_t *data, size_t size, FILE *file, uint64_t max_pixels,
                          isc_luma_image *out, char *message, size_t message_size) {
     memset(out, 0, sizeof *out);
-    png_source src = {.data = data, .size = size, .file = file};
+    png_source src = {.data = data, .size = size, .file = file, .limit = SIZE_MAX};
     /* Written after setjmp and read after longjmp: volatile, per C11 7.13.2.1. */
     uint8_t *volatile pixels = NULL;
     uint8_t *volatile work = NULL;
@@ -98,8 +117,20 @@ static isc_status decode(const uint8_t *data, size_t size, FILE *file, uint64_t 
         return ISC_ERR_NO_MEMORY;
     }
 
+    /* Written after setjmp and read after longjmp, like the above. */
+    volatile int last_channels = 0;
+    volatile size_t last_row = 0;   /* pixel offset of the last row, set before it is read */
+
     if (setjmp(png_jmpbuf(png))) {
         if (finished_pixels) goto done;  /* a fault after the last row (e.g. missing IEND) */
+        if (src.over_limit && last_row > 0 && pixels != NULL) {
+            /* libpng finishes the zlib stream inside the last png_read_row, after the row is
+             * complete: a stream that goes on inflating past the image is cut there, and the
+             * image is whole (the last row is in `work` for colour, in `pixels` for gray). */
+            if (last_channels > 1 && work != NULL)
+                isc_png_row_to_luma(work, last_channels, pixels + last_row, out->source_width);
+            goto done;
+        }
         if (status == ISC_ERR_CORRUPT && src.truncated) status = ISC_ERR_TRUNCATED;
         if (status == ISC_ERR_CORRUPT || status == ISC_ERR_TRUNCATED) {
             if (rows_done > 0 && pixels != NULL) {
@@ -171,6 +202,7 @@ static isc_status decode(const uint8_t *data, size_t size, FILE *file, uint64_t 
         if (passes == 1) rows_done = 0;
         for (int pass = 0; pass < passes; pass++)
             for (png_uint_32 y = 0; y < height; y++) {
+                if (passes == 1 && y + 1 == height && y > 0) limit_last_row(&src, rowbytes, &last_row, (size_t)width * y);
                 png_read_row(png, pixels + (size_t)width * y, NULL);
                 if (passes == 1) rows_done = (long)y + 1;
             }
@@ -178,14 +210,19 @@ static isc_status decode(const uint8_t *data, size_t size, FILE *file, uint64_t 
         work = malloc(rowbytes);
         if (work == NULL) { status = ISC_ERR_NO_MEMORY; png_error(png, "out of memory"); }
         rows_done = 0;
+        last_channels = channels;
         for (png_uint_32 y = 0; y < height; y++) {
+            if (y + 1 == height && y > 0) limit_last_row(&src, rowbytes, &last_row, (size_t)width * y);
             png_read_row(png, work, NULL);
             isc_png_row_to_luma(work, channels, pixels + (size_t)width * y, width);
             rows_done = (long)y + 1;
         }
     }
     finished_pixels = 1;
-    png_read_end(png, info);   /* picks up an eXIf chunk stored after IDAT */
+    /* png_read_end picks up an eXIf chunk stored after IDAT; it may read 64 KiB more (the rest of
+     * the stream and a chunk or two), not inflate whatever follows. A fault there keeps the image. */
+    src.limit = src.consumed + 65536;
+    png_read_end(png, info);
 
 done:;
 #ifdef PNG_eXIf_SUPPORTED

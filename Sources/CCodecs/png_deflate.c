@@ -29,6 +29,7 @@ typedef struct {
 } reader;
 
 static int read_exact(reader *r, void *out, size_t n) {
+    if (n == 0) return 1;   /* a zero-length IDAT before any other: `out` may be NULL */
     if (r->file != NULL) return fread(out, 1, n, r->file) == n;
     if (n > r->size - r->offset) return 0;
     memcpy(out, r->data + r->offset, n);
@@ -92,7 +93,7 @@ int isc_png_decode_fast(const uint8_t *data, size_t size, FILE *file, uint64_t m
 
     uint32_t width = 0, height = 0;
     unsigned channels = 0, colour = 0;
-    int have_header = 0, have_palette = 0, idat_done = 0, orientation = 0;
+    int have_header = 0, have_palette = 0, have_exif = 0, idat_done = 0, orientation = 0;
     uint8_t palette_luma[256];
     unsigned palette_size = 0;
     uint8_t palette_rgb[256][3];
@@ -175,6 +176,10 @@ int isc_png_decode_fast(const uint8_t *data, size_t size, FILE *file, uint64_t m
              * the input: stored blocks add 5 bytes per 64 KiB. A stream a quarter longer than
              * the rows plus 1 MiB is not one this image needs. */
             compressed_limit = (size_t)(raw + raw / 4 + (1u << 20));
+            /* The filtered rows of a very big image (over 128 MiB: 32 megapixels of RGBA) would
+             * sit in memory with the compressed data and the output; libpng's row-by-row
+             * decoding needs one row. */
+            if (raw > ((uint64_t)128 << 20)) goto declined;
         } else if (memcmp(type, "PLTE", 4) == 0) {
             if (colour == 3) {
                 if (length % 3 != 0 || length == 0 || length > 768 || have_palette) { free(body); goto declined; }
@@ -191,8 +196,9 @@ int isc_png_decode_fast(const uint8_t *data, size_t size, FILE *file, uint64_t m
             for (unsigned i = 0; i < length; i++) palette_alpha[i] = body[i];
             palette_has_alpha = 1;
             free(body);
-        } else {   /* eXIf */
-            orientation = isc_exif_orientation(body, length);
+        } else {   /* eXIf: the first one counts, as in libpng */
+            if (!have_exif) orientation = isc_exif_orientation(body, length);
+            have_exif = 1;
             free(body);
         }
     }

@@ -68,8 +68,10 @@ final class ResultWriter {
         // A file read only in part: first, as it qualifies everything else said about the file.
         let partial = record.warning.map { [escaped($0, json: false)] } ?? []
         let refusals = record.rejected.map { "\($0.type) \($0.data) refused, \($0.explanation)" }
-        let unread = record.candidates.first.map {
-            "; something barcode-like at \($0.place) could not be read: retake it closer and sharper"
+        // Only a region that looks much like a barcode is named (text can look a little like one).
+        let unread = record.candidates.first(where: \.isStrong).map {
+            "; something that looks like a barcode (\($0.place)) could not be read: "
+                + (settings.effort == .fast ? "try --effort normal, or retake it closer and sharper" : "retake it closer and sharper")
         } ?? ""
         let empty = record.symbols.isEmpty
             ? ["no barcode found" + (settings.region.isFull ? "" : " in the region of interest") + unread] : []

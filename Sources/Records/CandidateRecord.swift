@@ -8,11 +8,14 @@ public struct CandidateRecord: Sendable, Equatable {
     public var angle: Int
     /// Light bars on a dark ground.
     public var inverted: Bool
+    /// Coherent with the edges of most of a symbol (``Candidate/isStrong``): named in the warning.
+    public var isStrong: Bool
 
     public init(_ candidate: Candidate) {
         polygon = candidate.polygon
         angle = Int(candidate.angle.rounded())
         inverted = candidate.inverted
+        isStrong = candidate.isStrong
     }
 
     public var json: JSONValue {
@@ -20,10 +23,10 @@ public struct CandidateRecord: Sendable, Equatable {
                  "inverted": .bool(inverted)])
     }
 
-    /// For messages: `"1200,800 (400x300 px)"`, the top-left corner and the size.
+    /// For messages: `"top-left 1200,800, 400x300 px"`.
     public var place: String {
         let xs = polygon.map(\.x), ys = polygon.map(\.y)
         guard let minX = xs.min(), let maxX = xs.max(), let minY = ys.min(), let maxY = ys.max() else { return "" }
-        return "\(minX),\(minY) (\(maxX - minX + 1)x\(maxY - minY + 1) px)"
+        return "top-left \(minX),\(minY), \(maxX - minX + 1)x\(maxY - minY + 1) px"
     }
 }

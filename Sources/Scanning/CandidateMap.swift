@@ -20,6 +20,19 @@ public struct Candidate: Sendable, Hashable {
     public var blocks: Int
     /// Coherence of the region's gradients as a whole (0…1): near 1 when all its edges run one way.
     public var coherence: Double
+    /// Light/dark transitions on the line across the region that shows the most (an EAN-13 has 60).
+    public var edges: Int = 0
+
+    /// How much the region looks like an EAN: its coherence, times how close its edge count comes
+    /// to an EAN-13's 60 (fewer: part of a symbol or a word; far more: a texture). Candidates are
+    /// ranked by it, and a strong one (``isStrong``) is named to the user.
+    public var likeness: Double {
+        let e = Double(edges)
+        return coherence * (e <= 60 ? e / 60 : max(0, 1 - (e - 60) / 120))
+    }
+
+    /// Coherent (0.92) with the edges of half a symbol or more (24): what text rarely shows.
+    public var isStrong: Bool { coherence >= 0.92 && edges >= 24 }
 
     /// The candidate found in a copy `factor` times smaller, in pixels of the full image.
     func scaled(by factor: Int) -> Candidate {
@@ -95,7 +108,8 @@ public enum CandidateMap {
         rect.width >= 4 * block && rect.height >= 4 * block
     }
 
-    /// The candidates in `rect` of `image` (pixels of `image`), largest first, with their
+    /// The candidates in `rect` of `image` (pixels of `image`), most barcode-like first
+    /// (``Candidate/likeness``), with their
     /// rectangles mapped to the full image by `scale` (`image` is the picture at 1/`scale` of
     /// its size: a JPEG decoded at half size has scale 2).
     public static func find(in image: LuminanceImage, within rect: PixelRect? = nil, scale: Int = 1) -> [Candidate] {
@@ -178,7 +192,8 @@ public enum CandidateMap {
             // paragraph's lines, a shelf's spines or a fence far fewer.
             let box = PixelRect(x: area.x + minX * block, y: area.y + minY * block,
                                 width: (maxX - minX + 1) * block, height: (maxY - minY + 1) * block)
-            guard edgeCount(in: image, around: box, angle: total.angle) >= minimumEdges else { continue }
+            let edges = edgeCount(in: image, around: box, angle: total.angle)
+            guard edges >= minimumEdges else { continue }
             // A big region may be less coherent as a whole (a turned symbol, a curved page).
             guard total.coherence >= minimumRegionCoherence
                     || (total.coherence >= 0.6 && counted >= 5 * minimumBlocks) else { continue }
@@ -187,9 +202,9 @@ public enum CandidateMap {
             let pixels = PixelRect(x: (area.x + minX * block) * scale, y: (area.y + minY * block) * scale,
                                    width: (maxX - minX + 1) * block * scale, height: (maxY - minY + 1) * block * scale)
             found.append(Candidate(rect: pixels, angle: total.angle, inverted: inside > around + 12, blocks: counted,
-                                   coherence: total.coherence))
+                                   coherence: total.coherence, edges: edges))
         }
-        return found.sorted { $0.blocks > $1.blocks }
+        return found.sorted { ($0.likeness, $0.blocks) > ($1.likeness, $1.blocks) }
     }
 
     /// Blocks a candidate needs: an EAN-13 with modules of 1 pixel and bars half as tall as the

@@ -58,6 +58,24 @@ import Testing
         #expect(fast.pixels[0] == UInt8(weighted >> 8))
     }
 
+    /// Two eXIf chunks: the first counts, on both paths (libpng ignores the second).
+    @Test func theFirstOfTwoEXIFChunksCounts() throws {
+        let rgb = [UInt8](repeating: 90, count: 9 * 7 * 3)
+        let png = PNGWriter.rgb(rgb, width: 9, height: 7, filter: { _ in 0 }, exifOrientation: 6, end: true, moreOrientations: [1])
+        #expect(try #require(decode(png, deflate: true)).orientation == 6)
+        #expect(try #require(decode(png, deflate: false)).orientation == 6)
+    }
+
+    /// The filtered rows of a very big image are not held in memory by the libdeflate path (over
+    /// 128 MiB): it declines at the header, before reading any image data.
+    @Test func aVeryBigImageIsLeftToLibpng() {
+        var png: [UInt8] = [137, 80, 78, 71, 13, 10, 26, 10]
+        png += PNGWriter.chunk("IHDR", PNGWriter.bigEndian(8000) + PNGWriter.bigEndian(6000) + [8, 6, 0, 0, 0])  // 192 MB of RGBA
+        png += PNGWriter.chunk("IDAT", [0x78, 0x01, 0x01, 0x00, 0x00, 0xff, 0xff])
+        png += PNGWriter.chunk("IEND", [])
+        #expect(decode(png, deflate: true) == nil)
+    }
+
     /// An IDAT stream longer than the image could need is not gathered in memory.
     @Test func anOversizedIDATIsLeftToLibpng() throws {
         let width = 8, height = 8
@@ -71,7 +89,7 @@ import Testing
 /// A minimal PNG encoder for tests: zlib stream of stored (uncompressed) deflate blocks.
 enum PNGWriter {
     static func rgb(_ rgb: [UInt8], width: Int, height: Int, filter: (Int) -> UInt8, exifOrientation: UInt16?,
-                    end: Bool, idatPadding: Int = 0) -> [UInt8] {
+                    end: Bool, idatPadding: Int = 0, moreOrientations: [UInt16] = []) -> [UInt8] {
         var raw: [UInt8] = []
         var previous = [UInt8](repeating: 0, count: width * 3)
         for y in 0..<height {
@@ -110,18 +128,18 @@ enum PNGWriter {
         var png: [UInt8] = [137, 80, 78, 71, 13, 10, 26, 10]
         png += chunk("IHDR", bigEndian(UInt32(width)) + bigEndian(UInt32(height)) + [8, 2, 0, 0, 0])
         for start in stride(from: 0, to: zlib.count, by: 100) { png += chunk("IDAT", Array(zlib[start..<min(zlib.count, start + 100)])) }
-        if let exifOrientation {
+        for orientation in (exifOrientation.map { [$0] } ?? []) + moreOrientations {
             let tiff: [UInt8] = [0x4D, 0x4D, 0, 42, 0, 0, 0, 8, 0, 1, 0x01, 0x12, 0, 3, 0, 0, 0, 1,
-                                 UInt8(exifOrientation >> 8), UInt8(exifOrientation & 0xff), 0, 0, 0, 0, 0, 0]
+                                 UInt8(orientation >> 8), UInt8(orientation & 0xff), 0, 0, 0, 0, 0, 0]
             png += chunk("eXIf", tiff)
         }
         if end { png += chunk("IEND", []) }
         return png
     }
 
-    private static func bigEndian(_ v: UInt32) -> [UInt8] { [UInt8(v >> 24), UInt8((v >> 16) & 0xff), UInt8((v >> 8) & 0xff), UInt8(v & 0xff)] }
+    static func bigEndian(_ v: UInt32) -> [UInt8] { [UInt8(v >> 24), UInt8((v >> 16) & 0xff), UInt8((v >> 8) & 0xff), UInt8(v & 0xff)] }
 
-    private static func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
+    static func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
         let body = Array(type.utf8) + data
         var crc: UInt32 = 0xffff_ffff
         for byte in body {
