@@ -134,6 +134,10 @@ ArgumentParser.acceptOption,
            903-8, null if the range is not defined for use), "group":
            {"prefix", "agency"}, "price": {"currency", "amount", "kind"}}],
            "rejected": [{"type", "data", "reason", "detail"}], "error"}
+          Only where they apply: "pages" (multi-page TIFF; "page" in each
+          symbol and ISBN), "warning" (a damaged file read in part) and
+          "candidates": [{"polygon", "angle", "inverted"}] (barcode-like
+          regions where nothing was read: where to retake the photo).
           With --unique: {"isbn13", "isbn10", "count", "file"} per ISBN.
 
         CSV (--csv): columns
