@@ -53,7 +53,7 @@ public final class FrameScanner {
                 lineStep: Int = FrameScanner.defaultLineStep) {
         self.region = region
         self.decoder = MultiPassDecoder(scanner: BarcodeScanner(options: scannerOptions), effort: effort)
-        self.lineStep = min(lineStep, 16)
+        self.lineStep = min(max(1, lineStep), 16)
     }
 
     /// Which lines a `width`×`height` region gets scanned along.
