@@ -15,7 +15,9 @@
 #                        generated misread-prone set (issues 5, 9); BENCH_JSON=file also writes JSON
 #   make bench-camera  release build, then `isbnscan camera` on the fake V4L2 device (tests/):
 #                frames/s at 1280x720 YUYV with the band region of interest, without and with
-#                --preview (under Xvfb when DISPLAY is unset), and what the preview costs
+#                --preview (under Xvfb when DISPLAY is unset), and what the preview costs; then
+#                realistic frames (cover text, blur, noise; generated, seeded) at YUYV 720p, MJPG
+#                720p and 1080p on one core, spread scan vs --line-step 1 [BEFORE_BIN=old binary]
 #   make docs    build that binary and write its man page and completions to .build/docs
 #   make install [PREFIX=/usr/local] [DESTDIR=]   the isbnscan binary built to run without the
 #                Swift toolchain (Swift runtime linked in), its man page isbnscan(1) and bash,
@@ -54,6 +56,8 @@ SCAN_FOLDERS := TestImages/isbn TestImages/formats TestImages/exif TestImages/ro
 # The fake V4L2 device of the tests (Tests/FakeV4L2), for bench-camera.
 FAKE_V4L2 := .build/fakev4l2/libfakev4l2.so
 BENCH_FRAMES ?= 3000
+# bench-camera: an older isbnscan binary to compare with on the realistic frames (optional).
+BEFORE_BIN ?=
 
 # Installation: the release binary with the Swift standard library (and Foundation) linked in
 # statically and no $ORIGIN runpath, built in its own scratch folder so that it never mixes with
@@ -168,8 +172,9 @@ $(FAKE_V4L2): Tests/FakeV4L2/fakev4l2.c
 # confirmation; with --preview also the window (its own thread: a frame copy and a redraw at most
 # 30 times a second), under Xvfb when there is no DISPLAY. Bench/camera.sh pins each run to CPU 0,
 # the preview runs also to CPUs 0-1 (the window's thread on a core of its own).
-bench-camera: $(RELEASE_BIN) $(FAKE_V4L2)
-	@Bench/camera.sh $(RELEASE_BIN) $(FAKE_V4L2) $(BENCH_FRAMES)
+bench-camera: bench-deps $(RELEASE_BIN) $(FAKE_V4L2)
+	$(BENCH_PY) Bench/make_camera_frames.py --out $(BENCH_DIR)/camera --seed 1
+	@BEFORE_BIN=$(BEFORE_BIN) Bench/camera.sh $(RELEASE_BIN) $(FAKE_V4L2) $(BENCH_FRAMES) $(BENCH_DIR)/camera
 
 # deps is order-only here: `make docs` as yourself, then `sudo make install` only copies files
 # (no build as root, where swift may not be on the PATH).

@@ -26,7 +26,8 @@ import Scanning
 /// With ``Effort/normal`` or ``Effort/thorough``, or `lineStep` 1, every frame gets that whole
 /// scan (`lineStep` 1 is what the camera did before the lines were spread over frames).
 ///
-/// Owns one zbar scanner, kept across frames (not reset per frame): not thread-safe, one per
+/// Owns one zbar scanner, kept across frames (only the whole scan of a frame with a reading
+/// starts from a fresh one, as `scan`'s first look does): not thread-safe, one per
 /// capture loop.
 public final class FrameScanner {
     public let region: RegionOfInterest
@@ -52,7 +53,7 @@ public final class FrameScanner {
                 lineStep: Int = FrameScanner.defaultLineStep) {
         self.region = region
         self.decoder = MultiPassDecoder(scanner: BarcodeScanner(options: scannerOptions), effort: effort)
-        self.lineStep = min(lineStep, 16)
+        self.lineStep = min(max(1, lineStep), 16)
     }
 
     /// Which lines a `width`×`height` region gets scanned along.
@@ -65,7 +66,7 @@ public final class FrameScanner {
 
     /// The crop of a `length`-line span whose zbar scan at density `step` covers lines
     /// `offset`, `offset + step`, … : starts at `offset`, its length is 1 more than a multiple
-    /// of `step` (zbar then starts at its first line; see ``MultiPassDecoder/scanLines``).
+    /// of `step` (zbar then starts at its first line).
     static func span(length: Int, step: Int, offset: Int) -> (start: Int, length: Int)? {
         guard offset < length else { return nil }
         return (offset, (length - offset - 1) / step * step + 1)
@@ -80,21 +81,23 @@ public final class FrameScanner {
             report = decoder.decode(image)
         } else {
             let offset = scannedFrames % lineStep
-            var rowRect: PixelRect?, columnRect: PixelRect?
+            // zbar's first line in a crop of height h at density n is ((h - 1) % n + 1) / 2 lines
+            // in (img_scanner.c); a crop with (h - 1) % n == 0 starts at its first line, so the
+            // crop places the lines.
+            var found = false
             if lines != .columns, let s = Self.span(length: image.height, step: lineStep, offset: offset) {
-                rowRect = PixelRect(x: 0, y: s.start, width: image.width, height: s.length)
+                let rect = PixelRect(x: 0, y: s.start, width: image.width, height: s.length)
+                found = !decoder.scanner.scan(image, pixels: rect, pass: "full", rows: lineStep, columns: 0).isEmpty
             }
-            if lines != .rows, let s = Self.span(length: image.width, step: lineStep, offset: offset) {
-                columnRect = PixelRect(x: s.start, y: 0, width: s.length, height: image.height)
+            if !found, lines != .rows, let s = Self.span(length: image.width, step: lineStep, offset: offset) {
+                let rect = PixelRect(x: s.start, y: 0, width: s.length, height: image.height)
+                found = !decoder.scanner.scan(image, pixels: rect, pass: "full", rows: 0, columns: lineStep).isEmpty
             }
-            let symbols = decoder.scanLines(image, rowRect: rowRect, rows: lineStep, columnRect: columnRect,
-                                            columns: lineStep)
-            report = ScanReport(symbols: symbols)
-            if !symbols.isEmpty {
-                // Something is there: this frame gets the whole scan (every line, as `scan`
-                // does), so that a code the sparse lines read weakly is judged on all of them.
-                report = decoder.decode(image)
-            }
+            // Nothing on the sparse lines: nothing to judge. Anything (any EAN, even one a
+            // judge would refuse): this frame gets the whole scan, every line, as `scan` does,
+            // so that a code the sparse lines read weakly is judged on all of them; the sparse
+            // readings themselves are neither verified nor kept (the whole scan reads them again).
+            report = found ? decoder.decode(image) : ScanReport(symbols: [])
         }
         scannedFrames += 1
         for index in report.codes.indices {

@@ -132,6 +132,8 @@ extension FakeDeviceTests { @Suite struct TimeToFirstReadTests {
         #expect(FrameScanner.span(length: 108, step: 2, offset: 1)! == (1, 107))
         #expect(FrameScanner.span(length: 108, step: 3, offset: 2)! == (2, 106))
         #expect(FrameScanner.span(length: 3, step: 4, offset: 3) == nil)
+        #expect(FrameScanner(region: .band, lineStep: 0).lineStep == 1)
+        #expect(FrameScanner(region: .band, lineStep: 99).lineStep == 16)
     }
 }
 }
