@@ -194,6 +194,7 @@ public final class MultiPassDecoder {
         var halved: LuminanceImage?  // the whole image at half size, when made for the first look
         var readings = earlier
         var mapped: [Candidate]?  // where a barcode may be, when the first look made the map
+        func nothingRead() -> Bool { !readings.contains { !$0.symbology.isAddOn } }
         if !firstLookDone {
             if big { halved = image.downscaled(by: 2) }
             let first = look(halved ?? image, region: region, scale: big ? 2 : 1)
@@ -212,7 +213,7 @@ public final class MultiPassDecoder {
         // half-size look.) Where nothing looks like one, the search ends after the full scan —
         // or before it, when the first look already scanned every line of a half-size copy.
         var candidates = given ?? mapped
-        if candidates == nil, !readings.contains(where: { !$0.symbology.isAddOn }), CandidateMap.canMap(rect) {
+        if candidates == nil, nothingRead(), CandidateMap.canMap(rect) {
             // Over a megapixel the map is made at half size, as for a JPEG's half-size look:
             // averaging 2×2 pixels quiets sensor noise, which breaks up the edges of bars.
             if let reduced = halved ?? (rect.width * rect.height >= Self.mapAtHalfSizeAbovePixels ? image.downscaled(by: 2) : nil) {
@@ -222,16 +223,16 @@ public final class MultiPassDecoder {
                 candidates = CandidateMap.find(in: image, within: rect)
             }
         }
-        if candidates?.isEmpty == true && halved != nil && !readings.contains(where: { !$0.symbology.isAddOn }) {
+        if candidates?.isEmpty == true && halved != nil && nothingRead() {
             return ScanReport(symbols: readings)
         }
         // Where nothing was read and something looks like a barcode, the full scan and the
-        // recovery passes look there only: at each barcode-like region (largest first, with a
-        // margin of half its size), unless together they cover half the region or more.
+        // recovery passes look there only: at each barcode-like region (most barcode-like first,
+        // with a margin of half its size), unless together they cover half the region or more.
         var areas: [(rect: PixelRect, looksLike: Candidate?)] = [(rect, nil)]
         var focused = false
         var looked: [Candidate] = []
-        if let candidates, !candidates.isEmpty, !readings.contains(where: { !$0.symbology.isAddOn }) {
+        if let candidates, !candidates.isEmpty, nothingRead() {
             looked = candidates
             areas = [(rect, candidates[0])]
             let around = Self.areas(candidates, within: rect)
@@ -244,10 +245,9 @@ public final class MultiPassDecoder {
             readings += Self.verified(scanner.scan(image, pixels: area, pass: "full", density: 1), in: image)
             if Arbiter.isConfirmed(readings) { break }
         }
-        let nothingRead = !readings.contains { !$0.symbology.isAddOn }
-        if !nothingRead { looked = [] }
+        if !nothingRead() { looked = [] }
         if effort == .fast || Arbiter.isConfirmed(readings) { return ScanReport(symbols: readings, candidates: looked) }
-        if nothingRead && looked.isEmpty && candidates != nil { return ScanReport(symbols: readings) }
+        if nothingRead() && looked.isEmpty && candidates != nil { return ScanReport(symbols: readings) }
         // A refused code or a reading the fit could not confirm: the recovery passes gather
         // more evidence (an ISBN at the same place supersedes a refused misread of it).
         if Arbiter.isSettled(readings, minimumEvidence: 1)
@@ -323,10 +323,10 @@ public final class MultiPassDecoder {
     /// Regions with more pixels than this get their ``CandidateMap`` from a half-size copy.
     static let mapAtHalfSizeAbovePixels = 1_000_000
 
-    /// Most barcode-like regions looked at, largest first.
+    /// Most barcode-like regions looked at (the most barcode-like first).
     static let maximumAreas = 4
 
-    /// The areas to search for `candidates` (at most ``maximumAreas``, largest first): each
+    /// The areas to search for `candidates` (at most ``maximumAreas``, in their order): each
     /// widened by half its longer side (and 32 pixels) on every side — a region found in part
     /// still gets its quiet zones — overlapping ones merged, clipped to `rect`.
     static func areas(_ candidates: [Candidate], within rect: PixelRect) -> [(rect: PixelRect, looksLike: Candidate?)] {
@@ -353,7 +353,7 @@ public final class MultiPassDecoder {
         return areas
     }
 
-    /// `passes` reordered for what the largest barcode-like region looks like: inversions first
+    /// `passes` reordered for what the most barcode-like region looks like: inversions first
     /// for light bars on a dark ground, rotations first for bars turned 15–75°.
     static func ordered(_ passes: [DecodingPass], for candidate: Candidate?) -> [DecodingPass] {
         guard let candidate else { return passes }
