@@ -39,6 +39,17 @@ import Testing
         #expect(run.status == 0)
     }
 
+    /// A 404-byte PNG (a fuzz finding, Fuzz/regressions/png-text-claims-2gb.png) whose tEXt
+    /// chunk claims 2 GB: libpng allocated the declared length before reading it. Text chunks
+    /// are now skipped unread: a clear error under a 300 MB address-space limit.
+    @Test func aChunkClaimingGigabytesIsNotAllocated() throws {
+        let path = URL(fileURLWithPath: testImages).deletingLastPathComponent()
+            .appendingPathComponent("Fuzz/regressions/png-text-claims-2gb.png").path
+        let run = try isbnscanLimited(["scan", path], kilobytes: 300_000)
+        #expect(run.status == 1)
+        #expect(run.stderr == "Error: \(path): truncated: file ends before the image does\n")
+    }
+
     @Test func standardInputOverTheLimitIsAClearError() throws {
         let shelf = try Shelf(["image": "isbn/png-gray8.png"])
         defer { shelf.remove() }
