@@ -104,21 +104,16 @@ static isc_status with_tables(const uint8_t *data, size_t size, uint8_t **patche
     return ISC_OK;
 }
 
+/* Inserts the standard Huffman tables when the frame has none, then decodes it whole
+ * (`rows_only` 0) or only rows first_row ..< first_row + row_count. */
+static isc_status decode_frame(const uint8_t *data, size_t size, uint64_t max_pixels, int rows_only,
+                               uint32_t first_row, uint32_t row_count, isc_luma_image *out,
+                               int *inserted_dht, char *message, size_t message_size);
+
 isc_status isc_mjpeg_decode_luma(const uint8_t *data, size_t size, uint64_t max_pixels,
                                  isc_luma_image *out, int *inserted_dht,
                                  char *message, size_t message_size) {
-    uint8_t *patched;
-    size_t patched_size = 0;
-    isc_status status = with_tables(data, size, &patched, &patched_size, inserted_dht, message, message_size);
-    if (status != ISC_OK) {
-        memset(out, 0, sizeof *out);
-        return status;
-    }
-    if (patched == NULL)
-        return isc_jpeg_decode_luma(data, size, max_pixels, 1, 0, out, message, message_size);
-    status = isc_jpeg_decode_luma(patched, patched_size, max_pixels, 1, 0, out, message, message_size);
-    free(patched);
-    return status;
+    return decode_frame(data, size, max_pixels, 0, 0, 0, out, inserted_dht, message, message_size);
 }
 
 /* ---- rows only ------------------------------------------------------------------------- */
@@ -215,6 +210,12 @@ isc_status isc_mjpeg_decode_luma_rows(const uint8_t *data, size_t size, uint64_t
                                       uint32_t first_row, uint32_t row_count,
                                       isc_luma_image *out, int *inserted_dht,
                                       char *message, size_t message_size) {
+    return decode_frame(data, size, max_pixels, 1, first_row, row_count, out, inserted_dht, message, message_size);
+}
+
+static isc_status decode_frame(const uint8_t *data, size_t size, uint64_t max_pixels, int rows_only,
+                               uint32_t first_row, uint32_t row_count, isc_luma_image *out,
+                               int *inserted_dht, char *message, size_t message_size) {
     uint8_t *patched;
     size_t patched_size = 0;
     isc_status status = with_tables(data, size, &patched, &patched_size, inserted_dht, message, message_size);
@@ -222,9 +223,10 @@ isc_status isc_mjpeg_decode_luma_rows(const uint8_t *data, size_t size, uint64_t
         memset(out, 0, sizeof *out);
         return status;
     }
-    if (patched == NULL)
-        return decode_rows(data, size, max_pixels, first_row, row_count, out, message, message_size);
-    status = decode_rows(patched, patched_size, max_pixels, first_row, row_count, out, message, message_size);
+    const uint8_t *frame = patched != NULL ? patched : data;
+    size_t frame_size = patched != NULL ? patched_size : size;
+    status = rows_only ? decode_rows(frame, frame_size, max_pixels, first_row, row_count, out, message, message_size)
+                       : isc_jpeg_decode_luma(frame, frame_size, max_pixels, 1, 0, out, message, message_size);
     free(patched);
     return status;
 }

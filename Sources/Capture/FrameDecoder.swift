@@ -98,12 +98,17 @@ public enum FrameDecoder {
     public static func decodeMJPEG(_ bytes: UnsafeRawBufferPointer, device: String) throws(CaptureError) -> LuminanceImage {
         do {
             return try MotionJPEG.luminance(of: bytes, source: device)
-        } catch .empty {
-            throw .badFrame(device: device, detail: "empty JPEG frame")
-        } catch .corrupt(_, _, let detail) {
-            throw .badFrame(device: device, detail: "JPEG: \(detail)")
         } catch {
-            throw .badFrame(device: device, detail: "JPEG: \(error.cause)")
+            throw badFrame(error, device: device)
+        }
+    }
+
+    /// A Motion-JPEG decoding error as the capture error it is for the camera.
+    static func badFrame(_ error: ImageError, device: String) -> CaptureError {
+        switch error {
+        case .empty: .badFrame(device: device, detail: "empty JPEG frame")
+        case .corrupt(_, _, let detail): .badFrame(device: device, detail: "JPEG: \(detail)")
+        default: .badFrame(device: device, detail: "JPEG: \(error.cause)")
         }
     }
 }
@@ -117,12 +122,8 @@ extension FrameDecoder {
         -> (rows: LuminanceImage, frameWidth: Int, frameHeight: Int) {
         do {
             return try MotionJPEG.luminance(of: bytes, rows: rows, source: device)
-        } catch .empty {
-            throw .badFrame(device: device, detail: "empty JPEG frame")
-        } catch .corrupt(_, _, let detail) {
-            throw .badFrame(device: device, detail: "JPEG: \(detail)")
         } catch {
-            throw .badFrame(device: device, detail: "JPEG: \(error.cause)")
+            throw badFrame(error, device: device)
         }
     }
 }
