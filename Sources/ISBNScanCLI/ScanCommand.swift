@@ -21,7 +21,9 @@ enum ScanCommand {
             file's first bytes, not its name. EXIF orientation (TIFF
             Orientation, HEIF rotations) is applied.
             A folder: its images are scanned (with -r, also its subfolders').
-            '-' reads one image from standard input.
+            '-' reads one image from standard input (through a pipe: at
+            most 100 MiB). Only the bytes of the image are read, not what
+            follows it in the file.
             """)],
         options: [
             OptionSpec("recursive", short: "r", help: "Also scan the subfolders of the folders given, at any depth."),
