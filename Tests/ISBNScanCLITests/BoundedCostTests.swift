@@ -66,6 +66,22 @@ import Testing
         #expect(fromStdin.peakKiB < 100_000, "peak \(fromStdin.peakKiB) KiB for a 300 MB file on standard input")
     }
 
+    /// A WebP whose RIFF header claims 4 GB, followed by 300 MB: at most 4 bytes a canvas pixel
+    /// plus 16 MiB are read (peak near 35 MB in a debug build).
+    @Test func aWebPWhoseRIFFLengthLiesCostsTheMemoryOfItsCanvas() throws {
+        var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: "\(testImages)/formats/webp-lossy.webp")))
+        bytes.replaceSubrange(4..<8, with: [0xF0, 0xFF, 0xFF, 0xFF])
+        let shelf = try Shelf([:])
+        defer { shelf.remove() }
+        let path = "\(shelf.path)/lies.webp"
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        #expect(truncate(path, 300_000_000) == 0)
+        let measured = try isbnscanMeasured(["scan", path])
+        #expect(measured.run.stdout == "9780596009205\n")
+        #expect(measured.run.status == 0)
+        #expect(measured.peakKiB < 100_000, "peak \(measured.peakKiB) KiB for a 300 MB file")
+    }
+
     /// Standard input through a pipe is read into memory, at most 100 MiB: a 300 MB stream is a
     /// clear error, in memory bounded by that limit rather than by the stream.
     @Test func standardInputThroughAPipeOverTheLimitIsAClearError() throws {
