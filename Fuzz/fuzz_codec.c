@@ -1,13 +1,40 @@
 /*
  * libFuzzer target for one CCodecs decoder, chosen at compile time with -DFUZZ_<NAME>
  * (PNG, JPEG, MJPEG, EXIF, TIFF, WEBP, GIF, HEIF, BMP). `make fuzz` builds one binary per
- * decoder with clang -fsanitize=fuzzer,address,undefined and runs it.
+ * decoder with clang -fsanitize=fuzzer,address,undefined and runs it. TIFF, WebP, GIF, HEIF and
+ * BMP are decoded twice: from memory (standard input through a pipe) and from a file descriptor
+ * (a memfd holding the input), the path files take.
  */
+#define _GNU_SOURCE
 #include "ccodecs.h"
 #include <stdlib.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 /* Small enough that a fuzzed header cannot make a run allocate gigabytes (ASan's limit is 2 GB). */
 #define LIMIT 4000000u
+
+/* The input as a file: one memfd, rewritten for every input. */
+static int as_file(const uint8_t *data, size_t size) {
+    static int fd = -1;
+    if (fd < 0) fd = memfd_create("fuzz-input", MFD_CLOEXEC);
+    if (fd < 0 || ftruncate(fd, 0) != 0) abort();
+    size_t done = 0;
+    while (done < size) {
+        ssize_t n = pwrite(fd, data + done, size - done, (off_t)done);
+        if (n <= 0) abort();
+        done += (size_t)n;
+    }
+    return fd;
+}
+
+/* Frees a decoded image after touching every pixel: ASan sees a buffer shorter than width x height. */
+static void check(isc_status status, isc_luma_image *out) {
+    if (status != ISC_OK) return;
+    volatile unsigned sum = 0;
+    for (size_t i = 0; i < (size_t)out->width * out->height; i++) sum += out->pixels[i];
+    free(out->pixels);
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     isc_luma_image out;
@@ -31,22 +58,27 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         free(out.pixels);
         status = isc_tiff_decode_luma(data, size, LIMIT, 1, &out, message, sizeof message);
     }
+    check(status, &out);
+    status = isc_tiff_decode_luma_fd(as_file(data, size), LIMIT, 0, &out, message, sizeof message);
 #elif defined(FUZZ_WEBP)
     status = isc_webp_decode_luma(data, size, LIMIT, &out, message, sizeof message);
+    check(status, &out);
+    status = isc_webp_decode_luma_fd(as_file(data, size), LIMIT, &out, message, sizeof message);
 #elif defined(FUZZ_GIF)
     status = isc_gif_decode_luma(data, size, LIMIT, &out, message, sizeof message);
+    check(status, &out);
+    status = isc_gif_decode_luma_fd(as_file(data, size), LIMIT, &out, message, sizeof message);
 #elif defined(FUZZ_HEIF)
     status = isc_heif_decode_luma(data, size, LIMIT, &out, message, sizeof message);
+    check(status, &out);
+    status = isc_heif_decode_luma_fd(as_file(data, size), LIMIT, &out, message, sizeof message);
 #elif defined(FUZZ_BMP)
     status = isc_bmp_decode_luma(data, size, LIMIT, &out, message, sizeof message);
+    check(status, &out);
+    status = isc_bmp_decode_luma_fd(as_file(data, size), LIMIT, &out, message, sizeof message);
 #else
 #error "define one of FUZZ_PNG, FUZZ_JPEG, FUZZ_MJPEG, FUZZ_EXIF, FUZZ_TIFF, FUZZ_WEBP, FUZZ_GIF, FUZZ_HEIF, FUZZ_BMP"
 #endif
-    if (status == ISC_OK) {
-        /* Touch every pixel: ASan sees a buffer shorter than width x height. */
-        volatile unsigned sum = 0;
-        for (size_t i = 0; i < (size_t)out.width * out.height; i++) sum += out.pixels[i];
-        free(out.pixels);
-    }
+    check(status, &out);
     return 0;
 }

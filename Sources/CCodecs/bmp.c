@@ -5,6 +5,7 @@
 #include "luma.h"
 #include <stdlib.h>
 #include <string.h>
+#include "source.h"
 
 static uint32_t le16(const uint8_t *p) { return (uint32_t)p[0] | (uint32_t)p[1] << 8; }
 static uint32_t le32(const uint8_t *p) { return le16(p) | le16(p + 2) << 16; }
@@ -147,4 +148,57 @@ isc_status isc_bmp_decode_luma(const uint8_t *data, size_t size, uint64_t max_pi
     out->width = (uint32_t)width;
     out->height = (uint32_t)height;
     return ISC_OK;
+}
+
+/* From a file: the headers, masks and palette (the first bytes, up to the pixel data and at
+ * most 2 KiB: a 124-byte header, 16 bytes of masks and 256 palette entries fit), then the rows
+ * the header declares, read into one buffer whose pixel data offset is patched to follow the
+ * palette. Whatever lies between the palette and the rows, or after the rows, is never read. */
+isc_status isc_bmp_decode_luma_fd(int fd, uint64_t max_pixels, isc_luma_image *out, char *message, size_t message_size) {
+    memset(out, 0, sizeof *out);
+    isc_source src;
+    int error = isc_source_file(&src, fd);
+    if (error != 0) {
+        isc_set_message(message, message_size, "fstat: %s", strerror(error));
+        return ISC_ERR_CORRUPT;
+    }
+    uint8_t head[2048];
+    size_t got = isc_source_read(&src, head, sizeof head);
+    if (src.error != 0) {
+        isc_set_message(message, message_size, "read: %s", strerror(src.error));
+        return ISC_ERR_TRUNCATED;
+    }
+    /* Anything the reader will refuse from the headers alone is refused from them. */
+    if (got < 14 + 12) return isc_bmp_decode_luma(head, got, max_pixels, out, message, message_size);
+    const uint32_t pixel_offset = le32(head + 10), header = le32(head + 14);
+    if (header > 124 || got < 14 + (size_t)header || pixel_offset < 14 + header || pixel_offset > src.size
+        || (pixel_offset > got && got < sizeof head))
+        return isc_bmp_decode_luma(head, got, max_pixels, out, message, message_size);
+    const uint8_t *h = head + 14;
+    int64_t width = header == 12 ? (int16_t)le16(h + 4) : (int32_t)le32(h + 4);
+    int64_t height = header == 12 ? (int16_t)le16(h + 6) : (int32_t)le32(h + 8);
+    const unsigned bits = header == 12 ? le16(h + 10) : le16(h + 14);
+    if (height < 0) height = -height;
+    if (width <= 0 || height <= 0 || (uint64_t)width * (uint64_t)height > max_pixels || width > ISC_MAX_SIDE
+        || height > ISC_MAX_SIDE || bits == 0 || bits > 32)
+        return isc_bmp_decode_luma(head, got, max_pixels, out, message, message_size);
+    const uint64_t stride = (((uint64_t)width * bits + 31) / 32) * 4;
+    uint64_t rows = stride * (uint64_t)height;
+    if (rows > src.size - pixel_offset) rows = src.size - pixel_offset;
+    const size_t keep = pixel_offset < sizeof head ? pixel_offset : sizeof head;
+    uint8_t *data = malloc(keep + (size_t)rows);
+    if (data == NULL) {
+        isc_set_message(message, message_size, "out of memory");
+        return ISC_ERR_NO_MEMORY;
+    }
+    memcpy(data, head, keep);
+    src.pos = pixel_offset;
+    size_t read_rows = isc_source_read(&src, data + keep, (size_t)rows);
+    data[10] = (uint8_t)keep;
+    data[11] = (uint8_t)(keep >> 8);
+    data[12] = 0;
+    data[13] = 0;
+    isc_status status = isc_bmp_decode_luma(data, keep + read_rows, max_pixels, out, message, message_size);
+    free(data);
+    return status;
 }

@@ -4,29 +4,21 @@
 #include <gif_lib.h>
 #include <stdlib.h>
 #include <string.h>
+#include "source.h"
 
-typedef struct {
-    const uint8_t *data;
-    size_t size;
-    size_t offset;
-    int short_read;     /* the reader ran past the end of the data */
-} gif_source;
+typedef isc_source gif_source;
 
-static int read_from_memory(GifFileType *gif, GifByteType *buffer, int length) {
+/* giflib asks for a few bytes at a time (a sub-block at most 255): no buffer of our own. */
+static int read_source(GifFileType *gif, GifByteType *buffer, int length) {
     gif_source *src = (gif_source *)gif->UserData;
     if (length < 0) return 0;
-    size_t left = src->size - src->offset;
-    size_t n = (size_t)length < left ? (size_t)length : left;
-    if (n < (size_t)length) src->short_read = 1;
-    memcpy(buffer, src->data + src->offset, n);
-    src->offset += n;
-    return (int)n;
+    return (int)isc_source_read(src, buffer, (size_t)length);
 }
 
 static isc_status fail(GifFileType *gif, gif_source *src, uint8_t *pixels, GifPixelType *line,
                        char *message, size_t message_size) {
     int code = gif != NULL ? gif->Error : 0;
-    isc_status status = src->short_read || code == D_GIF_ERR_EOF_TOO_SOON || code == D_GIF_ERR_READ_FAILED
+    isc_status status = src->short_read || src->error || code == D_GIF_ERR_EOF_TOO_SOON || code == D_GIF_ERR_READ_FAILED
                         ? ISC_ERR_TRUNCATED : ISC_ERR_CORRUPT;
     if (status == ISC_ERR_TRUNCATED) isc_set_message(message, message_size, "file ends before the image does");
     else {
@@ -39,15 +31,13 @@ static isc_status fail(GifFileType *gif, gif_source *src, uint8_t *pixels, GifPi
     return status;
 }
 
-isc_status isc_gif_decode_luma(const uint8_t *data, size_t size, uint64_t max_pixels,
-                               isc_luma_image *out, char *message, size_t message_size) {
+static isc_status decode(gif_source src, uint64_t max_pixels, isc_luma_image *out, char *message, size_t message_size) {
     memset(out, 0, sizeof *out);
     out->page_count = 1;
-    gif_source src = {.data = data, .size = size};
     int error = 0;
-    GifFileType *gif = DGifOpen(&src, read_from_memory, &error);
+    GifFileType *gif = DGifOpen(&src, read_source, &error);
     if (gif == NULL) {
-        isc_status status = src.short_read ? ISC_ERR_TRUNCATED : ISC_ERR_CORRUPT;
+        isc_status status = src.short_read || src.error ? ISC_ERR_TRUNCATED : ISC_ERR_CORRUPT;
         const char *text = GifErrorString(error);
         isc_set_message(message, message_size, "%s", status == ISC_ERR_TRUNCATED ? "file ends before the image does"
                                                      : text != NULL ? text : "not a GIF");
@@ -140,4 +130,20 @@ isc_status isc_gif_decode_luma(const uint8_t *data, size_t size, uint64_t max_pi
     out->width = width;
     out->height = height;
     return ISC_OK;
+}
+
+isc_status isc_gif_decode_luma(const uint8_t *data, size_t size, uint64_t max_pixels,
+                               isc_luma_image *out, char *message, size_t message_size) {
+    return decode(isc_source_memory(data, size), max_pixels, out, message, message_size);
+}
+
+isc_status isc_gif_decode_luma_fd(int fd, uint64_t max_pixels, isc_luma_image *out, char *message, size_t message_size) {
+    gif_source src;
+    int error = isc_source_file(&src, fd);
+    if (error != 0) {
+        memset(out, 0, sizeof *out);
+        isc_set_message(message, message_size, "fstat: %s", strerror(error));
+        return ISC_ERR_CORRUPT;
+    }
+    return decode(src, max_pixels, out, message, message_size);
 }

@@ -4,6 +4,38 @@
 #include <libheif/heif.h>
 #include <stdlib.h>
 #include <string.h>
+#include "source.h"
+
+/* libheif's reader over an isc_source: it reads boxes as it parses them and the coded image
+ * when it decodes, so bytes after the last box it needs are never read. */
+static int64_t reader_position(void *user) { return (int64_t)((isc_source *)user)->pos; }
+
+static int reader_read(void *data, size_t size, void *user) {
+    isc_source *src = (isc_source *)user;
+    return isc_source_read(src, data, size) == size && src->error == 0 ? 0 : 1;
+}
+
+static int reader_seek(int64_t position, void *user) {
+    isc_source *src = (isc_source *)user;
+    if (position < 0 || (uint64_t)position > src->size) return 1;
+    src->pos = (uint64_t)position;
+    return 0;
+}
+
+static enum heif_reader_grow_status reader_wait(int64_t target, void *user) {
+    isc_source *src = (isc_source *)user;
+    if (target >= 0 && (uint64_t)target <= src->size) return heif_reader_grow_status_size_reached;
+    src->short_read = 1;
+    return heif_reader_grow_status_size_beyond_eof;
+}
+
+static const struct heif_reader source_reader = {
+    .reader_api_version = 1,
+    .get_position = reader_position,
+    .read = reader_read,
+    .seek = reader_seek,
+    .wait_for_file_size = reader_wait,
+};
 
 static isc_status status_of(struct heif_error error) {
     switch (error.code) {
@@ -51,8 +83,7 @@ static int copy_luma(const struct heif_image *image, uint8_t *pixels, uint32_t w
     return 1;
 }
 
-isc_status isc_heif_decode_luma(const uint8_t *data, size_t size, uint64_t max_pixels,
-                                isc_luma_image *out, char *message, size_t message_size) {
+static isc_status decode(isc_source *src, uint64_t max_pixels, isc_luma_image *out, char *message, size_t message_size) {
     memset(out, 0, sizeof *out);
     out->page_count = 1;
     struct heif_context *context = heif_context_alloc();
@@ -61,7 +92,7 @@ isc_status isc_heif_decode_luma(const uint8_t *data, size_t size, uint64_t max_p
     struct heif_image *image = NULL;
     uint8_t *pixels = NULL;
     isc_status status = ISC_OK;
-    struct heif_error error = heif_context_read_from_memory_without_copy(context, data, size, NULL);
+    struct heif_error error = heif_context_read_from_reader(context, &source_reader, src, NULL);
     if (error.code != heif_error_Ok) { status = fail(error, message, message_size); goto done; }
     error = heif_context_get_primary_image_handle(context, &handle);
     if (error.code != heif_error_Ok) { status = fail(error, message, message_size); goto done; }
@@ -130,4 +161,21 @@ done:
     if (handle != NULL) heif_image_handle_release(handle);
     heif_context_free(context);
     return status;
+}
+
+isc_status isc_heif_decode_luma(const uint8_t *data, size_t size, uint64_t max_pixels,
+                                isc_luma_image *out, char *message, size_t message_size) {
+    isc_source src = isc_source_memory(data, size);
+    return decode(&src, max_pixels, out, message, message_size);
+}
+
+isc_status isc_heif_decode_luma_fd(int fd, uint64_t max_pixels, isc_luma_image *out, char *message, size_t message_size) {
+    isc_source src;
+    int error = isc_source_file(&src, fd);
+    if (error != 0) {
+        memset(out, 0, sizeof *out);
+        isc_set_message(message, message_size, "fstat: %s", strerror(error));
+        return ISC_ERR_CORRUPT;
+    }
+    return decode(&src, max_pixels, out, message, message_size);
 }

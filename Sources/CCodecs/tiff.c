@@ -4,22 +4,19 @@
 #include <stdlib.h>
 #include <string.h>
 #include <tiffio.h>
+#include "source.h"
 
 typedef struct {
-    const uint8_t *data;
-    toff_t size;
-    toff_t offset;
+    isc_source in;
     char message[200];
 } tiff_source;
 
 static tmsize_t src_read(thandle_t handle, void *buffer, tmsize_t length) {
     tiff_source *src = (tiff_source *)handle;
     if (length < 0) return -1;
-    toff_t left = src->offset < src->size ? src->size - src->offset : 0;
-    toff_t n = (toff_t)length < left ? (toff_t)length : left;
-    if (n > 0) memcpy(buffer, src->data + src->offset, (size_t)n);
-    src->offset += n;
-    return (tmsize_t)n;
+    size_t got = isc_source_read(&src->in, buffer, (size_t)length);
+    if (src->in.error != 0) return -1;
+    return (tmsize_t)got;
 }
 
 static tmsize_t src_write(thandle_t handle, void *buffer, tmsize_t length) {
@@ -29,18 +26,22 @@ static tmsize_t src_write(thandle_t handle, void *buffer, tmsize_t length) {
 
 static toff_t src_seek(thandle_t handle, toff_t offset, int whence) {
     tiff_source *src = (tiff_source *)handle;
-    toff_t base = whence == SEEK_CUR ? src->offset : whence == SEEK_END ? src->size : 0;
+    toff_t base = whence == SEEK_CUR ? src->in.pos : whence == SEEK_END ? src->in.size : 0;
     if (offset > UINT64_MAX - base) return (toff_t)-1;
-    src->offset = base + offset;
-    return src->offset;
+    src->in.pos = base + offset;
+    if (src->in.pos > src->in.size) src->in.short_read = 1;
+    return src->in.pos;
 }
 
 static int src_close(thandle_t handle) { (void)handle; return 0; }
-static toff_t src_size(thandle_t handle) { return ((tiff_source *)handle)->size; }
+static toff_t src_size(thandle_t handle) { return ((tiff_source *)handle)->in.size; }
+/* Memory: libtiff reads the buffer in place. A file is never mapped (strips are read with
+ * pread as libtiff needs them). */
 static int src_map(thandle_t handle, void **base, toff_t *size) {
     tiff_source *src = (tiff_source *)handle;
-    *base = (void *)src->data;
-    *size = src->size;
+    if (src->in.data == NULL) return 0;
+    *base = (void *)src->in.data;
+    *size = src->in.size;
     return 1;
 }
 static void src_unmap(thandle_t handle, void *base, toff_t size) { (void)handle; (void)base; (void)size; }
@@ -109,23 +110,22 @@ static isc_status read_rgba(TIFF *tif, tiff_source *src, uint32_t width, uint32_
     return status;
 }
 
-isc_status isc_tiff_decode_luma(const uint8_t *data, size_t size, uint64_t max_pixels, uint32_t page,
-                                isc_luma_image *out, char *message, size_t message_size) {
+static isc_status decode(tiff_source src, uint64_t max_pixels, uint32_t page,
+                         isc_luma_image *out, char *message, size_t message_size) {
     memset(out, 0, sizeof *out);
-    tiff_source src = {.data = data, .size = size};
     TIFFOpenOptions *opts = TIFFOpenOptionsAlloc();
     if (opts == NULL) { isc_set_message(message, message_size, "out of memory"); return ISC_ERR_NO_MEMORY; }
     TIFFOpenOptionsSetErrorHandlerExtR(opts, on_error, &src);
     TIFFOpenOptionsSetWarningHandlerExtR(opts, on_warning, &src);
     /* No single libtiff allocation (a strip buffer, a tag array) over 256 MiB. */
     TIFFOpenOptionsSetMaxSingleMemAlloc(opts, (tmsize_t)256 << 20);
-    /* "rm": read, memory-mapped (our buffer). */
+    /* "rm": read, never mapped: strips are read through src_read as they are needed. */
     TIFF *tif = TIFFClientOpenExt("tiff", "rm", (thandle_t)&src, src_read, src_write, src_seek,
                                   src_close, src_size, src_map, src_unmap, opts);
     TIFFOpenOptionsFree(opts);
     if (tif == NULL) {
         isc_set_message(message, message_size, "%s", src.message[0] ? src.message : "not a readable TIFF");
-        return src.offset > src.size ? ISC_ERR_TRUNCATED : ISC_ERR_CORRUPT;
+        return src.in.short_read || src.in.error ? ISC_ERR_TRUNCATED : ISC_ERR_CORRUPT;
     }
     isc_status status = ISC_OK;
     uint8_t *pixels = NULL;
@@ -199,7 +199,7 @@ isc_status isc_tiff_decode_luma(const uint8_t *data, size_t size, uint64_t max_p
     const unsigned maxval = bits == 16 ? 255 : (1u << bits) - 1;
     for (uint32_t y = 0; y < height; y++) {
         if (TIFFReadScanline(tif, row, y, 0) < 0) {
-            status = src.offset > src.size || strstr(src.message, "Read error") ? ISC_ERR_TRUNCATED : ISC_ERR_CORRUPT;
+            status = src.in.short_read || src.in.error || strstr(src.message, "Read error") ? ISC_ERR_TRUNCATED : ISC_ERR_CORRUPT;
             if (src.message[0] == 0) snprintf(src.message, sizeof src.message, "row %u cannot be decoded", (unsigned)y);
             goto fail;
         }
@@ -252,4 +252,22 @@ fail:
     free(pixels);
     TIFFClose(tif);
     return status;
+}
+
+isc_status isc_tiff_decode_luma(const uint8_t *data, size_t size, uint64_t max_pixels, uint32_t page,
+                                isc_luma_image *out, char *message, size_t message_size) {
+    tiff_source src = {.in = isc_source_memory(data, size)};
+    return decode(src, max_pixels, page, out, message, message_size);
+}
+
+isc_status isc_tiff_decode_luma_fd(int fd, uint64_t max_pixels, uint32_t page,
+                                   isc_luma_image *out, char *message, size_t message_size) {
+    tiff_source src = {.message = ""};
+    int error = isc_source_file(&src.in, fd);
+    if (error != 0) {
+        memset(out, 0, sizeof *out);
+        isc_set_message(message, message_size, "fstat: %s", strerror(error));
+        return ISC_ERR_CORRUPT;
+    }
+    return decode(src, max_pixels, page, out, message, message_size);
 }

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <webp/decode.h>
 #include <webp/demux.h>
+#include "source.h"
 
 static const char *vp8_status_text(VP8StatusCode code) {
     switch (code) {
@@ -97,4 +98,51 @@ isc_status isc_webp_decode_luma(const uint8_t *data, size_t size, uint64_t max_p
     out->width = width;
     out->height = height;
     return ISC_OK;
+}
+
+isc_status isc_webp_decode_luma_fd(int fd, uint64_t max_pixels, isc_luma_image *out, char *message, size_t message_size) {
+    memset(out, 0, sizeof *out);
+    isc_source src;
+    int error = isc_source_file(&src, fd);
+    if (error != 0) {
+        isc_set_message(message, message_size, "fstat: %s", strerror(error));
+        return ISC_ERR_CORRUPT;
+    }
+    /* The RIFF header declares the file's length; the image's header gives the canvas size. */
+    uint8_t head[4096];
+    size_t got = isc_source_read(&src, head, sizeof head);
+    if (src.error != 0) {
+        isc_set_message(message, message_size, "read: %s", strerror(src.error));
+        return ISC_ERR_TRUNCATED;
+    }
+    uint64_t length = got;
+    if (got >= 12) {
+        length = ((uint64_t)head[4] | (uint64_t)head[5] << 8 | (uint64_t)head[6] << 16 | (uint64_t)head[7] << 24) + 8;
+        int width = 0, height = 0;
+        if (WebPGetInfo(head, got, &width, &height)) {
+            if ((uint64_t)width * (uint64_t)height > max_pixels) {
+                out->source_width = (uint32_t)width;
+                out->source_height = (uint32_t)height;
+                isc_set_message(message, message_size, "image is %dx%d pixels, over the limit of %llu pixels",
+                                width, height, (unsigned long long)max_pixels);
+                return ISC_ERR_TOO_LARGE;
+            }
+            /* A RIFF length that claims more than any image of this size needs (4 bytes a pixel
+             * and 16 MiB of metadata) is not believed: the data past that is not read. */
+            uint64_t most = (uint64_t)width * (uint64_t)height * 4 + ((uint64_t)16 << 20);
+            if (length > most) length = most;
+        }
+    }
+    if (length > src.size) length = src.size;
+    if (length <= got) return isc_webp_decode_luma(head, (size_t)length, max_pixels, out, message, message_size);
+    uint8_t *data = malloc((size_t)length);
+    if (data == NULL) {
+        isc_set_message(message, message_size, "out of memory");
+        return ISC_ERR_NO_MEMORY;
+    }
+    memcpy(data, head, got);
+    size_t rest = isc_source_read(&src, data + got, (size_t)length - got);
+    isc_status status = isc_webp_decode_luma(data, got + rest, max_pixels, out, message, message_size);
+    free(data);
+    return status;
 }

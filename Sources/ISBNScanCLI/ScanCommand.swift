@@ -21,7 +21,9 @@ enum ScanCommand {
             file's first bytes, not its name. EXIF orientation (TIFF
             Orientation, HEIF rotations) is applied.
             A folder: its images are scanned (with -r, also its subfolders').
-            '-' reads one image from standard input.
+            '-' reads one image from standard input (through a pipe: at
+            most 100 MiB). Only the bytes of the image are read, not what
+            follows it in the file.
             """)],
         options: [
             OptionSpec("recursive", short: "r", help: "Also scan the subfolders of the folders given, at any depth."),
@@ -141,9 +143,13 @@ ArgumentParser.acceptOption,
           With --unique: {"isbn13", "isbn10", "count", "file"} per ISBN.
 
         CSV (--csv): columns
-          file,isbn13,isbn10,type,data,addon,status,error,hyphenated,group,agency,price;
+          file,isbn13,isbn10,type,data,addon,status,error,hyphenated,group,agency,
+          price,page,warning;
           status is accepted, rejected (error holds 'reason: detail'),
-          no-barcode or error (error holds the cause). Lines end in CRLF.
+          no-barcode or error (error holds the cause); page is the page of a
+          multi-page TIFF (from 1, else empty); warning is set on every row of
+          a file read only in part ('truncated: decoded 544 of 750 rows').
+          Lines end in CRLF.
           With --unique: isbn13,isbn10,count,file.
 
         EXIT STATUS:

@@ -73,32 +73,70 @@ public enum ImageLoader {
     ///
     /// - Throws: ``ImageError`` as for ``load(path:options:)-(String,_)``.
     ///
-    /// PNG and JPEG files are decoded straight from the file (libpng's read callback, libjpeg's
-    /// stdio source), so memory follows the image size, not the file size: bytes after the image
-    /// are never read. Other formats, and standard input (at most ``maxStandardInputBytes``), are
-    /// read into memory first.
+    /// Files are decoded straight from the file, so memory follows the image size, not the file
+    /// size: bytes after the image are never read. PNG and JPEG through libpng's read callback
+    /// and libjpeg's source manager; TIFF, GIF and HEIF through libtiff's, giflib's and libheif's
+    /// read procedures; WebP up to the RIFF length its header declares; BMP, PGM and PPM their
+    /// headers and the rows the header declares. Standard input is read the same way when it is
+    /// a regular file (`< file`); a pipe is read into memory, at most ``maxStandardInputBytes``.
     public static func load(path: RawPath, options: DecodeOptions = DecodeOptions()) throws(ImageError) -> DecodedImage {
-        if !path.isStandardInput {
-            let (fd, _) = try openFile(path)
-            defer { close(fd) }
-            var header = [UInt8](repeating: 0, count: ImageFormat.signatureLength)
-            var got = 0
-            repeat { got = pread(fd, &header, header.count, 0) } while got < 0 && errno == EINTR
-            guard got >= 0 else { throw fileError(path: path.description, errno: errno, operation: "read") }
-            if let format = ImageFormat.sniff(header.prefix(got)), format == .png || format == .jpeg {
-                let result = Array(header.prefix(got)).withUnsafeBytes { raw in
-                    Result { () throws(ImageError) -> DecodedImage in
-                        try decode(raw, path: path.description, options: options, streamingFrom: fd)
-                    }
-                }
-                return try result.get()
-            }
-        }
+        if let result = try loadSeekable(path: path, options: options) { return result }
         let bytes = try readFile(path: path)
         let result = bytes.withUnsafeBytes { raw in
             Result { () throws(ImageError) -> DecodedImage in try decode(raw, path: path.description, options: options) }
         }
         return try result.get()
+    }
+
+    /// Decodes a regular file (or standard input redirected from one, at its start) from its
+    /// descriptor; `nil` for a pipe, which ``load(path:options:)`` reads into memory instead.
+    static func loadSeekable(path: RawPath, options: DecodeOptions) throws(ImageError) -> DecodedImage? {
+        let (fd, size) = try openFile(path)
+        defer { close(fd) }
+        if path.isStandardInput {
+            var info = stat()
+            guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, lseek(fd, 0, SEEK_CUR) == 0 else { return nil }
+        }
+        var header = [UInt8](repeating: 0, count: ImageFormat.signatureLength)
+        let got = try pread(fd, into: &header, at: 0, path: path)
+        let format = ImageFormat.sniff(header.prefix(got))
+        if format == .pgm || format == .ppm {
+            // The header, then as many bytes as it says the raster has.
+            var prefix = [UInt8](repeating: 0, count: min(size, PNMDecoder.maxHeaderBytes))
+            prefix.removeSubrange(try pread(fd, into: &prefix, at: 0, path: path)...)
+            let needed = prefix.withUnsafeBytes { PNMDecoder.byteCount($0, maxPixels: options.maxPixels) }
+            var bytes = prefix
+            if let needed, needed > prefix.count {
+                bytes = [UInt8](repeating: 0, count: min(needed, size))
+                bytes.removeSubrange(try pread(fd, into: &bytes, at: 0, path: path)...)
+            }
+            let result = bytes.withUnsafeBytes { raw in
+                Result { () throws(ImageError) -> DecodedImage in try decode(raw, path: path.description, options: options) }
+            }
+            return try result.get()
+        }
+        let result = Array(header.prefix(got)).withUnsafeBytes { raw in
+            Result { () throws(ImageError) -> DecodedImage in
+                try decode(raw, path: path.description, options: options, streamingFrom: format == nil ? nil : fd)
+            }
+        }
+        return try result.get()
+    }
+
+    /// Reads up to `buffer.count` bytes of `fd` from `offset` (fewer at the end of the file);
+    /// returns how many.
+    static func pread(_ fd: Int32, into buffer: inout [UInt8], at offset: Int, path: RawPath) throws(ImageError) -> Int {
+        var done = 0
+        while done < buffer.count {
+            let got = buffer.withUnsafeMutableBytes { Glibc.pread(fd, $0.baseAddress! + done, $0.count - done, off_t(offset + done)) }
+            if got < 0 {
+                if errno == EINTR { continue }
+                throw fileError(path: path.description, errno: errno, operation: "read")
+            }
+            if got == 0 { break }
+            done += got
+        }
+        return done
     }
 
     /// Decodes an image held in memory. `path` only names the source in errors.
@@ -109,8 +147,8 @@ public enum ImageLoader {
         try decode(data, path: path, options: options, streamingFrom: nil)
     }
 
-    /// As ``decode(_:path:options:)``; with `fd`, `data` holds only the file's first bytes and a
-    /// PNG or JPEG is decoded from `fd`.
+    /// As ``decode(_:path:options:)``; with `fd`, `data` holds only the file's first bytes and
+    /// the image is decoded from `fd` (not PGM or PPM, which the caller reads into `data`).
     static func decode(_ data: UnsafeRawBufferPointer, path: String, options: DecodeOptions,
                        streamingFrom fd: Int32?) throws(ImageError) -> DecodedImage {
         guard data.count > 0 else { throw .empty(path: path) }
@@ -149,11 +187,22 @@ public enum ImageLoader {
                     let halve = UInt64(options.halveJPEGAbovePixels ?? Int.max)
                     if let fd { return isc_jpeg_decode_luma_fd(fd, limit, scale, halve, &out, m, ms) }
                     return isc_jpeg_decode_luma(base, data.count, limit, scale, halve, &out, m, ms)
-                case .tiff: return isc_tiff_decode_luma(base, data.count, limit, UInt32(clamping: options.page), &out, m, ms)
-                case .webp: return isc_webp_decode_luma(base, data.count, limit, &out, m, ms)
-                case .gif: return isc_gif_decode_luma(base, data.count, limit, &out, m, ms)
-                case .heif: return isc_heif_decode_luma(base, data.count, limit, &out, m, ms)
-                case .bmp: return isc_bmp_decode_luma(base, data.count, limit, &out, m, ms)
+                case .tiff:
+                    let page = UInt32(clamping: options.page)
+                    if let fd { return isc_tiff_decode_luma_fd(fd, limit, page, &out, m, ms) }
+                    return isc_tiff_decode_luma(base, data.count, limit, page, &out, m, ms)
+                case .webp:
+                    if let fd { return isc_webp_decode_luma_fd(fd, limit, &out, m, ms) }
+                    return isc_webp_decode_luma(base, data.count, limit, &out, m, ms)
+                case .gif:
+                    if let fd { return isc_gif_decode_luma_fd(fd, limit, &out, m, ms) }
+                    return isc_gif_decode_luma(base, data.count, limit, &out, m, ms)
+                case .heif:
+                    if let fd { return isc_heif_decode_luma_fd(fd, limit, &out, m, ms) }
+                    return isc_heif_decode_luma(base, data.count, limit, &out, m, ms)
+                case .bmp:
+                    if let fd { return isc_bmp_decode_luma_fd(fd, limit, &out, m, ms) }
+                    return isc_bmp_decode_luma(base, data.count, limit, &out, m, ms)
                 case .pgm, .ppm: return ISC_ERR_UNSUPPORTED  // decoded in Swift below; never reached
                 }
             }
@@ -205,11 +254,9 @@ public enum ImageLoader {
                             page: options.page, pageCount: pageCount, warning: warning)
     }
 
-    /// The whole file at `path`, read with POSIX `open`/`fstat`/`read`; `-` reads standard
-    /// input. A file whose first bytes are no image signature is not read further: decoding
-    /// refuses it from those bytes alone.
-    /// Standard input (`-`) is read into memory up to this many bytes (100 MiB); more is
-    /// ``ImageError/inputTooLarge(path:limit:)``.
+    /// Standard input through a pipe (`-`) is read into memory up to this many bytes (100 MiB);
+    /// more is ``ImageError/inputTooLarge(path:limit:)``. Redirected from a regular file, it is
+    /// decoded from the file like a named one, whatever the file's size.
     public static let maxStandardInputBytes = 100 << 20
 
     /// Opens `raw` for reading (`-`: a duplicate of standard input) and checks it is a regular
@@ -234,6 +281,10 @@ public enum ImageLoader {
         return (fd, Int(info.st_size))
     }
 
+    /// The whole file at `path`, read with POSIX `open`/`fstat`/`read`; `-` reads standard
+    /// input (``load(path:options:)-(RawPath,_)`` uses it only for a pipe). A file whose first
+    /// bytes are no image signature is not read further: decoding refuses it from those bytes
+    /// alone.
     static func readFile(path raw: RawPath) throws(ImageError) -> [UInt8] {
         let path = raw.description
         let (fd, expected) = try openFile(raw)
@@ -273,7 +324,7 @@ public enum ImageLoader {
                     throw raw.isStandardInput ? .inputTooLarge(path: path, limit: maxFileBytes)
                         : .unsupportedFormat(path: path, detail: "file is over the 2 GiB file limit")
                 }
-                bytes.append(contentsOf: repeatElement(0, count: min(bytes.count, maxFileBytes + 1 - bytes.count)))
+                bytes.append(contentsOf: [UInt8](repeating: 0, count: min(bytes.count, maxFileBytes + 1 - bytes.count)))
             }
             let got = bytes.withUnsafeMutableBytes { buffer in
                 read(fd, buffer.baseAddress! + total, buffer.count - total)

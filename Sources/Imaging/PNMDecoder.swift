@@ -11,7 +11,20 @@ enum PNMDecoder {
         case tooLarge(width: Int, height: Int)
     }
 
-    static func decode(_ data: UnsafeRawBufferPointer, maxPixels: Int) throws(Failure) -> LuminanceImage {
+    /// The header is looked for in at most this many first bytes of a file (64 KiB, comments
+    /// included).
+    static let maxHeaderBytes = 1 << 16
+
+    /// The bytes a file whose first bytes are `prefix` needs (header and raster), or `nil` when
+    /// `prefix` holds no valid header (``decode(_:maxPixels:)`` then says why).
+    static func byteCount(_ prefix: UnsafeRawBufferPointer, maxPixels: Int) -> Int? {
+        guard let h = try? header(prefix, maxPixels: maxPixels) else { return nil }
+        return h.offset + h.width * h.height * h.channels * h.bytesPerSample
+    }
+
+    /// The header's fields and the offset of the raster (after the one whitespace byte).
+    static func header(_ data: UnsafeRawBufferPointer, maxPixels: Int) throws(Failure)
+        -> (width: Int, height: Int, maxval: Int, channels: Int, bytesPerSample: Int, offset: Int) {
         var offset = 2
         let channels = data[1] == UInt8(ascii: "6") ? 3 : 1
 
@@ -55,7 +68,11 @@ enum PNMDecoder {
         }
         offset += 1
 
-        let bytesPerSample = maxval < 256 ? 1 : 2
+        return (width, height, maxval, channels, maxval < 256 ? 1 : 2, offset)
+    }
+
+    static func decode(_ data: UnsafeRawBufferPointer, maxPixels: Int) throws(Failure) -> LuminanceImage {
+        let (width, height, maxval, channels, bytesPerSample, offset) = try header(data, maxPixels: maxPixels)
         let needed = width * height * channels * bytesPerSample
         guard data.count - offset >= needed else {
             throw .truncated("raster has \(data.count - offset) bytes, needs \(needed)")

@@ -1,7 +1,10 @@
 /// The `--csv` output (RFC 4180, CRLF line ends).
 ///
 /// Per file: one row per code read (`status` `accepted` or `rejected` with `reason: detail` in
-/// `error`), or one row `no-barcode`, or one row `error` with the cause.
+/// `error`), or one row `no-barcode`, or one row `error` with the cause. The last two columns,
+/// like the JSON's `"page"` and `"warning"`: `page`, the page (from 1) of a multi-page file
+/// (TIFF) the code was read on, empty for a single image; `warning`, on every row of a file read
+/// only in part (`truncated: decoded 2400 of 3000 rows`), else empty.
 public struct CSVFormatter: Sendable {
     public struct Options: Sendable {
         /// `--unique`: the columns are `isbn13,isbn10,count,file`.
@@ -16,23 +19,27 @@ public struct CSVFormatter: Sendable {
     public var header: String {
         options.unique ? CSV.row(["isbn13", "isbn10", "count", "file"])
                        : CSV.row(["file", "isbn13", "isbn10", "type", "data", "addon", "status", "error", "hyphenated", "group",
-                                  "agency", "price"])
+                                  "agency", "price", "page", "warning"])
     }
 
     /// One file's rows.
     public func format(_ record: FileRecord) -> String {
+        let warning = record.warning ?? ""
         guard record.wasRead else {
-            return CSV.row([record.file, "", "", "", "", "", "error", record.error ?? "", "", "", "", ""])
+            return CSV.row([record.file, "", "", "", "", "", "error", record.error ?? "", "", "", "", "", "", warning])
         }
-        guard !record.symbols.isEmpty else { return CSV.row([record.file, "", "", "", "", "", "no-barcode", "", "", "", "", ""]) }
+        guard !record.symbols.isEmpty else {
+            return CSV.row([record.file, "", "", "", "", "", "no-barcode", "", "", "", "", "", "", warning])
+        }
         return record.symbols.map { symbol in
+            let page = symbol.page.map(String.init) ?? ""
             if let isbn = symbol.isbn {
                 return CSV.row([record.file, isbn.isbn13, isbn.isbn10 ?? "", symbol.type, symbol.data, symbol.addOn ?? "",
                                 "accepted", "", isbn.hyphenated ?? "", isbn.group?.prefix ?? "", isbn.group?.agency ?? "",
-                                isbn.price?.description ?? ""])
+                                isbn.price?.description ?? "", page, warning])
             }
             return CSV.row([record.file, "", "", symbol.type, symbol.data, symbol.addOn ?? "", "rejected",
-                            symbol.refusal?.explanation ?? "", "", "", "", ""])
+                            symbol.refusal?.explanation ?? "", "", "", "", "", page, warning])
         }.joined()
     }
 

@@ -28,6 +28,16 @@ import Testing
         let single = try isbnscan(["scan", "--json", "\(testImages)/formats/tiff-g4.tif"])
         #expect(!single.stdout.contains("\"page"))
     }
+
+    /// CSV carries the page like the JSON: the `page` column (from 1), empty for a single image.
+    @Test func csvNamesThePageOfEachCode() throws {
+        let tiff = "\(testImages)/formats/tiff-multipage.tif", single = "\(testImages)/formats/tiff-g4.tif"
+        let run = try isbnscan(["scan", "--csv", tiff, single])
+        #expect(run.status == 0)
+        #expect(run.stdout == "file,isbn13,isbn10,type,data,addon,status,error,hyphenated,group,agency,price,page,warning\r\n"
+                + "\(tiff),9780321573513,032157351X,EAN-13,9780321573513,,accepted,,978-0-321-57351-3,978-0,English language,,2,\r\n"
+                + "\(single),9780321573513,032157351X,EAN-13,9780321573513,,accepted,,978-0-321-57351-3,978-0,English language,,,\r\n")
+    }
 }
 
 /// Damaged photos: the barcode in the intact part is read, with a warning, and the file counts as read.
@@ -54,5 +64,23 @@ import Testing
         let warning = try #require(record["warning"] as? String)
         #expect(warning.hasPrefix("truncated: decoded ") && warning.hasSuffix(" of 750 rows"))
         #expect(record["error"] is NSNull)
+    }
+
+    /// CSV carries the warning like the JSON: the `warning` column, on the row of each code and on
+    /// a `no-barcode` row.
+    @Test func csvCarriesTheWarning() throws {
+        let photo = try [UInt8](Data(contentsOf: URL(fileURLWithPath: "\(testImages)/isbn/photo-like.jpg")))
+        let blank = try [UInt8](Data(contentsOf: URL(fileURLWithPath: "\(testImages)/negative/blank.png")))
+        let shelf = try Shelf([:])
+        defer { shelf.remove() }
+        let (cut, blankCut) = ("\(shelf.path)/cut.jpg", "\(shelf.path)/blank-cut.png")
+        try Data(photo.prefix(photo.count * 8 / 10)).write(to: URL(fileURLWithPath: cut))
+        try Data(blank.prefix(blank.count * 6 / 10)).write(to: URL(fileURLWithPath: blankCut))
+        let run = try isbnscan(["scan", "--csv", cut, blankCut])
+        #expect(run.status == 0)
+        #expect(run.stdout == "file,isbn13,isbn10,type,data,addon,status,error,hyphenated,group,agency,price,page,warning\r\n"
+                + "\(cut),9780140449136,0140449132,EAN-13,9780140449136,,accepted,,978-0-14-044913-6,978-0,English language,,,"
+                + "truncated: decoded 544 of 750 rows\r\n"
+                + "\(blankCut),,,,,,no-barcode,,,,,,,truncated: decoded 170 of 300 rows\r\n")
     }
 }

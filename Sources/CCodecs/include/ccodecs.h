@@ -179,6 +179,23 @@ isc_status isc_bmp_decode_luma(const uint8_t *data, size_t size, uint64_t max_pi
                                isc_luma_image *out, char *message, size_t message_size);
 
 /**
+ * As isc_tiff_decode_luma, isc_webp_decode_luma, isc_gif_decode_luma, isc_heif_decode_luma and
+ * isc_bmp_decode_luma, reading the open regular file `fd` with pread(2) only as far as the image
+ * needs, so memory follows the image size, not the file size: TIFF through libtiff's client
+ * procedures (strips read as needed, never mapped), GIF through giflib's read function (the
+ * first frame, then stop), HEIF through libheif's heif_reader (the boxes it parses and the coded
+ * image), WebP the RIFF length its header declares (at most 4 bytes a canvas pixel + 16 MiB,
+ * whatever the header claims), BMP its headers and palette (2 KiB at most) and the rows its
+ * header declares. `fd` stays open and its offset is not moved.
+ */
+isc_status isc_tiff_decode_luma_fd(int fd, uint64_t max_pixels, uint32_t page,
+                                   isc_luma_image *out, char *message, size_t message_size);
+isc_status isc_webp_decode_luma_fd(int fd, uint64_t max_pixels, isc_luma_image *out, char *message, size_t message_size);
+isc_status isc_gif_decode_luma_fd(int fd, uint64_t max_pixels, isc_luma_image *out, char *message, size_t message_size);
+isc_status isc_heif_decode_luma_fd(int fd, uint64_t max_pixels, isc_luma_image *out, char *message, size_t message_size);
+isc_status isc_bmp_decode_luma_fd(int fd, uint64_t max_pixels, isc_luma_image *out, char *message, size_t message_size);
+
+/**
  * EXIF orientation (1…8) from an EXIF block that starts with "Exif\0\0" or directly with a
  * TIFF header ("II*\0" / "MM\0*"), via libexif. Returns 0 when absent or invalid.
  */

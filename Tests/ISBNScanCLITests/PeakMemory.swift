@@ -1,0 +1,43 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A run of `isbnscan` with its peak resident memory, from the `rusage` that `wait4` gives for
+/// that one child (not the whole test process's children, which run in parallel).
+struct MeasuredRun {
+    let run: Run
+    /// Peak resident set size of the child (`ru_maxrss`), in KiB.
+    let peakKiB: Int
+}
+
+/// Runs `isbnscan` with `arguments` through `posix_spawn`, stdout and stderr into files, standard
+/// input from the descriptor `stdin` (default /dev/null), and returns its output and peak memory.
+func isbnscanMeasured(_ arguments: [String], stdin: Int32? = nil) throws -> MeasuredRun {
+    let base = NSTemporaryDirectory() + "isbnscan-measured-\(UUID().uuidString)"
+    defer { unlink(base + ".out"); unlink(base + ".err") }
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    if let stdin { posix_spawn_file_actions_adddup2(&actions, stdin, 0) }
+    else { posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0) }
+    posix_spawn_file_actions_addopen(&actions, 1, base + ".out", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+    posix_spawn_file_actions_addopen(&actions, 2, base + ".err", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+    let argv: [UnsafeMutablePointer<CChar>?] = ([isbnscanBinary] + arguments).map { strdup($0) } + [nil]
+    defer { argv.forEach { free($0) } }
+    var pid: pid_t = 0
+    let spawned = posix_spawn(&pid, isbnscanBinary, &actions, nil, argv, environ)
+    guard spawned == 0 else { throw POSIXError(POSIXErrorCode(rawValue: spawned) ?? .EIO) }
+    var status: Int32 = 0
+    var usage = rusage()
+    while wait4(pid, &status, 0, &usage) < 0 {
+        guard errno == EINTR else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+    }
+    // WIFEXITED / WEXITSTATUS, spelled out (C macros).
+    let code = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+    let out = (try? Data(contentsOf: URL(fileURLWithPath: base + ".out"))) ?? Data()
+    let err = (try? Data(contentsOf: URL(fileURLWithPath: base + ".err"))) ?? Data()
+    return MeasuredRun(run: Run(status: code, stdout: String(decoding: out, as: UTF8.self),
+                                stderr: String(decoding: err, as: UTF8.self)),
+                       peakKiB: usage.ru_maxrss)
+}
