@@ -87,11 +87,11 @@ public final class FrameScanner {
             var found = false
             if lines != .columns, let s = Self.span(length: image.height, step: lineStep, offset: offset) {
                 let rect = PixelRect(x: 0, y: s.start, width: image.width, height: s.length)
-                found = !decoder.scanner.scan(image, pixels: rect, pass: "full", rows: lineStep, columns: 0).isEmpty
+                found = !decoder.scanner.scan(image, pixels: rect, pass: .full, rows: lineStep, columns: 0).isEmpty
             }
             if !found, lines != .rows, let s = Self.span(length: image.width, step: lineStep, offset: offset) {
                 let rect = PixelRect(x: s.start, y: 0, width: s.length, height: image.height)
-                found = !decoder.scanner.scan(image, pixels: rect, pass: "full", rows: 0, columns: lineStep).isEmpty
+                found = !decoder.scanner.scan(image, pixels: rect, pass: .full, rows: 0, columns: lineStep).isEmpty
             }
             // Nothing on the sparse lines: nothing to judge. Anything (any EAN, even one a
             // judge would refuse): this frame gets the whole scan, every line, as `scan` does,

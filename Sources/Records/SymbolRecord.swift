@@ -44,7 +44,7 @@ public struct SymbolRecord: Sendable, Equatable, JSONRecord {
     public init(_ code: ReadCode, options: RecordOptions = RecordOptions()) {
         let s = code.symbol
         self.init(type: s.symbology.rawValue, data: s.data, addOn: s.addOn, quality: s.quality,
-                  orientation: s.orientation, polygon: s.polygon, pass: s.pass,
+                  orientation: s.orientation, polygon: s.polygon, pass: s.pass.rawValue,
                   isbn: code.verdict.isbn.map { ISBNRecord($0, addOn: s.addOn, ranges: options.ranges) },
                   refusal: code.verdict.rejection.map { RefusalRecord(code, $0) })
     }

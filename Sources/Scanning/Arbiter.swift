@@ -115,7 +115,7 @@ public enum Arbiter {
                 fitted.data = digits
                 fitted.addOn = nil
                 fitted.quality = lines
-                fitted.pass = "fit"
+                fitted.pass = .fit
                 fitted.verification = .confirmed(lines: lines)
                 readings.append(fitted)
             }
@@ -132,7 +132,7 @@ public enum Arbiter {
         }
         for index in places.indices {
             for reading in places[index].readings {
-                let weight = reading.pass == "fit" ? 2 : weight(reading)
+                let weight = reading.pass == .fit ? 2 : weight(reading)
                 places[index].evidence[reading.data, default: 0] += weight
                 if weight > 0 { places[index].lines[reading.data, default: 0] += max(1, reading.quality) }
             }
@@ -170,10 +170,6 @@ public enum Arbiter {
         return anyISBN || allGenuine
     }
 
-    /// Passes of the first look and the full scan (a reading from them needs no second opinion
-    /// to be judged; one from a recovery pass does).
-    static let firstPasses: Set<String> = ["full", "preview"]
-
     /// The codes of one image with their verdicts, one per code and place, in reading order.
     ///
     /// A place that only recovery passes read is judged only when its winner has at least
@@ -182,7 +178,7 @@ public enum Arbiter {
     static func judge(_ symbols: [Symbol], recoveryEvidence: Int = 1) -> [ReadCode] {
         var codes: [ReadCode] = []
         for place in places(symbols) {
-            let required = place.readings.contains { firstPasses.contains($0.pass) } ? 1 : recoveryEvidence
+            let required = place.readings.contains { $0.pass.isFirst } ? 1 : recoveryEvidence
             if let winner = place.winner, winner.evidence < required || !place.isTrusted(winner.data) {
                 // Too little to judge: a lone recovery reading, or a reading made on fewer than
                 // ``minimumLines`` scan lines that the re-measurement could not confirm (zbar
@@ -195,7 +191,7 @@ public enum Arbiter {
                 guard var existing = kept[reading.data] else { kept[reading.data] = reading; continue }
                 // The place of a code is every box it was read in.
                 let polygon = MultiPassDecoder.boundingQuad((existing.polygon + reading.polygon).map { (Double($0.x), Double($0.y)) })
-                if reading.quality > existing.quality || (existing.pass == "fit" && reading.pass != "fit") {
+                if reading.quality > existing.quality || (existing.pass == .fit && reading.pass != .fit) {
                     let addOn = existing.addOn
                     existing = reading
                     if existing.addOn == nil { existing.addOn = addOn }

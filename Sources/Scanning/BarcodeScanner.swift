@@ -77,7 +77,7 @@ public final class BarcodeScanner {
     /// The region is applied with `zbar_image_set_crop` after `zbar_image_set_size` (which
     /// resets the crop). Polygons are in pixel coordinates of `image`, whatever the region.
     /// Wraps `zbar_scan_image`. "Nothing found" is an empty array.
-    public func scan(_ image: LuminanceImage, region: RegionOfInterest = .full, pass: String = "full", density: Int? = nil) -> [Symbol] {
+    public func scan(_ image: LuminanceImage, region: RegionOfInterest = .full, pass: PassName = .full, density: Int? = nil) -> [Symbol] {
         scan(image, pixels: region.pixelRect(imageWidth: image.width, imageHeight: image.height), pass: pass, density: density)
     }
 
@@ -87,7 +87,7 @@ public final class BarcodeScanner {
     /// column (`ZBAR_CFG_Y_DENSITY` for rows, `ZBAR_CFG_X_DENSITY` for columns): the cost falls
     /// as 1/n, and a barcode at least a few times n pixels tall and wide is still crossed by
     /// enough lines. `rows`/`columns` set the two apart; 0 skips that direction.
-    public func scan(_ image: LuminanceImage, pixels rect: PixelRect, pass: String = "full", density: Int? = nil,
+    public func scan(_ image: LuminanceImage, pixels rect: PixelRect, pass: PassName = .full, density: Int? = nil,
                      rows: Int? = nil, columns: Int? = nil) -> [Symbol] {
         let every = Int32(max(1, density ?? options.density))
         let lines = (rows: rows.map { Int32(max(0, $0)) } ?? every, columns: columns.map { Int32(max(0, $0)) } ?? every)
@@ -123,7 +123,7 @@ public final class BarcodeScanner {
     }
 
     /// Copies a borrowed `zbar_symbol_t` into a Swift value; `nil` for other symbologies.
-    private static func copy(_ symbol: OpaquePointer, pass: String) -> Symbol? {
+    private static func copy(_ symbol: OpaquePointer, pass: PassName) -> Symbol? {
         let symbology: Symbology
         switch zbar_symbol_get_type(symbol) {
         case ZBAR_EAN13, ZBAR_ISBN13: symbology = .ean13

@@ -42,7 +42,7 @@ enum EANLineDecoder {
     /// code read on at least two lines (one, for an image under 4 pixels across that way) as a
     /// symbol whose polygon spans the lines that read it, in `image`'s pixels. Codes read the
     /// same way on too few lines are dropped; `quality` is the number of agreeing lines.
-    static func scan(_ image: LuminanceImage, lines: Int = 48, pass: String) -> [Symbol] {
+    static func scan(_ image: LuminanceImage, lines: Int = 48, pass: PassName) -> [Symbol] {
         var symbols: [Symbol] = []
         for vertical in [false, true] {
             let length = vertical ? image.height : image.width

@@ -50,22 +50,22 @@ final class SharedBlur: @unchecked Sendable {
 /// One extra way of looking at an image: a transform of the scanned region and the map from
 /// the transformed image's pixels back to the region's.
 struct DecodingPass {
-    let name: String
+    let name: PassName
     let apply: (LuminanceImage) -> (image: LuminanceImage, toRegion: (Double, Double) -> (Double, Double))
     /// Read with ``EANLineDecoder`` (per-character widths) instead of zbar.
     var byLines = false
 
-    static func plain(_ name: String, _ transform: @escaping (LuminanceImage) -> LuminanceImage) -> DecodingPass {
+    static func plain(_ name: PassName, _ transform: @escaping (LuminanceImage) -> LuminanceImage) -> DecodingPass {
         DecodingPass(name: name) { (transform($0), { ($0, $1) }) }
     }
 
-    static func scaled(_ name: String, by factor: Int) -> DecodingPass {
+    static func scaled(_ name: PassName, by factor: Int) -> DecodingPass {
         DecodingPass(name: name) { image in
             (image.downscaled(by: factor), { (fromReduced($0, by: Double(factor)), fromReduced($1, by: Double(factor))) })
         }
     }
 
-    static func upscaled(_ name: String, by factor: Double) -> DecodingPass {
+    static func upscaled(_ name: PassName, by factor: Double) -> DecodingPass {
         DecodingPass(name: name) { image in
             (image.upscaled(by: factor), { (fromReduced($0, by: 1 / factor), fromReduced($1, by: 1 / factor)) })
         }
@@ -74,7 +74,7 @@ struct DecodingPass {
     /// Rotation by `degrees` clockwise; images over 2 megapixels are halved first (a barcode
     /// big enough to need no upscaling survives it, and rotation costs per pixel).
     static func rotated(by degrees: Double, inverted: Bool = false) -> DecodingPass {
-        let name = (inverted ? "invert-" : "") + "rotate\(degrees < 0 ? "" : "+")\(Int(degrees))"
+        let name = PassName(rawValue: (inverted ? "invert-" : "") + "rotate\(degrees < 0 ? "" : "+")\(Int(degrees))")
         return DecodingPass(name: name) { image in
             let factor = image.width * image.height > 2_000_000 ? 2 : 1
             var source = image.downscaled(by: factor)
@@ -146,7 +146,7 @@ public final class MultiPassDecoder {
         scanner.reset()  // the same answer for an image whatever was scanned before it
         let rect = region.pixelRect(imageWidth: image.width, imageHeight: image.height)
         let density = Self.coarseDensity(width: rect.width, height: rect.height)
-        let name = scale > 1 ? "preview" : "full"
+        let name: PassName = scale > 1 ? .preview : .full
         let factor = Double(scale)
         func found(_ symbols: [Symbol]) -> [Symbol]? {
             guard symbols.contains(where: { !$0.symbology.isAddOn }) else { return nil }
@@ -203,7 +203,7 @@ public final class MultiPassDecoder {
         }
         // What a reduced look read but could not confirm is measured again at full size.
         readings = readings.map { symbol in
-            guard symbol.pass == "preview", !symbol.symbology.isAddOn, Arbiter.weight(symbol) != 3 else { return symbol }
+            guard symbol.pass == .preview, !symbol.symbology.isAddOn, Arbiter.weight(symbol) != 3 else { return symbol }
             var again = symbol
             again.verification = ReadingVerifier.verify(symbol, in: image)
             return again
@@ -242,7 +242,7 @@ public final class MultiPassDecoder {
             }
         }
         for (area, _) in areas {
-            readings += Self.verified(scanner.scan(image, pixels: area, pass: "full", density: 1), in: image)
+            readings += Self.verified(scanner.scan(image, pixels: area, pass: .full, density: 1), in: image)
             if Arbiter.isConfirmed(readings) { break }
         }
         if !nothingRead() { looked = [] }
@@ -287,9 +287,9 @@ public final class MultiPassDecoder {
             let turn = abs(candidate.angle)
             lines = turn < 30 ? (rows, 0) : turn > 60 ? (0, columns) : (rows, columns)
         }
-        func run(_ pass: DecodingPass, on source: LuminanceImage, as name: String? = nil) -> [Symbol] {
+        func run(_ pass: DecodingPass, on source: LuminanceImage, as name: PassName? = nil) -> [Symbol] {
             let (transformed, toRegion) = pass.apply(source)
-            let across = pass.name.contains("rotate") ? nil : lines  // a turned copy turns the bars too
+            let across = pass.name.rawValue.contains("rotate") ? nil : lines  // a turned copy turns the bars too
             let symbols = pass.byLines ? EANLineDecoder.scan(transformed, pass: name ?? pass.name)
                 : across.map { scanner.scan(transformed, pixels: PixelRect(x: 0, y: 0, width: transformed.width, height: transformed.height),
                                             pass: name ?? pass.name, rows: $0.rows, columns: $0.columns) }
@@ -312,7 +312,7 @@ public final class MultiPassDecoder {
             if symbols.contains(where: { !$0.symbology.isAddOn }) && !unconfirmed(found).isEmpty {
                 if variants == nil { variants = [("smooth", crop.boxBlurred()), ("gamma-0.8", crop.gammaAdjusted(0.8))] }
                 for (suffix, variant) in variants! where !unconfirmed(found).isEmpty {
-                    found += run(pass, on: variant, as: "\(pass.name)+\(suffix)")
+                    found += run(pass, on: variant, as: pass.name.then(suffix))
                 }
             }
             if Arbiter.isSettled(readings + found, minimumEvidence: confirmations) { break }
@@ -360,7 +360,7 @@ public final class MultiPassDecoder {
         var first: [DecodingPass] = [], rest: [DecodingPass] = []
         let turned = abs(candidate.angle) >= 15 && abs(candidate.angle) <= 75
         for pass in passes {
-            let inverts = pass.name.hasPrefix("invert"), rotates = pass.name.contains("rotate")
+            let inverts = pass.name.rawValue.hasPrefix("invert"), rotates = pass.name.rawValue.contains("rotate")
             if (candidate.inverted && inverts && (turned || !rotates)) || (turned && rotates && (candidate.inverted || !inverts)) {
                 first.append(pass)
             } else {

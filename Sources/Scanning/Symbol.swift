@@ -38,14 +38,14 @@ public struct Symbol: Hashable, Sendable {
     /// Bounding quadrilateral in pixel coordinates of the upright image, 4 points clockwise
     /// from top-left (top-left, top-right, bottom-right, bottom-left of the scanned frame).
     public var polygon: [Point]
-    /// Which decoding pass found it (`"full"` for the first pass; `"fit"` for a code that only
-    /// the re-measurement of another reading's bars gave, see ``Verification``).
-    public var pass: String
+    /// Which decoding pass found it (``PassName/full`` for the first pass; ``PassName/fit`` for a
+    /// code that only the re-measurement of another reading's bars gave, see ``Verification``).
+    public var pass: PassName
     /// What re-measuring its bars found, or `nil` when it was not re-measured.
     public var verification: Verification?
 
     public init(symbology: Symbology, data: String, addOn: String? = nil, quality: Int,
-                orientation: Int?, polygon: [Point], pass: String = "full") {
+                orientation: Int?, polygon: [Point], pass: PassName = .full) {
         self.symbology = symbology
         self.data = data
         self.addOn = addOn

@@ -10,7 +10,7 @@ import Imaging
         [Point(x: x, y: y), Point(x: x + w, y: y), Point(x: x + w, y: y + h), Point(x: x, y: y + h)]
     }
 
-    func reading(_ data: String, pass: String, quality: Int = 10, verification: Verification? = nil) -> Symbol {
+    func reading(_ data: String, pass: PassName, quality: Int = 10, verification: Verification? = nil) -> Symbol {
         var symbol = Symbol(symbology: .ean13, data: data, quality: quality, orientation: 0, polygon: box(100, 100, 200, 40), pass: pass)
         symbol.verification = verification
         return symbol
@@ -134,7 +134,7 @@ import Imaging
         let right = "9781788881814"
         let misreads = ["9187788881814", "9781728887814", "9781788281874"]
         let symbols = [reading(right, pass: "full"), reading(right, pass: "smooth")]
-            + misreads.enumerated().map { reading($0.element, pass: "pass\($0.offset)") }
+            + misreads.enumerated().map { reading($0.element, pass: PassName(rawValue: "pass\($0.offset)")) }
         let report = ScanReport(symbols: symbols)
         #expect(report.isbns.map(\.isbn13) == [right])
         #expect(report.rejected.map(\.verdict.rejection?.reason) == [.misread, .misread, .misread])
@@ -153,5 +153,16 @@ import Imaging
         let upright = stretched.rotated(degrees: 90).image
         let report = MultiPassDecoder(scanner: BarcodeScanner(), effort: .normal).decode(upright)
         #expect(report.isbns.map(\.isbn13) == ["9780140013993"])
+    }
+}
+
+/// Pass names are a type (issue 16 part 1): the first passes are known by constant, a second look
+/// is named after its pass.
+@Suite struct PassNameTests {
+    @Test func firstPassesAndSecondLooks() {
+        #expect(PassName.full.isFirst && PassName.preview.isFirst)
+        #expect(!PassName.fit.isFirst && !PassName("smooth").isFirst)
+        #expect(PassName("rotate+30").then("gamma-0.8").rawValue == "rotate+30+gamma-0.8")
+        #expect(Symbol(symbology: .ean13, data: "9780306406157", quality: 1, orientation: 0, polygon: []).pass == .full)
     }
 }

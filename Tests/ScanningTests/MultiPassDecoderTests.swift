@@ -16,7 +16,7 @@ import Imaging
         #expect(decode(negative, .fast).codes.isEmpty)
         let report = decode(negative, .normal)
         #expect(report.isbns.map(\.isbn13) == ["9780306406157"])
-        #expect(report.codes[0].symbol.pass.hasPrefix("invert"))
+        #expect(report.codes[0].symbol.pass.rawValue.hasPrefix("invert"))
     }
 
     @Test(arguments: [30.0, 45, -45, 60])
@@ -34,7 +34,7 @@ import Imaging
         let report = decode(turned, .thorough)
         #expect(report.isbns.map(\.isbn13) == ["9780306406157"])
         let symbol = try #require(report.codes.first?.symbol)
-        #expect(symbol.pass.hasPrefix("invert"), "read by \(symbol.pass)")
+        #expect(symbol.pass.rawValue.hasPrefix("invert"), "read by \(symbol.pass)")
         try expectCentred(symbol, in: turned)
     }
 
