@@ -139,11 +139,7 @@ isc_status isc_gif_decode_luma(const uint8_t *data, size_t size, uint64_t max_pi
 
 isc_status isc_gif_decode_luma_fd(int fd, uint64_t max_pixels, isc_luma_image *out, char *message, size_t message_size) {
     gif_source src;
-    int error = isc_source_file(&src, fd);
-    if (error != 0) {
-        memset(out, 0, sizeof *out);
-        isc_set_message(message, message_size, "fstat: %s", strerror(error));
-        return ISC_ERR_CORRUPT;
-    }
+    isc_status opened = isc_source_file(&src, fd, out, message, message_size);
+    if (opened != ISC_OK) return opened;
     return decode(src, max_pixels, out, message, message_size);
 }

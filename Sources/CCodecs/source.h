@@ -4,6 +4,8 @@
  * exercise the code the files go through. */
 #ifndef ISBNSCAN_SOURCE_H
 #define ISBNSCAN_SOURCE_H
+#include "ccodecs.h"
+#include "luma.h"
 #include <errno.h>
 #include <stdint.h>
 #include <string.h>
@@ -24,14 +26,20 @@ static inline isc_source isc_source_memory(const uint8_t *data, size_t size) {
     return s;
 }
 
-/* 0, or an errno when `fd` cannot be examined. */
-static inline int isc_source_file(isc_source *s, int fd) {
+/* Opens `fd` as a source. ISC_OK; or, when `fd` cannot be examined, ISC_ERR_CORRUPT with
+ * "fstat: <reason>" in `message`. `out` is cleared either way (the *_fd decoders' first step). */
+static inline isc_status isc_source_file(isc_source *s, int fd, isc_luma_image *out, char *message,
+                                         size_t message_size) {
     struct stat info;
     memset(s, 0, sizeof *s);
+    memset(out, 0, sizeof *out);
     s->fd = fd;
-    if (fstat(fd, &info) != 0) return errno;
+    if (fstat(fd, &info) != 0) {
+        isc_set_message(message, message_size, "fstat: %s", strerror(errno));
+        return ISC_ERR_CORRUPT;
+    }
     s->size = info.st_size > 0 ? (uint64_t)info.st_size : 0;
-    return 0;
+    return ISC_OK;
 }
 
 /* Reads up to `n` bytes at the position and moves it on; fewer only at the end or on an error. */

@@ -263,11 +263,7 @@ isc_status isc_tiff_decode_luma(const uint8_t *data, size_t size, uint64_t max_p
 isc_status isc_tiff_decode_luma_fd(int fd, uint64_t max_pixels, uint32_t page,
                                    isc_luma_image *out, char *message, size_t message_size) {
     tiff_source src = {.message = ""};
-    int error = isc_source_file(&src.in, fd);
-    if (error != 0) {
-        memset(out, 0, sizeof *out);
-        isc_set_message(message, message_size, "fstat: %s", strerror(error));
-        return ISC_ERR_CORRUPT;
-    }
+    isc_status opened = isc_source_file(&src.in, fd, out, message, message_size);
+    if (opened != ISC_OK) return opened;
     return decode(src, max_pixels, page, out, message, message_size);
 }

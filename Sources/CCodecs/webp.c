@@ -103,11 +103,8 @@ isc_status isc_webp_decode_luma(const uint8_t *data, size_t size, uint64_t max_p
 isc_status isc_webp_decode_luma_fd(int fd, uint64_t max_pixels, isc_luma_image *out, char *message, size_t message_size) {
     memset(out, 0, sizeof *out);
     isc_source src;
-    int error = isc_source_file(&src, fd);
-    if (error != 0) {
-        isc_set_message(message, message_size, "fstat: %s", strerror(error));
-        return ISC_ERR_CORRUPT;
-    }
+    isc_status opened = isc_source_file(&src, fd, out, message, message_size);
+    if (opened != ISC_OK) return opened;
     /* The RIFF header declares the file's length; the image's header gives the canvas size. */
     uint8_t head[4096];
     size_t got = isc_source_read(&src, head, sizeof head);
