@@ -52,12 +52,8 @@ enum ReadingVerifier {
             // box's centre, up to a light stretch too long to lie inside a symbol.
             // When the first run stops inside the symbol (thin, grey bars on one side leave a
             // space that looks like a quiet zone), a looser limit finds the rest.
-            for looseness in [3.2, 4.5] {
-                if let found = barsAround((along0 + along1) / 2, line: (across0 + across1) / 2, isRow: isRow,
-                                          in: image, looseness: looseness), !spans.contains(where: { $0 == found }) {
-                    spans.append(found)
-                }
-            }
+            spans += barsAround((along0 + along1) / 2, line: (across0 + across1) / 2, isRow: isRow, in: image,
+                                looseness: [3.2, 4.5])
             if Double(extent) >= modules * 0.35 {
                 spans += [(along0, along1), (along0, along1 + extent), (along0 - extent, along1)]
             }
@@ -110,13 +106,14 @@ enum ReadingVerifier {
     /// The extent along one line (a row `line` when `isRow`, else a column) of the bars and
     /// spaces around sample `centre`: the line is split into dark and light runs at the middle
     /// (three fifths of the way to the lightest) of the darkest and lightest sample within 300 samples of the centre, and the runs are
-    /// followed both ways until a light run longer than `looseness` (3.2) times the median run (an EAN's
+    /// followed both ways until a light run longer than `looseness` times the median run (an EAN's
     /// spaces are at most 4 modules, its quiet zones at least 7; the median element is about
-    /// 1.5 modules). `nil` when fewer than 20 runs are found.
+    /// 1.5 modules). One extent per limit in `looseness` (the line is split into runs once), the
+    /// same extent once; none when fewer than 20 runs are found.
     static func barsAround(_ centre: Int, line: Int, isRow: Bool, in image: LuminanceImage,
-                           looseness: Double = 3.2) -> (Int, Int)? {
+                           looseness: [Double] = [3.2]) -> [(Int, Int)] {
         let length = isRow ? image.width : image.height
-        guard line >= 0, line < (isRow ? image.height : image.width), centre >= 0, centre < length else { return nil }
+        guard line >= 0, line < (isRow ? image.height : image.width), centre >= 0, centre < length else { return [] }
         let from = max(0, centre - 300), to = min(length - 1, centre + 300)
         var samples = [UInt8](repeating: 0, count: to - from + 1)
         image.withUnsafeBytes { bytes in
@@ -124,7 +121,7 @@ enum ReadingVerifier {
                 samples[k] = isRow ? bytes[line * image.width + from + k] : bytes[(from + k) * image.width + line]
             }
         }
-        guard let lo = samples.min(), let hi = samples.max(), Int(hi) - Int(lo) >= 24 else { return nil }
+        guard let lo = samples.min(), let hi = samples.max(), Int(hi) - Int(lo) >= 24 else { return [] }
         // Nearer the light level than the middle: thin bars of an overexposed print stay grey.
         let threshold = Int(lo) + (Int(hi) - Int(lo)) * 3 / 5
         // Runs: (start, length, dark).
@@ -133,16 +130,22 @@ enum ReadingVerifier {
             let dark = Int(value) < threshold
             if let last = runs.last, last.dark == dark { runs[runs.count - 1].length += 1 } else { runs.append((k, 1, dark)) }
         }
-        guard runs.count >= 20, let here = runs.firstIndex(where: { centre - from < $0.start + $0.length }) else { return nil }
+        guard runs.count >= 20, let here = runs.firstIndex(where: { centre - from < $0.start + $0.length }) else { return [] }
         let lengths = runs[max(0, here - 30)..<min(runs.count, here + 31)].map(\.length).sorted()
-        let limit = Double(lengths[lengths.count / 2]) * looseness
-        var first = here, last = here
-        while first > 0, runs[first - 1].dark || Double(runs[first - 1].length) <= limit { first -= 1 }
-        while last < runs.count - 1, runs[last + 1].dark || Double(runs[last + 1].length) <= limit { last += 1 }
-        while first < last, !runs[first].dark { first += 1 }
-        while last > first, !runs[last].dark { last -= 1 }
-        guard last - first >= 20 else { return nil }
-        return (from + runs[first].start, from + runs[last].start + runs[last].length - 1)
+        let median = Double(lengths[lengths.count / 2])
+        var spans: [(Int, Int)] = []
+        for factor in looseness {
+            let limit = median * factor
+            var first = here, last = here
+            while first > 0, runs[first - 1].dark || Double(runs[first - 1].length) <= limit { first -= 1 }
+            while last < runs.count - 1, runs[last + 1].dark || Double(runs[last + 1].length) <= limit { last += 1 }
+            while first < last, !runs[first].dark { first += 1 }
+            while last > first, !runs[last].dark { last -= 1 }
+            guard last - first >= 20 else { continue }
+            let span = (from + runs[first].start, from + runs[last].start + runs[last].length - 1)
+            if !spans.contains(where: { $0 == span }) { spans.append(span) }
+        }
+        return spans
     }
 
     /// The verdict from the lines' results: the reading is confirmed when at least one line

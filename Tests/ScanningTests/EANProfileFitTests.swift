@@ -111,7 +111,7 @@ import Imaging
         let right = "9781788881814", misread = "9781728887814"
         let (samples, start, end) = Self.line(right, module: 2.2, spread: -0.5)
         let image = LuminanceImage(width: samples.count, height: 40, pixels: Array((0..<40).map { _ in samples }.joined()))
-        let found = try #require(ReadingVerifier.barsAround(Int((start + end) / 2), line: 20, isRow: true, in: image))
+        let found = try #require(ReadingVerifier.barsAround(Int((start + end) / 2), line: 20, isRow: true, in: image).first)
         #expect(abs(Double(found.0) - start) <= 2 && abs(Double(found.1) - end) <= 2, "found \(found), printed \(start)...\(end)")
         for x in [Int(start), Int((start + end) / 2), Int(end)] {
             let point = Symbol(symbology: .ean13, data: misread, quality: 60, orientation: 0,
