@@ -91,9 +91,10 @@ struct DecodingPass {
 /// zbar plus recovery passes: the decoding strategy `scan`, batch and camera share.
 ///
 /// 1. ``firstLook(_:region:scale:)``: sparse zbar scans (rows, then columns), at half size for
-///    regions over ``halfSizeAbovePixels``. Then one zbar scan of every line of the region (the
-///    "full" pass). If either finds an EAN-13 or EAN-8 — or `effort` is ``Effort/fast`` — that
-///    is the answer.
+///    regions over ``halfSizeAbovePixels``. When that reads nothing, ``CandidateMap`` says where
+///    a barcode may be: nowhere ends the search; else one zbar scan of every line around each
+///    candidate (the "full" pass). If either finds an EAN-13 or EAN-8 — or `effort` is
+///    ``Effort/fast`` — that is the answer.
 /// 2. Otherwise the region is cropped and each pass of the effort level scans a transformed
 ///    copy (see ``Effort``), cheapest first, until a code is confirmed. One pass reads with
 ///    ``EANLineDecoder`` instead of zbar. Every symbol's polygon is mapped back to full-image pixels.
@@ -210,8 +211,7 @@ public final class MultiPassDecoder {
         }
         if Arbiter.isConfirmed(readings) { return ScanReport(symbols: readings) }
         // Nothing read yet: where may a barcode be? (FileScanner passes what it found in its
-        // half-size look.) Where nothing looks like one, the search ends after the full scan —
-        // or before it, when the first look already scanned every line of a half-size copy.
+        // half-size look.) Where nothing looks like one, the search ends here (below).
         var candidates = given ?? mapped
         if candidates == nil, nothingRead(), CandidateMap.canMap(rect) {
             // Over a megapixel the map is made at half size, as for a JPEG's half-size look:
@@ -223,7 +223,11 @@ public final class MultiPassDecoder {
                 candidates = CandidateMap.find(in: image, within: rect)
             }
         }
-        if candidates?.isEmpty == true && halved != nil && nothingRead() {
+        // Nothing barcode-like after a first look that scanned lines across the whole region
+        // (every line of a half-size copy, or every n-th row and column): the search ends, without
+        // a scan of every line at full size.
+        let sparseLookRan = !firstLookDone && Self.coarseDensity(width: rect.width, height: rect.height) > 1
+        if candidates?.isEmpty == true && (halved != nil || sparseLookRan) && nothingRead() {
             return ScanReport(symbols: readings)
         }
         // Where nothing was read and something looks like a barcode, the full scan and the

@@ -63,6 +63,43 @@ import Imaging
         #expect(CandidateMap.find(in: LuminanceImage(width: 800, height: 600, pixels: grain)).isEmpty)
     }
 
+    /// Lines of large type: stems 5 pixels wide, 8 to 14 apart, in words, 26 pixels tall (an
+    /// x-height: 2 to 3 edge spacings) with every seventh stem an ascender of 36, lines 60 pixels
+    /// apart: coherent blocks with many edges, as a page photographed at 48 megapixels shows,
+    /// whose strokes end after a few edge spacings. Not a barcode (the map without the bar-length
+    /// test found 14 regions here).
+    @Test func linesOfLargeTypeAreNotBarcodes() {
+        var page = [UInt8](repeating: 225, count: 1200 * 900)
+        var state: UInt32 = 3
+        func next(_ n: Int) -> Int { state = state &* 1_103_515_245 &+ 12345; return Int(state >> 16) % n }
+        for line in 0..<12 {
+            let baseline = 100 + line * 60
+            var x = 80, stem = 0
+            while x < 1100 {
+                let top = stem % 7 == 0 ? baseline - 36 : baseline - 26
+                for y in top..<baseline { for dx in 0..<5 { page[y * 1200 + x + dx] = 35 } }
+                stem += 1
+                x += 13 + next(7) + (next(4) == 0 ? 18 : 0)  // letters, and now and then a word space
+            }
+        }
+        // Softened as a lens and a JPEG soften it.
+        let found = CandidateMap.find(in: LuminanceImage(width: 1200, height: 900, pixels: page).boxBlurred())
+        #expect(found.isEmpty, "\(found.map(\.rect))")
+    }
+
+    /// Bars cut down to a quarter of the symbol's width (as some book covers print them) are
+    /// still bars: the region stays a candidate.
+    @Test func shortBarsAreStillACandidate() throws {
+        let full = try Self.scene()
+        var pixels = full.pixels
+        // The label's bars span rows 285…500 of the canvas: keep 300…390.
+        for y in 285..<300 { for x in 300..<801 { pixels[y * 1200 + x] = 255 } }
+        for y in 390..<500 { for x in 300..<801 { pixels[y * 1200 + x] = 255 } }
+        let found = CandidateMap.find(in: LuminanceImage(width: 1200, height: 900, pixels: pixels))
+        let first = try #require(found.first)
+        #expect(first.rect.x <= 400 && first.rect.x + first.rect.width >= 720, "\(first.rect)")
+    }
+
     /// A symbol with its middle cut out reads as nothing; the report says where it is.
     @Test func anUnreadableBarcodeIsReportedAsACandidate() throws {
         let decoder = MultiPassDecoder(scanner: BarcodeScanner(), effort: .normal)
