@@ -152,7 +152,8 @@ def main():
     ap.add_argument("--seed", type=int, default=13)
     a = ap.parse_args()
     here = os.path.dirname(os.path.abspath(__file__))
-    params = {"seed": a.seed, "per_cell": a.per_cell, "modules": MODULES, "radii": RADII, "size": SIZE,
+    # Lists, not tuples: the stamp is compared with its JSON.
+    params = {"seed": a.seed, "per_cell": a.per_cell, "modules": MODULES, "radii": RADII, "size": list(SIZE),
               "sources": S.sources_digest(__file__, os.path.join(here, "synth.py"))}
     if S.cached(a.out, params):
         print("make_blur_sweep: %s is up to date" % a.out, file=sys.stderr)
