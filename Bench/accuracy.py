@@ -234,10 +234,16 @@ def report_blur(title, rows, runs):
     print(B.table(["tool", "read", "wrong codes", "images with one", "wrong ISBNs", "seconds", "ms/image"],
                   [[t, rate(len(ok[t]), n), sum(len(v) for v in wrong[t].values()), len(wrong[t]),
                     trust[t]["wrong"], "%.2f" % secs[t], "%.1f" % (1000.0 * secs[t] / n)] for t in tools]))
+    verdicts = {r.tool: r.verdicts for r in runs}
     for t in tools:
         for name, codes in sorted(wrong[t].items()):
-            exp = next(r["main"] for r in rows if r["name"] == name)
-            print("wrong code: %s: %s expected %s, read %s" % (t, name, exp, " ".join(codes)))
+            row = next(r for r in rows if r["name"] == name)
+            if verdicts[t] is not None:  # isbnscan: with its verdict on each code
+                v = verdicts[t].get(row["file"], {"isbns": [], "symbols": []})
+                reasons = {d: reason for d, reason in v["symbols"]}
+                codes = ["%s (%s)" % (c, "accepted" if c in v["isbns"] else reasons.get(c) or "not an ISBN")
+                         for c in codes]
+            print("wrong code: %s: %s expected %s, read %s" % (t, name, row["main"], " ".join(codes)))
 
     def group_table(label_cols, key):
         groups = {}
