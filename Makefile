@@ -12,7 +12,11 @@
 #                        generated photos, and isbnscan's peak memory on 12-megapixel JPEGs (issue 3)
 #   make bench-accuracy  release build, then decoded counts and trust (wrong ISBNs, books lost to a
 #                        misread) per reader and effort on ../shared/corpus, a generated hard set and a
-#                        generated misread-prone set (issues 5, 9); BENCH_JSON=file also writes JSON
+#                        generated misread-prone set (issues 5, 9); then a generated blur sweep (disk
+#                        defocus of 0.5-3 modules at 1.5/2/3 px per module: read rate per cell, wrong
+#                        codes, ms/image) and 200 generated pictures without a barcode (noise, textures,
+#                        text, bar-like patterns: every code is wrong) (issue 11); BENCH_JSON=file also
+#                        writes JSON
 #   make bench-camera  release build, then `isbnscan camera` on the fake V4L2 device (tests/):
 #                frames/s at 1280x720 YUYV with the band region of interest, without and with
 #                --preview (under Xvfb when DISPLAY is unset), and what the preview costs; then
@@ -161,8 +165,11 @@ bench: bench-deps $(RELEASE_BIN)
 bench-accuracy: bench-deps $(RELEASE_BIN)
 	$(BENCH_PY) Bench/make_hard_set.py --out $(BENCH_DIR)/hard --seed 7
 	$(BENCH_PY) Bench/make_misread_set.py --out $(BENCH_DIR)/misread --seed 11
+	$(BENCH_PY) Bench/make_blur_sweep.py --out $(BENCH_DIR)/blur --per-cell 16 --seed 13
+	$(BENCH_PY) Bench/make_noise_set.py --out $(BENCH_DIR)/noise --count 200 --seed 17
 	$(BENCH_PY) Bench/accuracy.py --bin $(RELEASE_BIN) --corpus $(CORPUS) --hard $(BENCH_DIR)/hard \
-	  --misread $(BENCH_DIR)/misread $(if $(BENCH_JSON),--json-out $(BENCH_JSON))
+	  --misread $(BENCH_DIR)/misread --blur $(BENCH_DIR)/blur --noise $(BENCH_DIR)/noise \
+	  $(if $(BENCH_JSON),--json-out $(BENCH_JSON))
 $(FAKE_V4L2): Tests/FakeV4L2/fakev4l2.c
 	@mkdir -p $(dir $@)
 	cc -O2 -shared -fPIC -o $@ $< -ljpeg -lpng

@@ -1,13 +1,17 @@
 #!/usr/bin/env python3
 """Accuracy benchmark (make bench-accuracy): how many images each reader decodes, per set and per category.
 
-    accuracy.py --bin .build/release/isbnscan --corpus ../shared/corpus --hard DIR [--json-out FILE]
+    accuracy.py --bin .build/release/isbnscan --corpus ../shared/corpus --hard DIR [--misread DIR]
+                [--blur DIR] [--noise DIR] [--json-out FILE]
 
 Sets: (a) the real photos under --corpus (every folder with NAME.png/.jpg + NAME.txt; a folder whose name
 contains 'extension' or 'addon' holds EAN-13 + add-on, the .txt being the 13 digits followed directly by the
 add-on digits; a 12-digit UPC-A answer is compared as the 13-digit EAN-13 with a leading 0, as zbar reports it),
 (b) the hard synthetic set Bench/make_hard_set.py wrote to DIR (DIR/truth.tsv), (c) with --misread, the
-misread-prone set of Bench/make_misread_set.py (bars printed too thick or too thin).
+misread-prone set of Bench/make_misread_set.py (bars printed too thick or too thin), (d) with --blur, the blur
+sweep of Bench/make_blur_sweep.py (defocus = a disk of radius 0.5-3 modules at 1.5, 2 and 3 px per module),
+(e) with --noise, the pictures without any barcode of Bench/make_noise_set.py (noise, textures, text, bar-like
+patterns), where every code returned is a wrong code.
 Per set: decoded counts, a trust table (wrong ISBNs accepted, books lost to a misread, ambiguous results) and
 targets: 0 wrong ISBNs at every effort; on the misread-prone set the right ISBN accepted on at least 95% of the
 images where some pass read it.
@@ -17,6 +21,11 @@ others), zbarimg (EAN-13/EAN-8/EAN-5/EAN-2, --xml: one <source href> block per f
 Python reader (EAN-13/EAN-8 with add-ons) when installed.
 An image counts as decoded when a reading equals the expected main code (EAN-13 or EAN-8), whatever
 isbnscan's verdict (readings isbnscan refuses as 'ambiguous' do not count); the add-on is judged separately.
+Blur sweep: read rate per cell (module size x radius, both backgrounds), per radius and per background; wrong
+codes (a code read that is not the expected one) and ms per image per reader; targets of issue 11 (at normal:
+radius 1 module >= 90 %, 1.5 >= 75 %, 2 >= 50 %; 0 wrong codes at every effort). Noise set: per reader the
+images with a code and the codes returned, ISBNs accepted, and for isbnscan also every symbol it reports,
+refused ones included; target: no code at any effort.
 """
 
 import argparse
@@ -182,12 +191,199 @@ def report_set(title, rows, runs, synthetic, misread=False):
             "commands": {r.tool: r.cmd[:12] for r in runs}}
 
 
+# Issue 11: read rate at isbnscan normal per blur radius (modules), all module sizes and backgrounds pooled.
+BLUR_TARGETS = [(1.0, 0.90), (1.5, 0.75), (2.0, 0.50)]
+
+
+def blur_cell(category):
+    """'m2.0_r1.5' -> (2.0, 1.5)."""
+    m, r = category.split("_")
+    return float(m[1:]), float(r[1:])
+
+
+def wrong_codes(rows, run):
+    """{name: [codes read that are not the expected main code]} (isbnscan: readings it did not refuse as
+    ambiguous or misread); on a set without a barcode every code is wrong."""
+    out = {}
+    for r in rows:
+        bad = sorted({x.data for x in run.reads.get(r["file"], []) if x.data != r["main"]})
+        if bad:
+            out[r["name"]] = bad
+    return out
+
+
+def rate(k, n):
+    return "%d/%d %3.0f%%" % (k, n, 100.0 * k / n) if n else "-"
+
+
+def report_blur(title, rows, runs):
+    n = len(rows)
+    print("== %s: %d images ==" % (title, n))
+    for r in runs:
+        print("$ " + B.shell_join(r.cmd))
+    tools = [r.tool for r in runs]
+    ok = {r.tool: B.score_files(rows, r.reads)[2][0] for r in runs}
+    wrong = {r.tool: wrong_codes(rows, r) for r in runs}
+    trust = {r.tool: B.trust_counts(rows, r) for r in runs}
+    secs = {r.tool: r.seconds for r in runs}
+    short = [t.replace("isbnscan ", "") for t in tools]
+
+    print()
+    print("wrong codes = codes read that are not the expected one (isbnscan: not refused as ambiguous/misread);")
+    print("wrong ISBNs = accepted ISBNs that are not the expected code (zbarimg, zxing-cpp: every 978 reading):")
+    print(B.table(["tool", "read", "wrong codes", "images with one", "wrong ISBNs", "seconds", "ms/image"],
+                  [[t, rate(len(ok[t]), n), sum(len(v) for v in wrong[t].values()), len(wrong[t]),
+                    trust[t]["wrong"], "%.2f" % secs[t], "%.1f" % (1000.0 * secs[t] / n)] for t in tools]))
+    verdicts = {r.tool: r.verdicts for r in runs}
+    for t in tools:
+        for name, codes in sorted(wrong[t].items()):
+            row = next(r for r in rows if r["name"] == name)
+            if verdicts[t] is not None:  # isbnscan: with its verdict on each code
+                v = verdicts[t].get(row["file"], {"isbns": [], "symbols": []})
+                reasons = {d: reason for d, reason in v["symbols"]}
+                codes = ["%s (%s)" % (c, "accepted" if c in v["isbns"] else reasons.get(c) or "not an ISBN")
+                         for c in codes]
+            print("wrong code: %s: %s expected %s, read %s" % (t, name, row["main"], " ".join(codes)))
+
+    def group_table(label_cols, key):
+        groups = {}
+        for r in rows:
+            groups.setdefault(key(r), []).append(r["file"])
+        out, data = [], {}
+        for g in sorted(groups):
+            files = set(groups[g])
+            counts = {t: len(files & ok[t]) for t in tools}
+            data[g] = dict(counts, images=len(files))
+            labels = ["%g" % v if isinstance(v, float) else v for v in (g if isinstance(g, tuple) else (g,))]
+            out.append(labels + [len(files)] + [rate(counts[t], len(files)) for t in tools])
+        print(B.table(label_cols + ["images"] + short, out, left=len(label_cols)))
+        return data
+
+    print()
+    print("read rate per cell (module size x blur radius in modules; plain and cover backgrounds pooled):")
+    cells = group_table(["module px", "radius"], lambda r: blur_cell(r["category"]))
+    print()
+    print("per radius (module sizes pooled):")
+    radii = group_table(["radius"], lambda r: blur_cell(r["category"])[1])
+    print()
+    print("per background (all cells):")
+    backgrounds = group_table(["background"], lambda r: r["columns"].get("background", "?"))
+
+    checks = []
+    for radius, want in BLUR_TARGETS:
+        d = radii.get(radius)
+        if not d:
+            continue
+        got = d["isbnscan normal"]
+        checks.append(("normal: radius %g module%s >= %.0f%% read" % (radius, "" if radius == 1 else "s", want * 100),
+                       got >= want * d["images"], rate(got, d["images"])))
+    for effort in EFFORTS:
+        w = sum(len(v) for v in wrong["isbnscan " + effort].values())
+        checks.append(("%s: 0 wrong codes" % effort, w == 0, str(w)))
+    print()
+    print(B.table(["target (issue 11)", "result", "value"],
+                  [[name, "PASS" if good else "FAIL", v] for name, good, v in checks], left=3))
+
+    others = [t for t in ("zbarimg", "zxing-cpp") if t in ok]
+    more = []
+    for key, d in sorted(cells.items()):
+        best = max((d[t] for t in others), default=0)
+        if best > d["isbnscan normal"]:
+            more.append("m%g r%g: normal %d, %s" % (key[0], key[1], d["isbnscan normal"],
+                                                    ", ".join("%s %d" % (t, d[t]) for t in others)))
+    print()
+    print("cells where zbarimg or zxing-cpp read more than isbnscan normal: " + ("; ".join(more) if more else "none"))
+    print()
+    return {"images": n,
+            "tools": {t: {"read": len(ok[t]), "wrong_codes": sum(len(v) for v in wrong[t].values()),
+                          "images_with_wrong_code": len(wrong[t]), "wrong_reads": wrong[t],
+                          "wrong_isbns": trust[t]["wrong"], "seconds": secs[t], "ms_per_image": 1000.0 * secs[t] / n}
+                      for t in tools},
+            "per_cell": {"m%g_r%g" % k: v for k, v in cells.items()},
+            "per_radius": {"%g" % k: v for k, v in radii.items()},
+            "per_background": backgrounds,
+            "checks": [{"target": c, "pass": good, "value": v} for c, good, v in checks],
+            "commands": {r.tool: r.cmd[:12] for r in runs}}
+
+
+def report_noise(title, rows, runs):
+    n = len(rows)
+    print("== %s: %d images without a barcode ==" % (title, n))
+    for r in runs:
+        print("$ " + B.shell_join(r.cmd))
+    tools = [r.tool for r in runs]
+    codes = {r.tool: wrong_codes(rows, r) for r in runs}
+    isbns, symbols = {}, {}
+    for r in runs:
+        if r.verdicts is not None:
+            isbns[r.tool] = {row["name"]: v for row in rows
+                             for v in [sorted(set(r.verdicts.get(row["file"], {}).get("isbns", [])))] if v}
+            symbols[r.tool] = {row["name"]: v for row in rows
+                               for v in [sorted({"%s (%s)" % (d, reason or "accepted") for d, reason in
+                                                 r.verdicts.get(row["file"], {}).get("symbols", [])})] if v}
+        else:
+            isbns[r.tool] = {name: v for name, cs in codes[r.tool].items()
+                             for v in [[c for c in cs if B.is_isbn13(c)]] if v}
+    print()
+    print("every code is wrong here; ISBNs = accepted ISBNs (zbarimg, zxing-cpp: every 978 reading); "
+          "isbnscan 'any symbol' includes the readings it refused:")
+    table = []
+    for r in runs:
+        t = r.tool
+        sym = symbols.get(t)
+        table.append([t, len(codes[t]), sum(len(v) for v in codes[t].values()), sum(len(v) for v in isbns[t].values()),
+                      "-" if sym is None else "%d in %d images" % (sum(len(v) for v in sym.values()), len(sym)),
+                      "%.2f" % r.seconds, "%.1f" % (1000.0 * r.seconds / n)])
+    print(B.table(["tool", "images with a code", "codes", "ISBNs", "any symbol", "seconds", "ms/image"], table))
+    cats = []
+    for r in rows:
+        if r["category"] not in cats:
+            cats.append(r["category"])
+    per_cat = {}
+    crow = []
+    for c in cats:
+        names = {r["name"] for r in rows if r["category"] == c}
+        per_cat[c] = {t: len(names & set(codes[t])) for t in tools}
+        per_cat[c]["images"] = len(names)
+        crow.append([c, len(names)] + [per_cat[c][t] for t in tools])
+    print()
+    print("images with a code, per kind:")
+    print(B.table(["kind", "images"] + [t.replace("isbnscan ", "") for t in tools], crow))
+    cat_of = {r["name"]: r["category"] for r in rows}
+    for t in tools:
+        for name, cs in sorted(codes[t].items()):
+            print("code: %s: %s (%s): %s" % (t, name, cat_of[name], " ".join(cs)))
+        for name, ss in sorted(symbols.get(t, {}).items()):
+            if name not in codes[t]:
+                print("refused symbol: %s: %s (%s): %s" % (t, name, cat_of[name], " ".join(ss)))
+    checks = []
+    for effort in EFFORTS:
+        t = "isbnscan " + effort
+        k = sum(len(v) for v in codes[t].values())
+        checks.append(("%s: 0 codes (0 wrong codes)" % effort, k == 0, "%d (ISBNs %d)" % (
+            k, sum(len(v) for v in isbns[t].values()))))
+    print()
+    print(B.table(["target (issue 11)", "result", "value"],
+                  [[name, "PASS" if good else "FAIL", v] for name, good, v in checks], left=3))
+    print()
+    return {"images": n,
+            "tools": {t: {"images_with_code": len(codes[t]), "codes": sum(len(v) for v in codes[t].values()),
+                          "isbns": sum(len(v) for v in isbns[t].values()), "code_reads": codes[t],
+                          "symbols_incl_refused": symbols.get(t), "seconds": r.seconds,
+                          "ms_per_image": 1000.0 * r.seconds / n} for r in runs for t in [r.tool]},
+            "per_category": per_cat,
+            "checks": [{"target": c, "pass": good, "value": v} for c, good, v in checks],
+            "commands": {r.tool: r.cmd[:12] for r in runs}}
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--bin", default=".build/release/isbnscan")
     ap.add_argument("--corpus", default="../shared/corpus")
     ap.add_argument("--hard", required=True, help="folder written by make_hard_set.py")
     ap.add_argument("--misread", help="folder written by make_misread_set.py")
+    ap.add_argument("--blur", help="folder written by make_blur_sweep.py")
+    ap.add_argument("--noise", help="folder written by make_noise_set.py")
     ap.add_argument("--json-out")
     a = ap.parse_args()
 
@@ -213,6 +409,14 @@ def main():
         out["sets"]["misread"] = report_set("misread-prone set %s" % os.path.abspath(a.misread), rows,
                                             run_tools(rows, a.bin, has_jobs, zxing_version), synthetic=False,
                                             misread=True)
+    if a.blur:
+        rows = B.read_truth(os.path.join(a.blur, "truth.tsv"))
+        out["sets"]["blur"] = report_blur("blur sweep %s" % os.path.abspath(a.blur), rows,
+                                          run_tools(rows, a.bin, has_jobs, zxing_version))
+    if a.noise:
+        rows = B.read_truth(os.path.join(a.noise, "truth.tsv"))
+        out["sets"]["noise"] = report_noise("noise/texture set %s" % os.path.abspath(a.noise), rows,
+                                            run_tools(rows, a.bin, has_jobs, zxing_version))
     if a.json_out:
         with open(a.json_out, "w") as f:
             json.dump(out, f, indent=1, default=str)

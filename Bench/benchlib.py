@@ -32,7 +32,8 @@ def split_expected(text, addon_allowed=True):
 
 
 def read_truth(path):
-    """truth.tsv -> list of dicts (file = real path, category, main, addon, expected)."""
+    """truth.tsv -> list of dicts (file = real path, category, main, addon, expected; columns = every column
+    of the line by name, for sets with more than these)."""
     root = os.path.dirname(os.path.abspath(path))
     rows = []
     with open(path) as f:
@@ -44,7 +45,7 @@ def read_truth(path):
             main, addon = split_expected(rec["expected"])
             rows.append({"file": os.path.realpath(os.path.join(root, rec["file"])), "name": rec["file"],
                          "category": rec.get("category", ""), "main": main, "addon": addon,
-                         "expected": rec["expected"]})
+                         "expected": rec["expected"], "columns": rec})
     return rows
 
 
