@@ -56,7 +56,8 @@ enum ScanCommand {
                 normal (then recovery passes where something looks like a
                 barcode: smoothing, isbnscan's own per-digit line decoder
                 for curved or tiny barcodes, tone curves, thresholding,
-                inversion, scaling, rotations; the default) or thorough
+                inversion, scaling, rotations, and a fit of the whole
+                symbol for out-of-focus barcodes; the default) or thorough
                 (more angles, upscaling, every line). A photo where nothing
                 looks like a barcode ends after the first look.
                 """),

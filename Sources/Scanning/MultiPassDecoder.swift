@@ -213,16 +213,17 @@ public final class MultiPassDecoder {
         // Nothing read yet: where may a barcode be? (FileScanner passes what it found in its
         // half-size look.) Where nothing looks like one, the search ends here (below).
         var candidates = given ?? mapped
-        if candidates == nil, nothingRead(), CandidateMap.canMap(rect) {
+        func map() -> [Candidate] {
+            guard CandidateMap.canMap(rect) else { return [] }
             // Over a megapixel the map is made at half size, as for a JPEG's half-size look:
             // averaging 2×2 pixels quiets sensor noise, which breaks up the edges of bars.
             if let reduced = halved ?? (rect.width * rect.height >= Self.mapAtHalfSizeAbovePixels ? image.downscaled(by: 2) : nil) {
                 let half = PixelRect(x: rect.x / 2, y: rect.y / 2, width: rect.width / 2, height: rect.height / 2)
-                candidates = CandidateMap.find(in: reduced, within: half, scale: 2)
-            } else {
-                candidates = CandidateMap.find(in: image, within: rect)
+                return CandidateMap.find(in: reduced, within: half, scale: 2)
             }
+            return CandidateMap.find(in: image, within: rect)
         }
+        if candidates == nil, nothingRead(), CandidateMap.canMap(rect) { candidates = map() }
         // Nothing barcode-like after a first look that scanned lines across the whole region
         // (every line of a half-size copy, or every n-th row and column): the search ends, without
         // a scan of every line at full size.
@@ -256,13 +257,30 @@ public final class MultiPassDecoder {
         // more evidence (an ISBN at the same place supersedes a refused misread of it).
         if Arbiter.isSettled(readings, minimumEvidence: 1)
             && !readings.contains(where: { if case .contradicted? = $0.verification { true } else { false } }) {
-            return ScanReport(symbols: readings)
+            // A code the fit could not confirm, read by one pass on a barcode-like region, may be
+            // zbar's reading of a blurred symbol: the structure fitted to the region has the last word.
+            var fitted: [Symbol] = []
+            if effort != .fast && readings.contains(where: { !$0.symbology.isAddOn && Arbiter.weight($0) < 3 }) {
+                for candidate in (candidates ?? map()).prefix(Self.maximumAreas) {
+                    fitted += Self.templateSymbols(image, around: candidate)
+                    if !fitted.isEmpty { break }
+                }
+            }
+            return ScanReport(symbols: readings + fitted)
         }
         var found: [Symbol] = []
         for (area, candidate) in areas {
             found += recover(image, area: area, halved: area == rect ? halved : nil, before: readings + found,
                              looksLike: candidate, focused: focused)
             if Arbiter.isSettled(readings + found, minimumEvidence: confirmations) { break }
+        }
+        // Still unsettled: fit the symbol's structure to profiles across each barcode-like region
+        // (out-of-focus and tiny barcodes, which no pass above reads).
+        if !Arbiter.isSettled(readings + found, minimumEvidence: confirmations) {
+            for candidate in (candidates ?? map()).prefix(Self.maximumAreas) {
+                found += Self.templateSymbols(image, around: candidate)
+                if Arbiter.isSettled(readings + found, minimumEvidence: confirmations) { break }
+            }
         }
         return ScanReport(symbols: readings + found, recoveryEvidence: confirmations, candidates: looked)
     }
@@ -322,6 +340,31 @@ public final class MultiPassDecoder {
             if Arbiter.isSettled(readings + found, minimumEvidence: confirmations) { break }
         }
         return found
+    }
+
+    /// A template reading (``EANTemplateDecoder``) counts when the second-best valid code fits
+    /// worse by this much (sum of squared errors in units of the fit's noise variance).
+    static let templateMargin = 40.0
+    /// … and the fit error per sample is under this (squared-contrast units).
+    static let templateError = 0.02
+
+    /// The EAN-13 ``EANTemplateDecoder`` reads in `candidate` (full-image pixels of `image`): the
+    /// reading of the profile averaged over the bars' middle, when one of the three bands of it
+    /// reads the same code on its own, both with ``templateMargin``. Confirmed by that agreement.
+    public static func templateSymbols(_ image: LuminanceImage, around candidate: Candidate) -> [Symbol] {
+        let results = EANTemplateDecoder.readings(in: image, around: candidate, margin: templateMargin, error: templateError)
+        guard let whole = results.first(where: { $0.band == 0 })?.0,
+              whole.margin >= templateMargin, whole.error <= templateError else { return [] }
+        let agreeing = results.filter { $0.band != 0 && $0.0.digits == whole.digits && $0.0.margin >= templateMargin }
+        guard !agreeing.isEmpty else { return [] }
+        let rect = candidate.rect
+        var symbol = Symbol(symbology: .ean13, data: whole.digits.map(String.init).joined(), quality: 1 + agreeing.count,
+                            orientation: nil, polygon: [Point(x: rect.x, y: rect.y), Point(x: rect.x + rect.width - 1, y: rect.y),
+                                                        Point(x: rect.x + rect.width - 1, y: rect.y + rect.height - 1),
+                                                        Point(x: rect.x, y: rect.y + rect.height - 1)],
+                            pass: "template")
+        symbol.verification = .confirmed(lines: 1 + agreeing.count)
+        return [symbol]
     }
 
     /// Regions with more pixels than this get their ``CandidateMap`` from a half-size copy.

@@ -1,0 +1,626 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Imaging
+import ISBN
+
+/// Reads an EAN-13 from a blurred luminance profile by fitting the whole structure of the symbol
+/// to it, instead of finding its edges: what a fixed-focus webcam or a far-away photo gives.
+///
+/// A defocused lens spreads each point over a disk; across the bars that is a line spread
+/// function `L(x) ∝ √(R² − x²)` for a disk of radius `R` pixels, here also widened by the pixel
+/// (a box of 1 pixel) and a little softness (a Gaussian of 0.4 pixel). The luminance along a
+/// line across the symbol is then `a + b × Σ_k dark_k × ∫_{module k} L(x − u) du`: linear in the
+/// modules' darkness. Once one blur radius drops below a module, zbar's edges merge and the
+/// narrow bars fade out, yet every module still leaves its trace in the profile.
+///
+/// The symbol (GS1 General Specifications §5.2.1; ISO/IEC 15420): start guard 101, six symbol
+/// characters from set A (L) or B (G) whose pattern of sets encodes the leading digit, centre
+/// guard 01010, six from set C (R), end guard 101; 95 modules. With the blur under 3 modules,
+/// the luminance between the middles of two neighbouring characters depends on those two
+/// characters only (and the guards), so the fit error of the whole line is a sum of terms on
+/// neighbouring pairs: a chain, solved exactly by dynamic programming over the characters (as in
+/// Gallo & Manduchi, "Reading 1D barcodes with mobile phones using deformable templates", IEEE
+/// TPAMI 33(9), 2011), with the weighted digit sum modulo 10 in the state so that only check-digit
+/// valid codes come out, once per leading digit. The same tables give, for every character, the
+/// best fit with a different digit there (min-marginals): the margin of the reading over the
+/// second-best valid code, and a confidence per digit.
+///
+/// Geometry (where the symbol starts, the module width, how it changes along the symbol under
+/// perspective, the blur radius) and the levels `a`, `b` are searched: from the extent of the
+/// dark part of the line, over a grid, then refined one coordinate at a time.
+enum EANTemplateDecoder {
+    /// A reading from one profile.
+    struct Reading: Equatable {
+        /// The 13 digits, check digit valid.
+        var digits: [UInt8]
+        /// Mean squared fit error per sample, in units of the squared bar/space contrast.
+        var error: Double
+        /// How much worse (sum of squared errors) the best other valid code fits, in units of the
+        /// noise variance the fit leaves (its mean squared error): a log-likelihood ratio × 2.
+        var margin: Double
+        /// Per symbol character (12, the leading digit's parity pattern spread over the first 6),
+        /// the same measure for the best fit with another digit there.
+        var confidence: [Double]
+        /// Where the symbol lies along the profile, its module width and blur.
+        var geometry: Geometry
+        /// Sample position (along the profile) of the symbol's left edge and of its right edge.
+        var start: Double { geometry.position(0) }
+        var end: Double { geometry.position(95) }
+        /// Module width (pixels) and blur radius (pixels) found.
+        var module: Double { geometry.module }
+        var radius: Double { geometry.blur * geometry.module }
+    }
+
+    // MARK: The symbol
+
+    /// Module patterns (1 = bar) of the digits in sets A (L), B (G) and C (R).
+    static let setA: [[UInt8]] = ["0001101", "0011001", "0010011", "0111101", "0100011",
+                                  "0110001", "0101111", "0111011", "0110111", "0001011"].map(bits)
+    static let setB: [[UInt8]] = ["0100111", "0110011", "0011011", "0100001", "0011101",
+                                  "0111001", "0000101", "0010001", "0001001", "0010111"].map(bits)
+    static let setC: [[UInt8]] = setA.map { $0.map { 1 - $0 } }
+    private static func bits(_ s: String) -> [UInt8] { s.map { $0 == "1" ? 1 : 0 } }
+
+    /// First module of symbol character `c` (0…11).
+    @inline(__always) static func firstModule(_ c: Int) -> Int { c < 6 ? 3 + 7 * c : 50 + 7 * (c - 6) }
+    /// Guard modules: start 0–2, centre 45–49, end 92–94 (1 = bar).
+    static let guards: [(module: Int, bar: UInt8)] =
+        [(0, 1), (1, 0), (2, 1), (45, 0), (46, 1), (47, 0), (48, 1), (49, 0), (92, 1), (93, 0), (94, 1)]
+    /// Weight of symbol character `c` in the check sum (the leading digit weighs 1).
+    @inline(__always) static func weight(_ c: Int) -> Int { c % 2 == 0 ? 3 : 1 }
+
+    // MARK: Blur
+
+    /// The edge response of the blur: the part of the line spread function left of `x`, for a disk
+    /// of radius `radius` pixels, a pixel's box and a Gaussian of ``softness`` pixels.
+    struct EdgeResponse {
+        static let step = 0.05
+        let half: Double
+        let table: [Double]
+
+        init(radius: Double) {
+            let softness = EANTemplateDecoder.softness
+            half = radius + 0.5 + 3 * softness + Self.step
+            let n = Int((2 * half / Self.step).rounded(.up)) + 1
+            // Disk's line spread on the grid, then the pixel box, then the Gaussian.
+            var lsf = [Double](repeating: 0, count: n)
+            for i in 0..<n {
+                let x = -half + Double(i) * Self.step
+                lsf[i] = radius < Self.step ? (abs(x) < Self.step / 2 ? 1 : 0) : max(0, radius * radius - x * x).squareRoot()
+            }
+            func convolve(_ f: [Double], _ kernel: [Double]) -> [Double] {
+                let h = kernel.count / 2
+                return (0..<f.count).map { i in
+                    var s = 0.0
+                    for (k, w) in kernel.enumerated() {
+                        let j = i + k - h
+                        if j >= 0 && j < f.count { s += f[j] * w }
+                    }
+                    return s
+                }
+            }
+            let box = [Double](repeating: 1, count: Int((1 / Self.step).rounded()) + 1)
+            let g = Int((3 * softness / Self.step).rounded())
+            let gauss = (-g...g).map { k -> Double in
+                let x = Double(k) * Self.step
+                return exp(-x * x / (2 * softness * softness))
+            }
+            var blurred = convolve(convolve(lsf, box), gauss)
+            let total = blurred.reduce(0, +)
+            var acc = 0.0
+            for i in 0..<n { acc += blurred[i] / total; blurred[i] = acc }
+            table = blurred
+        }
+
+        /// The fraction of the spread left of `x` (pixels from its centre).
+        @inline(__always) func callAsFunction(_ x: Double) -> Double {
+            if x <= -half { return 0 }
+            if x >= half { return 1 }
+            let t = (x + half) / Self.step
+            let i = Int(t)
+            if i + 1 >= table.count { return 1 }
+            let f = t - Double(i)
+            return table[i] * (1 - f) + table[i + 1] * f
+        }
+    }
+
+    /// The Gaussian softness (pixels) added to every blur: the lens at its best, JPEG, resampling.
+    static let softness = 0.4
+
+    // MARK: Geometry
+
+    struct Geometry: Equatable {
+        /// Sample position of the symbol's left edge.
+        var x0: Double
+        /// Mean module width (pixels).
+        var module: Double
+        /// Perspective: module width changes linearly along the symbol from `1 − bend` to `1 + bend` of the mean.
+        var bend: Double = 0
+        /// Blur radius in modules.
+        var blur: Double
+
+        /// Sample position of module boundary `u` (0…95).
+        @inline(__always) func position(_ u: Double) -> Double {
+            x0 + module * (u + bend * u * (u - 95) / 95)
+        }
+    }
+
+    /// What a geometry and levels give: the best code, its fit and the tables for the margins.
+    struct Fit {
+        var digits: [UInt8]
+        var sse: Double
+        var samples: Int
+        var a: Double, b: Double
+        var secondSSE: Double
+        var confidence: [Double]
+    }
+
+    /// The fit of the chain at `g` with levels `a`, `b` (levels refitted once by least squares
+    /// on the best code, and the chain solved again with them).
+    static func fit(_ profile: UnsafeBufferPointer<Double>, _ g: Geometry, levels: (a: Double, b: Double),
+                    edges: EdgeCache, refit: Bool = true) -> Fit? {
+        var (a, b) = levels
+        var best: Fit?
+        for round in 0..<(refit ? 2 : 1) {
+            guard let f = solve(profile, g, a: a, b: b, edges: edges) else { return best }
+            best = f
+            guard round == 0, let refit = refitLevels(profile, g, digits: f.digits, edges: edges) else { break }
+            (a, b) = refit
+            guard b < 0 else { break }
+        }
+        return best
+    }
+
+    /// Module darkness (1 = bar) of the symbol for `digits` (13).
+    static func modules(of digits: [UInt8]) -> [UInt8] {
+        var m = [UInt8](repeating: 0, count: 95)
+        for (k, bar) in guards { m[k] = bar }
+        let parity = EANLineDecoder.parities[Int(digits[0])]
+        for c in 0..<12 {
+            let d = Int(digits[c + 1])
+            let pattern = c < 6 ? (parity[c] ? setB[d] : setA[d]) : setC[d]
+            for i in 0..<7 { m[firstModule(c) + i] = pattern[i] }
+        }
+        return m
+    }
+
+    /// Sample range the fit looks at: the symbol and 7 modules of quiet zone each side.
+    static func range(_ g: Geometry, count: Int) -> Range<Int> {
+        let lo = max(0, Int((g.position(0) - 7 * g.module).rounded(.down)))
+        let hi = min(count, Int((g.position(95) + 7 * g.module).rounded(.up)) + 1)
+        return lo..<max(lo, hi)
+    }
+
+    /// Least-squares levels for `digits` rendered at `g`.
+    static func refitLevels(_ profile: UnsafeBufferPointer<Double>, _ g: Geometry, digits: [UInt8],
+                            edges: EdgeCache) -> (a: Double, b: Double)? {
+        let m = modules(of: digits)
+        let edge = edges.response(radius: g.blur * g.module)
+        let r = range(g, count: profile.count)
+        var sx = 0.0, sy = 0.0, sxx = 0.0, sxy = 0.0, n = 0.0
+        let positions = (0...95).map { g.position(Double($0)) }
+        for j in r {
+            let x = Double(j)
+            var dark = 0.0
+            let u = (x - g.x0) / g.module
+            let k0 = max(0, Int(u - g.blur - 3)), k1 = min(94, Int(u + g.blur + 3))
+            if k0 <= k1 {
+                for k in k0...k1 where m[k] == 1 { dark += edge(x - positions[k]) - edge(x - positions[k + 1]) }
+            }
+            let y = profile[j]
+            sx += dark; sy += y; sxx += dark * dark; sxy += dark * y; n += 1
+        }
+        let det = n * sxx - sx * sx
+        guard n > 0, abs(det) > 1e-9 else { return nil }
+        let b = (n * sxy - sx * sy) / det
+        return ((sy - b * sx) / n, b)
+    }
+
+    /// Edge responses by blur radius (pixels, to 0.02), made once per profile's search.
+    final class EdgeCache {
+        private var cache: [Int: EdgeResponse] = [:]
+        func response(radius: Double) -> EdgeResponse {
+            let key = Int((radius / 0.02).rounded())
+            if let e = cache[key] { return e }
+            let e = EdgeResponse(radius: Double(key) * 0.02)
+            cache[key] = e
+            return e
+        }
+    }
+
+    /// The chain at fixed geometry and levels: best valid code, its SSE, the second-best valid
+    /// code's SSE and the per-character margins.
+    static func solve(_ profile: UnsafeBufferPointer<Double>, _ g: Geometry, a: Double, b: Double, edges: EdgeCache) -> Fit? {
+        let r = range(g, count: profile.count)
+        guard r.count >= 95, g.module > 0.5 else { return nil }
+        let edge = edges.response(radius: g.blur * g.module)
+        var positions = [Double](repeating: 0, count: 96)
+        for u in 0...95 { positions[u] = g.position(Double(u)) }
+        // Region of each sample: 0 = before the middle of character 0 (unary on it), c + 1 = between
+        // the middles of characters c and c + 1 (pair), 12 = after the middle of character 11.
+        var bounds = [Int](repeating: r.upperBound, count: 14)
+        bounds[0] = r.lowerBound
+        for c in 0..<12 {
+            let middle = (positions[firstModule(c)] + positions[firstModule(c) + 7]) / 2
+            bounds[c + 1] = min(r.upperBound, max(bounds[c], Int(middle.rounded(.up))))
+        }
+        // Residual after the guards: y − a − b × guards.
+        var residual = [Double](repeating: 0, count: r.count)
+        for j in r {
+            let x = Double(j)
+            var dark = 0.0
+            for (k, bar) in guards where bar == 1 {
+                let p0 = positions[k], p1 = positions[k + 1]
+                if x - p1 > edge.half || p0 - x > edge.half { continue }
+                dark += edge(x - p0) - edge(x - p1)
+            }
+            residual[j - r.lowerBound] = profile[j] - a - b * dark
+        }
+        let left = setA + setB  // option o: digit o % 10, set B when o >= 10
+        // b × darkness of each option of character c at samples lo..<hi, option-major.
+        func contribution(_ c: Int, _ lo: Int, _ hi: Int) -> [Double] {
+            let n = hi - lo
+            let first = firstModule(c)
+            var kernels = [Double](repeating: 0, count: n * 7)
+            for s in 0..<n {
+                let x = Double(lo + s)
+                for i in 0..<7 {
+                    let p0 = positions[first + i], p1 = positions[first + i + 1]
+                    if x - p1 > edge.half || p0 - x > edge.half { continue }
+                    kernels[s * 7 + i] = b * (edge(x - p0) - edge(x - p1))
+                }
+            }
+            let options = c < 6 ? left : setC
+            var out = [Double](repeating: 0, count: options.count * n)
+            for (o, pattern) in options.enumerated() {
+                for s in 0..<n {
+                    var sum = 0.0
+                    for i in 0..<7 where pattern[i] == 1 { sum += kernels[s * 7 + i] }
+                    out[o * n + s] = sum
+                }
+            }
+            return out
+        }
+        func width(_ c: Int) -> Int { c < 6 ? 20 : 10 }
+        func unary(_ c: Int, _ lo: Int, _ hi: Int) -> [Double] {
+            let n = hi - lo
+            let v = contribution(c, lo, hi)
+            return (0..<width(c)).map { o in
+                var sum = 0.0
+                for s in 0..<n { let d = residual[lo + s - r.lowerBound] - v[o * n + s]; sum += d * d }
+                return sum
+            }
+        }
+        let first = unary(0, bounds[0], bounds[1]), last = unary(11, bounds[12], bounds[13])
+        var pairs: [[Double]] = []  // pairs[c][o * width(c+1) + o']
+        pairs.reserveCapacity(11)
+        for c in 0..<11 {
+            let lo = bounds[c + 1], hi = bounds[c + 2], n = hi - lo
+            let v = contribution(c, lo, hi), w = contribution(c + 1, lo, hi)
+            let wv = width(c), ww = width(c + 1)
+            var table = [Double](repeating: 0, count: wv * ww)
+            residual.withUnsafeBufferPointer { res in
+                v.withUnsafeBufferPointer { vs in
+                    w.withUnsafeBufferPointer { ws in
+                        table.withUnsafeMutableBufferPointer { out in
+                            let base = lo - r.lowerBound
+                            for o in 0..<wv {
+                                for p in 0..<ww {
+                                    var sum = 0.0
+                                    for s in 0..<n {
+                                        let d = res[base + s] - vs[o * n + s] - ws[p * n + s]
+                                        sum += d * d
+                                    }
+                                    out[o * ww + p] = sum
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            pairs.append(table)
+        }
+        // Option index of digit d at character c for leading digit `lead`.
+        func option(_ c: Int, _ d: Int, lead: Int) -> Int {
+            c < 6 && EANLineDecoder.parities[lead][c] ? d + 10 : d
+        }
+        let inf = Double.infinity
+        var bestSSE = inf, bestDigits: [UInt8] = [], bestLead = 0
+        var perLead = [Double](repeating: inf, count: 10)
+        var marginals: [[Double]] = []  // for the best lead: [c][d]
+        var alpha = [Double](repeating: inf, count: 12 * 100)
+        var back = [Int](repeating: -1, count: 12 * 100)
+        var beta = [Double](repeating: inf, count: 12 * 100)
+        for lead in 0..<10 {
+            // Forward: alpha[c * 100 + d * 10 + s], s the weighted sum of characters 0…c mod 10.
+            for i in alpha.indices { alpha[i] = inf }
+            for d in 0..<10 { alpha[d * 10 + (weight(0) * d) % 10] = first[option(0, d, lead: lead)] }
+            for c in 1..<12 {
+                let w = width(c)
+                let table = pairs[c - 1]
+                for dPrev in 0..<10 {
+                    let oPrev = option(c - 1, dPrev, lead: lead)
+                    for s in 0..<10 {
+                        let base = alpha[(c - 1) * 100 + dPrev * 10 + s]
+                        guard base < inf else { continue }
+                        for d in 0..<10 {
+                            let cost = base + table[oPrev * w + option(c, d, lead: lead)]
+                            let key = c * 100 + d * 10 + (s + weight(c) * d) % 10
+                            if cost < alpha[key] { alpha[key] = cost; back[key] = dPrev * 10 + s }
+                        }
+                    }
+                }
+            }
+            // Valid ends: lead + sum ≡ 0 (mod 10).
+            let need = (10 - lead % 10) % 10
+            var endKey = -1, endCost = inf
+            for d in 0..<10 {
+                let key = d * 10 + need
+                let cost = alpha[1100 + key] + last[option(11, d, lead: lead)]
+                if cost < endCost { endCost = cost; endKey = key }
+            }
+            perLead[lead] = endCost
+            guard endCost < bestSSE else { continue }
+            bestSSE = endCost
+            bestLead = lead
+            var digits = [UInt8](repeating: 0, count: 12)
+            var key = endKey
+            for c in stride(from: 11, through: 0, by: -1) {
+                digits[c] = UInt8(key / 10)
+                if c > 0 { key = back[c * 100 + key] }
+            }
+            bestDigits = [UInt8(lead)] + digits
+            // Backward: beta[c * 100 + d * 10 + t]: cost of pairs c…10 and the end given character
+            // c is d, with the weighted sum of characters c+1…11 ≡ t.
+            for i in beta.indices { beta[i] = inf }
+            for d in 0..<10 { beta[1100 + d * 10] = last[option(11, d, lead: lead)] }
+            for c in stride(from: 10, through: 0, by: -1) {
+                let w = width(c + 1)
+                let table = pairs[c]
+                for d in 0..<10 {
+                    let o = option(c, d, lead: lead)
+                    for dNext in 0..<10 {
+                        let pair = table[o * w + option(c + 1, dNext, lead: lead)]
+                        let add = (weight(c + 1) * dNext) % 10
+                        for t in 0..<10 {
+                            let rest = beta[(c + 1) * 100 + dNext * 10 + t]
+                            guard rest < inf else { continue }
+                            let key = c * 100 + d * 10 + (t + add) % 10
+                            beta[key] = min(beta[key], pair + rest)
+                        }
+                    }
+                }
+            }
+            marginals = (0..<12).map { c in
+                (0..<10).map { d in
+                    var m = inf
+                    for s in 0..<10 {
+                        let t = ((need - s) % 10 + 10) % 10
+                        m = min(m, alpha[c * 100 + d * 10 + s] + beta[c * 100 + d * 10 + t])
+                    }
+                    return m
+                }
+            }
+        }
+        guard bestSSE < inf else { return nil }
+        var second = inf
+        for lead in 0..<10 where lead != bestLead { second = min(second, perLead[lead]) }
+        var confidence = [Double](repeating: inf, count: 12)
+        for c in 0..<12 {
+            for d in 0..<10 where d != Int(bestDigits[c + 1]) {
+                confidence[c] = min(confidence[c], marginals[c][d] - bestSSE)
+                second = min(second, marginals[c][d])
+            }
+        }
+        return Fit(digits: bestDigits, sse: bestSSE, samples: r.count, a: a, b: b, secondSSE: second, confidence: confidence)
+    }
+
+    // MARK: One profile
+
+    /// Blur radii (modules) the search starts from.
+    static let radii = [0.4, 1.2, 2.0, 2.8]
+
+    /// Decodes the EAN-13 the profile `samples` crosses (luminance along a line across the bars,
+    /// e.g. the mean of a band of parallel lines), or `nil` when no code fits well.
+    ///
+    /// - Parameters:
+    ///   - from: a geometry to refine (another band of the same symbol) instead of searching.
+    ///   - maximumError: a best fit on the search grid worse than this (squared-contrast units) is
+    ///     not refined: no symbol there.
+    ///   - around: where the symbol is thought to be along the profile (its centre and width in
+    ///     samples, e.g. the barcode-like region's), or `nil` to take the longest dark stretch.
+    static func decode(_ samples: [Double], from known: Geometry? = nil, around: (center: Double, width: Double)? = nil,
+                       maximumError: Double = .infinity) -> Reading? {
+        guard samples.count >= 120 else { return nil }
+        let found = around.flatMap { quietZones(samples, center: $0.center, width: $0.width) } ?? extent(samples)
+        guard let (start, end) = known.map({ ($0.position(0), $0.position(95)) }) ?? found else { return nil }
+        return samples.withUnsafeBufferPointer { profile -> Reading? in
+            let module0 = (end - start) / 95
+            guard module0 >= 0.8 else { return nil }
+            var levels = initialLevels(profile, start: start, end: end)
+            guard levels.b < 0 else { return nil }
+            let edges = EdgeCache()
+            func score(_ g: Geometry, refit: Bool = true) -> Fit? {
+                guard g.module >= 0.7, g.blur >= 0 else { return nil }
+                return fit(profile, g, levels: levels, edges: edges, refit: refit)
+            }
+            // Grid: the extent of the dark part misses faint guard bars or takes in blur.
+            var best: (Geometry, Fit)?
+            for blur in known == nil ? radii : [] {
+                for ds in [-2.0, -1.0, 0.0, 1.0, 2.0] {
+                    for de in [-2.0, -1.0, 0.0, 1.0, 2.0] {
+                        let s = start + ds * module0, e = end + de * module0
+                        let g = Geometry(x0: s, module: (e - s) / 95, blur: blur)
+                        if let f = score(g, refit: false), f.sse < (best?.1.sse ?? .infinity) { best = (g, f) }
+                    }
+                }
+            }
+            if let known { best = score(known, refit: false).map { (known, $0) } }
+            guard var (g, f) = best, let refitted = fit(profile, best!.0, levels: levels, edges: edges) else { return nil }
+            f = refitted
+            levels = (f.a, f.b)
+            guard f.b < 0, f.sse / Double(f.samples) / (f.b * f.b) <= maximumError else { return nil }
+            // Refine one coordinate at a time with shrinking steps.
+            for step in known == nil ? [0.5, 0.25, 0.125] : [0.125] {
+                var improved = true
+                var rounds = 0
+                while improved && rounds < 4 {
+                    improved = false
+                    rounds += 1
+                    let moves: [(inout Geometry) -> Void] = [
+                        { $0.x0 += step * module0 }, { $0.x0 -= step * module0 },
+                        { $0.module *= 1 + 0.01 * step }, { $0.module *= 1 - 0.01 * step },
+                        { $0.bend += 0.02 * step }, { $0.bend -= 0.02 * step },
+                        { $0.blur += step }, { $0.blur -= step },
+                    ]
+                    for move in moves {
+                        var trial = g
+                        move(&trial)
+                        // Levels held while trying a move; fitted again on the move taken.
+                        if let t = score(trial, refit: false), t.sse < f.sse {
+                            (g, f) = (trial, t)
+                            if let r = score(g), r.sse <= f.sse { f = r; levels = (r.a, r.b) }
+                            improved = true
+                        }
+                    }
+                }
+            }
+            let noise = f.sse / Double(f.samples)
+            guard noise > 0, f.b < 0 else { return nil }
+            return Reading(digits: f.digits, error: noise / (f.b * f.b), margin: (f.secondSSE - f.sse) / noise,
+                           confidence: f.confidence.map { $0 / noise }, geometry: g)
+        }
+    }
+
+    /// Where the dark part of the profile lies: the longest stretch whose moving mean is darker
+    /// than the light level by a quarter of the contrast (gaps shorter than the window bridged).
+    static func extent(_ samples: [Double]) -> (Double, Double)? {
+        let sorted = samples.sorted()
+        let light = sorted[Int(Double(sorted.count - 1) * 0.9)], dark = sorted[Int(Double(sorted.count - 1) * 0.05)]
+        guard light - dark >= 12 else { return nil }
+        let window = 4
+        var prefix = [Double](repeating: 0, count: samples.count + 1)
+        for (k, v) in samples.enumerated() { prefix[k + 1] = prefix[k] + v }
+        let threshold = light - 0.3 * (light - dark)
+        var runs: [(Int, Int)] = []
+        var open: Int?
+        var lastIn = -1000
+        for k in 0..<samples.count {
+            let lo = max(0, k - window), hi = min(samples.count, k + window + 1)
+            let mean = (prefix[hi] - prefix[lo]) / Double(hi - lo)
+            if mean < threshold {
+                if open == nil || k - lastIn > 3 * window {
+                    if let o = open { runs.append((o, lastIn)) }
+                    open = k
+                }
+                lastIn = k
+            }
+        }
+        if let o = open { runs.append((o, lastIn)) }
+        guard let longest = runs.max(by: { $0.1 - $0.0 < $1.1 - $1.0 }), longest.1 - longest.0 >= 60 else { return nil }
+        return (Double(longest.0), Double(longest.1))
+    }
+
+    /// The symbol's ends as the inner edges of its quiet zones (GS1: at least 7 modules of light on
+    /// each side of an EAN-13): walking out from `center`, the first stretch of 5 modules (the
+    /// module guessed from `width`, 95 modules) whose moving mean stays within a fifth of the
+    /// contrast of the light level. A space inside a symbol is at most 4 modules wide; the cover
+    /// around a label, darker than the label, is never reached.
+    static func quietZones(_ samples: [Double], center: Double, width: Double) -> (Double, Double)? {
+        let n = samples.count
+        let module = width / 95
+        guard module >= 0.5, n > 20 else { return nil }
+        let w = max(1, Int((1.5 * module).rounded()))
+        var prefix = [Double](repeating: 0, count: n + 1)
+        for (k, v) in samples.enumerated() { prefix[k + 1] = prefix[k] + v }
+        let mean = (0..<n).map { k -> Double in
+            let lo = max(0, k - w), hi = min(n, k + w + 1)
+            return (prefix[hi] - prefix[lo]) / Double(hi - lo)
+        }
+        let lo = max(0, Int(center - 0.8 * width)), hi = min(n, Int(center + 0.8 * width) + 1)
+        guard hi - lo > 10 else { return nil }
+        let window = mean[lo..<hi]
+        let light = window.max()!, dark = window.min()!
+        guard light - dark >= 12 else { return nil }
+        let threshold = light - 0.2 * (light - dark)
+        let run = max(2, Int((5 * module).rounded()))
+        let c = min(max(Int(center), 0), n - 1)
+        func edge(_ direction: Int) -> Int? {
+            var k = c, count = 0
+            while k >= 0 && k < n {
+                if mean[k] >= threshold { count += 1; if count >= run { return k - direction * (run - 1) } } else { count = 0 }
+                k += direction
+            }
+            return nil
+        }
+        guard let left = edge(-1), let right = edge(1), right - left >= 60 else { return nil }
+        return (Double(left), Double(right))
+    }
+
+    /// Starting levels: the light level of the quiet zones, and a contrast such that the symbol's
+    /// mean darkness is about half.
+    static func initialLevels(_ profile: UnsafeBufferPointer<Double>, start: Double, end: Double) -> (a: Double, b: Double) {
+        let module = (end - start) / 95
+        var quiet: [Double] = []
+        let s = Int(start), e = Int(end)
+        for j in max(0, s - Int(6 * module))..<max(0, s - 1) { quiet.append(profile[j]) }
+        for j in min(profile.count, e + 2)..<min(profile.count, e + Int(6 * module)) { quiet.append(profile[j]) }
+        let a = quiet.isEmpty ? profile.max() ?? 255 : quiet.sorted()[quiet.count / 2]
+        var sum = 0.0, n = 0.0
+        for j in max(0, s)..<min(profile.count, e + 1) { sum += profile[j]; n += 1 }
+        let mean = n > 0 ? sum / n : a
+        return (a, 2 * (mean - a))
+    }
+}
+
+extension EANTemplateDecoder {
+    /// Readings of the barcode-like region `candidate` (pixels of `image`) from profiles across
+    /// its bars: the mean of lines over the middle 60 % of the bars' length, and of each third of
+    /// that, each line extended by half the region's extent beyond it on both sides.
+    ///
+    /// The bands are read only when the mean of them all gives a reading with `margin` and `error`
+    /// (``Reading/margin``, ``Reading/error``), each from that reading's geometry.
+    static func readings(in image: LuminanceImage, around candidate: Candidate, margin: Double, error: Double) -> [(Reading, band: Int)] {
+        let rect = candidate.rect
+        let radians = candidate.angle * .pi / 180
+        let (dx, dy) = (cos(radians), sin(radians))
+        let cx = Double(rect.x) + Double(rect.width) / 2, cy = Double(rect.y) + Double(rect.height) / 2
+        let extent = abs(dx) * Double(rect.width) + abs(dy) * Double(rect.height)
+        let along = abs(dy) * Double(rect.width) + abs(dx) * Double(rect.height)
+        let half = extent  // the region's extent each side of its centre: twice the region
+        let count = Int(2 * half) + 1
+        func line(_ offset: Double) -> [Double] {
+            let ox = cx - dy * offset, oy = cy + dx * offset
+            var samples = [Double](repeating: 0, count: count)
+            image.withUnsafeBytes { bytes in
+                for i in 0..<count {
+                    let t = Double(i) - half
+                    let x = ox + t * dx, y = oy + t * dy
+                    let x0 = Int(x.rounded(.down)), y0 = Int(y.rounded(.down))
+                    let cx0 = min(max(x0, 0), image.width - 2), cy0 = min(max(y0, 0), image.height - 2)
+                    let fx = min(max(x - Double(cx0), 0), 1), fy = min(max(y - Double(cy0), 0), 1)
+                    let k = cy0 * image.width + cx0
+                    let top = Double(bytes[k]) * (1 - fx) + Double(bytes[k + 1]) * fx
+                    let bottom = Double(bytes[k + image.width]) * (1 - fx) + Double(bytes[k + image.width + 1]) * fx
+                    samples[i] = top * (1 - fy) + bottom * fy
+                }
+            }
+            return samples
+        }
+        guard image.width >= 2, image.height >= 2 else { return [] }
+        let lines = stride(from: -0.3, through: 0.3001, by: 0.6 / 23).map { line($0 * along) }
+        func mean(_ group: ArraySlice<[Double]>) -> [Double] {
+            var m = [Double](repeating: 0, count: count)
+            for l in group { for i in 0..<count { m[i] += l[i] } }
+            return m.map { $0 / Double(group.count) }
+        }
+        guard let whole = decode(mean(lines[0..<24]), around: (half, extent), maximumError: 4 * error) else { return [] }
+        var out: [(Reading, band: Int)] = [(whole, 0)]
+        guard whole.margin >= margin, whole.error <= error else { return out }
+        for (k, band) in [lines[0..<8], lines[8..<16], lines[16..<24]].enumerated() {
+            if let r = decode(mean(band), from: whole.geometry) { out.append((r, k + 1)) }
+        }
+        return out
+    }
+}

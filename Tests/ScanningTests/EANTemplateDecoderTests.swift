@@ -1,0 +1,79 @@
+import Testing
+import Imaging
+import TestSupport
+@testable import Scanning
+
+/// Reading out-of-focus barcodes by fitting the symbol's structure (issue 11). The pictures
+/// (``BlurredEAN13``) take their bars from GS1's table, not from the decoder's patterns.
+@Suite struct EANTemplateDecoderTests {
+    static func blurred(_ digits: String, module: Double, radius: Double, seed: UInt32 = 1) -> LuminanceImage {
+        BlurredEAN13.picture(digits, module: module, radius: radius, seed: seed)
+    }
+
+    /// The profile along the middle row band (mean of rows 60…89).
+    static func profile(_ image: LuminanceImage) -> [Double] {
+        let pixels = image.pixels
+        return (0..<image.width).map { x in (60..<90).reduce(0.0) { $0 + Double(pixels[$1 * image.width + x]) } / 30 }
+    }
+
+    @Test(arguments: [(1.5, 1.5), (2.0, 2.0), (2.0, 2.5), (3.0, 2.0)])
+    func readsADefocusedProfile(module: Double, radiusInModules: Double) throws {
+        let image = Self.blurred("9780306406157", module: module, radius: radiusInModules * module)
+        let reading = try #require(EANTemplateDecoder.decode(Self.profile(image)))
+        #expect(reading.digits.map(String.init).joined() == "9780306406157")
+        #expect(reading.margin >= MultiPassDecoder.templateMargin, "margin \(reading.margin)")
+        #expect(reading.error <= MultiPassDecoder.templateError, "error \(reading.error)")
+        #expect(reading.confidence.count == 12 && reading.confidence.allSatisfy { $0 >= reading.margin })
+        #expect(abs(reading.module - module) < 0.05 * module, "module \(reading.module)")
+        #expect(abs(reading.radius - radiusInModules * module) < 0.35 * module + 0.5, "radius \(reading.radius)")
+    }
+
+    /// zbar reads nothing once the blur's radius is two modules; the normal effort does, through
+    /// the fitted structure, and accepts the ISBN.
+    @Test func aDefocusedBookBarcodeIsReadAtNormalEffort() {
+        let image = Self.blurred("9781593279288", module: 2, radius: 4, seed: 7)
+        let fast = MultiPassDecoder(scanner: BarcodeScanner(), effort: .fast).decode(image)
+        #expect(fast.codes.isEmpty, "\(fast.codes)")
+        let normal = MultiPassDecoder(scanner: BarcodeScanner(), effort: .normal).decode(image)
+        #expect(normal.isbns.map(\.isbn13) == ["9781593279288"])
+        #expect(normal.codes.contains { $0.symbol.pass == "template" && $0.symbol.data == "9781593279288" })
+    }
+
+    /// Stripes with quiet zones either side (a grating, a fence): no code fits well enough.
+    @Test func aGratingIsNoCode() {
+        var sharp = [UInt8](repeating: 220, count: 400 * 150)
+        for y in 40..<110 { for x in 60..<340 where (x / 3) % 2 == 0 { sharp[y * 400 + x] = 30 } }
+        let image = LuminanceImage(width: 400, height: 150, pixels: sharp)
+        let candidate = Candidate(rect: PixelRect(x: 60, y: 40, width: 280, height: 70), angle: 0, inverted: false,
+                                  blocks: 70, coherence: 0.99, edges: 90)
+        #expect(MultiPassDecoder.templateSymbols(image, around: candidate).isEmpty)
+        #expect(MultiPassDecoder(scanner: BarcodeScanner(), effort: .thorough).decode(image).codes.isEmpty)
+    }
+
+    /// Bars of random widths between real guard patterns, blurred: whatever code fits best,
+    /// another fits nearly as well, so nothing is accepted.
+    @Test func randomBarsBetweenGuardsAreNoCode() {
+        var noise = BlurredEAN13.Noise(seed: 99)
+        for trial in 0..<4 {
+            var widths = [1, 1, 1]
+            for _ in 0..<24 { widths.append(1 + Int((noise.next(sigma: 1) + 2).magnitude) % 4) }
+            widths += [1, 1, 1, 1, 1]
+            for _ in 0..<24 { widths.append(1 + Int((noise.next(sigma: 1) + 2).magnitude) % 4) }
+            widths += [1, 1, 1]
+            let module = 2.0, left = 60.0
+            var column = [Double](repeating: 0, count: 500)
+            var u = 0.0
+            for (k, w) in widths.enumerated() {
+                if k % 2 == 0 {
+                    for x in 0..<500 { column[x] += max(0, min(Double(x + 1), left + (u + Double(w)) * module) - max(Double(x), left + u * module)) }
+                }
+                u += Double(w)
+            }
+            var pixels = [UInt8](repeating: 220, count: 500 * 150)
+            for y in 40..<110 { for x in 0..<500 { pixels[y * 500 + x] = UInt8(220 - 190 * min(1, column[x])) } }
+            let image = LuminanceImage(width: 500, height: 150, pixels: pixels).boxBlurred().boxBlurred()
+            let report = MultiPassDecoder(scanner: BarcodeScanner(), effort: .normal).decode(image)
+            #expect(!report.codes.contains { $0.symbol.pass == "template" }, "trial \(trial): \(report.codes.map(\.symbol.data))")
+        }
+    }
+}
