@@ -23,6 +23,10 @@ import Scanning
 /// `scan` does): the cost goes to frames with a barcode, and a code read weakly on the sparse
 /// lines is judged on all of them (without that, a blurred book took up to 2 more frames).
 ///
+/// A frame where nothing was read, when the region holds something barcode-like, may
+/// get the fit of the whole symbol that reads out-of-focus barcodes (``outOfFocus(_:)``), as
+/// often as ``outOfFocusShare`` lets it.
+///
 /// With ``Effort/normal`` or ``Effort/thorough``, or `lineStep` 1, every frame gets that whole
 /// scan (`lineStep` 1 is what the camera did before the lines were spread over frames).
 ///
@@ -49,9 +53,11 @@ public final class FrameScanner {
     ///   - effort: ``Effort/fast`` (default) is one sparse zbar scan per frame; the next frame
     ///     is the next chance, and ``FrameConfirmer`` guards against misreads.
     ///   - lineStep: see ``lineStep``; 1…16 (clamped).
+    ///   - outOfFocusShare: see ``outOfFocusShare``.
     public init(region: RegionOfInterest, scannerOptions: ScannerOptions = ScannerOptions(), effort: Effort = .fast,
-                lineStep: Int = FrameScanner.defaultLineStep) {
+                lineStep: Int = FrameScanner.defaultLineStep, outOfFocusShare: Double = FrameScanner.defaultOutOfFocusShare) {
         self.region = region
+        self.outOfFocusShare = outOfFocusShare
         self.decoder = MultiPassDecoder(scanner: BarcodeScanner(options: scannerOptions), effort: effort)
         self.lineStep = min(max(1, lineStep), 16)
     }
@@ -70,6 +76,47 @@ public final class FrameScanner {
     static func span(length: Int, step: Int, offset: Int) -> (start: Int, length: Int)? {
         guard offset < length else { return nil }
         return (offset, (length - offset - 1) / step * step + 1)
+    }
+
+    /// The default ``outOfFocusShare``: a third of the time.
+    public static let defaultOutOfFocusShare = 1.0 / 3
+    /// The share of the time between frames that out-of-focus attempts may take: an attempt
+    /// that takes t seconds waits until t / share seconds have passed (wall clock, from one
+    /// ``scan(_:)`` to the next) before the next, so the cheap scan of every frame keeps up
+    /// with the camera (at 30 frames/s and a share of 1/3, an 11 ms allowance per frame) and
+    /// frames are skipped by the fit, not queued.
+    public let outOfFocusShare: Double
+    /// Seconds of out-of-focus decoding not yet paid for by time.
+    private var outOfFocusDebt = 0.0
+    /// When the previous frame was scanned.
+    private var lastScan: ContinuousClock.Instant?
+    /// Frames that got an out-of-focus attempt.
+    public private(set) var outOfFocusAttempts = 0
+
+    /// With ``Effort/fast``, a frame whose sparse lines read nothing: when the budget allows and
+    /// the region has something barcode-like, the fit of the whole symbol to its most barcode-like
+    /// region (``MultiPassDecoder/templateSymbols(_:around:)``: what a fixed-focus webcam shows of
+    /// a book held close). Its reading is confirmed across frames like any other (``FrameConfirmer``).
+    func outOfFocus(_ image: LuminanceImage) -> ScanReport {
+        let clock = ContinuousClock()
+        let started = clock.now
+        if let lastScan { outOfFocusDebt = max(0, outOfFocusDebt - outOfFocusShare * min(1, seconds(started - lastScan))) }
+        lastScan = started
+        guard outOfFocusDebt == 0, CandidateMap.canMap(PixelRect(x: 0, y: 0, width: image.width, height: image.height)) else {
+            return ScanReport(symbols: [])
+        }
+        var symbols: [Symbol] = []
+        if let candidate = CandidateMap.find(in: image).first {
+            outOfFocusAttempts += 1
+            symbols = MultiPassDecoder.templateSymbols(image, around: candidate)
+        }
+        outOfFocusDebt += seconds(clock.now - started)
+        lastScan = clock.now
+        return ScanReport(symbols: symbols)
+    }
+
+    private func seconds(_ d: Duration) -> Double {
+        Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18
     }
 
     /// Scans `pixels` and judges every code. Polygons are in pixels of the whole frame.
@@ -98,6 +145,7 @@ public final class FrameScanner {
             // so that a code the sparse lines read weakly is judged on all of them; the sparse
             // readings themselves are neither verified nor kept (the whole scan reads them again).
             report = found ? decoder.decode(image) : ScanReport(symbols: [])
+            if report.codes.isEmpty { report = outOfFocus(image) }
         }
         scannedFrames += 1
         for index in report.codes.indices {
