@@ -577,7 +577,8 @@ enum EANTemplateDecoder {
 extension EANTemplateDecoder {
     /// Readings of the barcode-like region `candidate` (pixels of `image`) from profiles across
     /// its bars: the mean of lines over the middle 60 % of the bars' length, and of each third of
-    /// that, each line extended by half the region's extent beyond it on both sides.
+    /// that, each line extended by half the region's extent beyond it on both sides. The
+    /// readings' positions are in samples of the profile (blocks of samples for a big region).
     ///
     /// The bands are read only when the mean of them all gives a reading with `margin` and `error`
     /// (``Reading/margin``, ``Reading/error``), each from that reading's geometry.
@@ -610,12 +611,17 @@ extension EANTemplateDecoder {
         }
         guard image.width >= 2, image.height >= 2 else { return [] }
         let lines = stride(from: -0.3, through: 0.3001, by: 0.6 / 23).map { line($0 * along) }
+        // Modules wider than 2.5 samples tell the fit no more than 2.5 do (a big photo's barcode,
+        // type at 48 megapixels): blocks of `merge` samples are averaged into one.
+        let merge = max(1, Int(extent / 95 / 2.5))
         func mean(_ group: ArraySlice<[Double]>) -> [Double] {
-            var m = [Double](repeating: 0, count: count)
-            for l in group { for i in 0..<count { m[i] += l[i] } }
-            return m.map { $0 / Double(group.count) }
+            var m = [Double](repeating: 0, count: count / merge)
+            for l in group { for i in 0..<(m.count * merge) { m[i / merge] += l[i] } }
+            let n = Double(group.count * merge)
+            return m.map { $0 / n }
         }
-        guard let whole = decode(mean(lines[0..<24]), around: (half, extent), maximumError: 4 * error) else { return [] }
+        let scaled = ((half + 0.5) / Double(merge) - 0.5, extent / Double(merge))
+        guard let whole = decode(mean(lines[0..<24]), around: scaled, maximumError: 4 * error) else { return [] }
         var out: [(Reading, band: Int)] = [(whole, 0)]
         guard whole.margin >= margin, whole.error <= error else { return out }
         for (k, band) in [lines[0..<8], lines[8..<16], lines[16..<24]].enumerated() {
