@@ -366,9 +366,9 @@ ArgumentParser.acceptOption,
         recorder?.commit()
 
         let options = settings.decode, scannerOptions = ScannerOptions(addOns: settings.addOns)
-        let region = settings.region, effort = settings.effort
+        let region = settings.region, policy = DecodingPolicy(effort: settings.effort)
         let batch = BatchScanner(jobs: settings.jobs) {
-            FileScanner(decodeOptions: options, scannerOptions: scannerOptions, region: region, effort: effort)
+            FileScanner(decodeOptions: options, scannerOptions: scannerOptions, region: region, policy: policy)
         }
         let start = monotonicSeconds()
         // A failed write (closed pipe, full disk) stops the run: nothing more can be delivered.

@@ -58,7 +58,8 @@ public final class FrameScanner {
                 lineStep: Int = FrameScanner.defaultLineStep, outOfFocusShare: Double = FrameScanner.defaultOutOfFocusShare) {
         self.region = region
         self.outOfFocusShare = outOfFocusShare
-        self.decoder = MultiPassDecoder(scanner: BarcodeScanner(options: scannerOptions), effort: effort)
+        self.decoder = MultiPassDecoder(scanner: BarcodeScanner(options: scannerOptions),
+                                        policy: DecodingPolicy(effort: effort))
         self.lineStep = min(max(1, lineStep), 16)
     }
 
@@ -98,8 +99,9 @@ public final class FrameScanner {
 
     /// With ``Effort/fast``, a frame whose sparse lines read nothing: when the budget allows and
     /// the region has something barcode-like, the fit of the whole symbol to its most barcode-like
-    /// region (``MultiPassDecoder/templateSymbols(_:around:)``: what a fixed-focus webcam shows of
-    /// a book held close). Its reading is confirmed across frames like any other (``FrameConfirmer``).
+    /// region (``MultiPassDecoder/templateSymbols(_:around:policy:)``, with the decoder's policy:
+    /// what a fixed-focus webcam shows of a book held close). Its reading is confirmed across
+    /// frames like any other (``FrameConfirmer``).
     func outOfFocus(_ image: LuminanceImage) -> ScanReport {
         let clock = ContinuousClock()
         let started = clock.now
@@ -115,7 +117,7 @@ public final class FrameScanner {
             lines == .both || (lines == .rows) == (abs(c.angle) < 45)
         }) {
             outOfFocusAttempts += 1
-            symbols = MultiPassDecoder.templateSymbols(image, around: candidate)
+            symbols = MultiPassDecoder.templateSymbols(image, around: candidate, policy: decoder.policy)
         }
         outOfFocusDebt += seconds(clock.now - started)
         lastScan = clock.now

@@ -36,24 +36,32 @@ public final class FileScanner {
     public let region: RegionOfInterest
     public let decoder: MultiPassDecoder
 
+    /// The decoding policy (``MultiPassDecoder/policy``): effort, confirmations, size thresholds.
+    public var policy: DecodingPolicy { decoder.policy }
+
     public init(decodeOptions: DecodeOptions = DecodeOptions(), scannerOptions: ScannerOptions = ScannerOptions(),
-                region: RegionOfInterest = .full, effort: Effort = .normal) {
+                region: RegionOfInterest = .full, policy: DecodingPolicy) {
         self.decodeOptions = decodeOptions
         self.region = region
-        self.decoder = MultiPassDecoder(scanner: BarcodeScanner(options: scannerOptions), effort: effort)
+        self.decoder = MultiPassDecoder(scanner: BarcodeScanner(options: scannerOptions), policy: policy)
+    }
+
+    /// A scanner with the default ``DecodingPolicy`` but for `effort`.
+    public convenience init(decodeOptions: DecodeOptions = DecodeOptions(), scannerOptions: ScannerOptions = ScannerOptions(),
+                            region: RegionOfInterest = .full, effort: Effort = .normal) {
+        self.init(decodeOptions: decodeOptions, scannerOptions: scannerOptions, region: region,
+                  policy: DecodingPolicy(effort: effort))
     }
 
     /// Decodes the file at `path` (upright, EXIF orientation applied), scans ``region`` of it
     /// and judges every code. Never throws: a bad file comes back with ``FileScanResult/error``.
     public func scanFile(path: String) -> FileScanResult { scanFile(path: RawPath(path)) }
 
-    /// JPEGs with more pixels than this get their first look from a half-size decode.
-    static let previewAbovePixels = 1_500_000
-
     /// As ``scanFile(path:)-(String)`` for a path given as bytes (not necessarily UTF-8);
     /// the result's ``FileScanResult/path`` is `path.description`.
     ///
-    /// A JPEG over ``MultiPassDecoder/halfSizeAbovePixels`` is first decoded at half size with
+    /// A JPEG over ``DecodingPolicy/previewAbovePixels`` (``DecodingPolicy/halfSizeAbovePixels``
+    /// with add-ons) is first decoded at half size with
     /// libjpeg's DCT scaling (a fraction of the cost of a full decode) for the decoder's
     /// ``MultiPassDecoder/firstLook(_:region:scale:)``; only when that finds nothing the fit of the
     /// bars confirms (``ReadingVerifier``) is it decoded again at full size — and when it finds
@@ -65,8 +73,8 @@ public final class FileScanner {
             if options.jpegScale == 1 && !path.isStandardInput {
                 // With add-ons asked for, only big photos get a half-size look (the small EAN-5 is
                 // often lost at half size, and the full decode would follow anyway).
-                options.halveJPEGAbovePixels = decoder.scanner.options.addOns ? MultiPassDecoder.halfSizeAbovePixels
-                                                                               : Self.previewAbovePixels
+                options.halveJPEGAbovePixels = decoder.scanner.options.addOns ? policy.halfSizeAbovePixels
+                                                                               : policy.previewAbovePixels
             }
             let preview = try ImageLoader.load(path: path, options: options)
             if preview.pageCount > 1 { return scanPages(path: path, first: preview) }
@@ -74,7 +82,7 @@ public final class FileScanner {
                 return FileScanResult(path: path.description, report: decoder.decode(preview.image, region: region),
                                       error: nil, imageSize: preview.fullSize, warning: preview.warning)
             }
-            let big = preview.fullSize.width * preview.fullSize.height > MultiPassDecoder.halfSizeAbovePixels
+            let big = preview.fullSize.width * preview.fullSize.height > policy.halfSizeAbovePixels
             let first = decoder.look(preview.image, region: region, scale: preview.scale, everyLine: big)
             let symbols = first.symbols
             if let symbols, Arbiter.isConfirmed(symbols) {

@@ -91,40 +91,49 @@ struct DecodingPass {
 /// zbar plus recovery passes: the decoding strategy `scan`, batch and camera share.
 ///
 /// 1. ``firstLook(_:region:scale:)``: sparse zbar scans (rows, then columns), at half size for
-///    regions over ``halfSizeAbovePixels``. When that reads nothing, ``CandidateMap`` says where
-///    a barcode may be: nowhere ends the search; else one zbar scan of every line around each
-///    candidate (the "full" pass). If either finds an EAN-13 or EAN-8 — or `effort` is
-///    ``Effort/fast`` — that is the answer.
+///    regions over ``DecodingPolicy/halfSizeAbovePixels``. When that reads nothing,
+///    ``CandidateMap`` says where a barcode may be: nowhere ends the search; else one zbar scan of
+///    every line around each candidate (the "full" pass). If either finds an EAN-13 or EAN-8 —
+///    or the effort is ``Effort/fast`` — that is the answer.
 /// 2. Otherwise the region is cropped and each pass of the effort level scans a transformed
 ///    copy (see ``Effort``), cheapest first, until a code is confirmed. One pass reads with
 ///    ``EANLineDecoder`` instead of zbar. Every symbol's polygon is mapped back to full-image pixels.
 /// 3. Misreads are worse than misses: a code from these passes counts only when at least
-///    `confirmations` passes read the same digits at the same place (a code read by one pass
-///    only is looked at again through that pass on a smoothed and on a lightened copy of the
-///    region, which may confirm it), and when two passes
-///    read different digits at one place, both are kept so that ``ScanReport`` refuses them
-///    as ``ISBN/RejectionReason/ambiguous``. zbar only returns symbols whose EAN check digit
+///    ``DecodingPolicy/confirmations`` passes read the same digits at the same place (a code
+///    read by one pass only is looked at again through that pass on a smoothed and on a
+///    lightened copy of the region, which may confirm it), and when two passes read different
+///    digits at one place, both are kept so that ``ScanReport`` refuses them as
+///    ``ISBN/RejectionReason/ambiguous``. zbar only returns symbols whose EAN check digit
 ///    is right, so every pass reports check-digit-valid codes only.
+///
+/// Every threshold of this strategy is a field of its ``policy``.
 ///
 /// Owns one ``BarcodeScanner``: not thread-safe, one per worker.
 public final class MultiPassDecoder {
     public let scanner: BarcodeScanner
-    public let effort: Effort
-    /// How many recovery passes must agree on a code (default 2).
-    public let confirmations: Int
+    /// The effort, confirmations and size thresholds (``DecodingPolicy/confirmations`` raised to 1
+    /// when under it).
+    public let policy: DecodingPolicy
+    /// ``DecodingPolicy/effort`` of ``policy``.
+    public var effort: Effort { policy.effort }
+    /// How many recovery passes must agree on a code: ``DecodingPolicy/confirmations`` of ``policy``.
+    public var confirmations: Int { policy.confirmations }
 
-    public init(scanner: BarcodeScanner, effort: Effort = .normal, confirmations: Int = 2) {
+    public init(scanner: BarcodeScanner, policy: DecodingPolicy) {
         self.scanner = scanner
-        self.effort = effort
-        self.confirmations = max(1, confirmations)
+        var policy = policy
+        policy.confirmations = max(1, policy.confirmations)
+        self.policy = policy
     }
 
-    /// Regions with more pixels than this (a 12-megapixel photo) get their first look at half size.
-    public static let halfSizeAbovePixels = 4_000_000
+    /// A decoder with the default ``DecodingPolicy`` but for `effort` and `confirmations`.
+    public convenience init(scanner: BarcodeScanner, effort: Effort = .normal, confirmations: Int = 2) {
+        self.init(scanner: scanner, policy: DecodingPolicy(effort: effort, confirmations: confirmations))
+    }
 
     /// The cheap first look at an image, which finds most barcodes in photos: sparse zbar scans,
     /// rows first (a book held upright has vertical bars, read along rows), then columns, every
-    /// n-th line (n from ``coarseDensity(width:height:)``); and when `image` is a reduced copy
+    /// n-th line (n from ``DecodingPolicy/firstLookLines``); and when `image` is a reduced copy
     /// (`scale` > 1: a JPEG decoded at half size, or a big photo halved), a scan of every line.
     ///
     /// `image` is the picture at 1/`scale` of its size; polygons come back in full-size pixels.
@@ -146,7 +155,7 @@ public final class MultiPassDecoder {
     func look(_ image: LuminanceImage, region: RegionOfInterest = .full, scale: Int = 1, everyLine: Bool = true) -> Look {
         scanner.reset()  // the same answer for an image whatever was scanned before it
         let rect = region.pixelRect(imageWidth: image.width, imageHeight: image.height)
-        let density = Self.coarseDensity(width: rect.width, height: rect.height)
+        let density = policy.firstLookStep(width: rect.width, height: rect.height)
         let name: PassName = scale > 1 ? .preview : .full
         let factor = Double(scale)
         func found(_ symbols: [Symbol]) -> [Symbol]? {
@@ -164,7 +173,7 @@ public final class MultiPassDecoder {
         guard scale > 1 && everyLine else { return Look() }
         guard CandidateMap.canMap(rect) else { return Look(symbols: found(scanner.scan(image, pixels: rect, pass: name, density: 1))) }
         let candidates = CandidateMap.find(in: image, within: rect)
-        for (area, _) in Self.areas(candidates, within: rect) {
+        for (area, _) in Self.areas(candidates, within: rect, maximum: policy.maximumAreas) {
             if let symbols = found(scanner.scan(image, pixels: area, pass: name, density: 1)) { return Look(symbols: symbols) }
         }
         return Look(candidates: candidates.map { $0.scaled(by: scale) })
@@ -182,8 +191,8 @@ public final class MultiPassDecoder {
     }
 
     /// Scans `region` of the upright `image` and judges every code: ``firstLook(_:region:scale:)``
-    /// (on a halved copy when the region is over ``halfSizeAbovePixels``), then one zbar scan
-    /// of every line, then, unless `effort` is ``Effort/fast``, the recovery passes.
+    /// (on a halved copy when the region is over ``DecodingPolicy/halfSizeAbovePixels``), then one
+    /// zbar scan of every line, then, unless `effort` is ``Effort/fast``, the recovery passes.
     ///
     /// - Parameter firstLookDone: the caller already ran ``firstLook(_:region:scale:)`` on a
     ///   reduced copy of this image and it found nothing (``FileScanner`` does so with JPEGs
@@ -191,7 +200,7 @@ public final class MultiPassDecoder {
     public func decode(_ image: LuminanceImage, region: RegionOfInterest = .full, firstLookDone: Bool = false,
                        earlier: [Symbol] = [], candidates given: [Candidate]? = nil) -> ScanReport {
         let rect = region.pixelRect(imageWidth: image.width, imageHeight: image.height)
-        let big = rect.width * rect.height > Self.halfSizeAbovePixels
+        let big = rect.width * rect.height > policy.halfSizeAbovePixels
         var halved: LuminanceImage?  // the whole image at half size, when made for the first look
         var readings = earlier
         var mapped: [Candidate]?  // where a barcode may be, when the first look made the map
@@ -215,9 +224,10 @@ public final class MultiPassDecoder {
         var candidates = given ?? mapped
         func map() -> [Candidate] {
             guard CandidateMap.canMap(rect) else { return [] }
-            // Over a megapixel the map is made at half size, as for a JPEG's half-size look:
-            // averaging 2×2 pixels quiets sensor noise, which breaks up the edges of bars.
-            if let reduced = halved ?? (rect.width * rect.height >= Self.mapAtHalfSizeAbovePixels ? image.downscaled(by: 2) : nil) {
+            // From ``DecodingPolicy/mapAtHalfSizeAbovePixels`` on, the map is made at half size, as
+            // for a JPEG's half-size look: averaging 2×2 pixels quiets sensor noise, which breaks up
+            // the edges of bars.
+            if let reduced = halved ?? (rect.width * rect.height >= policy.mapAtHalfSizeAbovePixels ? image.downscaled(by: 2) : nil) {
                 let half = PixelRect(x: rect.x / 2, y: rect.y / 2, width: rect.width / 2, height: rect.height / 2)
                 return CandidateMap.find(in: reduced, within: half, scale: 2)
             }
@@ -227,7 +237,7 @@ public final class MultiPassDecoder {
         // Nothing barcode-like after a first look that scanned lines across the whole region
         // (every line of a half-size copy, or every n-th row and column): the search ends, without
         // a scan of every line at full size.
-        let sparseLookRan = !firstLookDone && Self.coarseDensity(width: rect.width, height: rect.height) > 1
+        let sparseLookRan = !firstLookDone && policy.firstLookStep(width: rect.width, height: rect.height) > 1
         if candidates?.isEmpty == true && (halved != nil || sparseLookRan) && nothingRead() {
             return ScanReport(symbols: readings)
         }
@@ -240,7 +250,7 @@ public final class MultiPassDecoder {
         if let candidates, !candidates.isEmpty, nothingRead() {
             looked = candidates
             areas = [(rect, candidates[0])]
-            let around = Self.areas(candidates, within: rect)
+            let around = Self.areas(candidates, within: rect, maximum: policy.maximumAreas)
             if around.reduce(0, { $0 + $1.rect.width * $1.rect.height }) * 2 < rect.width * rect.height {
                 areas = around
                 focused = true
@@ -261,8 +271,8 @@ public final class MultiPassDecoder {
             // zbar's reading of a blurred symbol: the structure fitted to the region has the last word.
             var fitted: [Symbol] = []
             if effort != .fast && readings.contains(where: { !$0.symbology.isAddOn && Arbiter.weight($0) < 3 }) {
-                for candidate in (candidates ?? map()).prefix(Self.maximumAreas) {
-                    fitted += Self.templateSymbols(image, around: candidate)
+                for candidate in (candidates ?? map()).prefix(policy.maximumAreas) {
+                    fitted += Self.templateSymbols(image, around: candidate, policy: policy)
                     if !fitted.isEmpty { break }
                 }
             }
@@ -277,8 +287,8 @@ public final class MultiPassDecoder {
         // Still unsettled: fit the symbol's structure to profiles across each barcode-like region
         // (out-of-focus and tiny barcodes, which no pass above reads).
         if !Arbiter.isSettled(readings + found, minimumEvidence: confirmations) {
-            for candidate in (candidates ?? map()).prefix(Self.maximumAreas) {
-                found += Self.templateSymbols(image, around: candidate)
+            for candidate in (candidates ?? map()).prefix(policy.maximumAreas) {
+                found += Self.templateSymbols(image, around: candidate, policy: policy)
                 if Arbiter.isSettled(readings + found, minimumEvidence: confirmations) { break }
             }
         }
@@ -287,25 +297,27 @@ public final class MultiPassDecoder {
 
     /// The recovery passes on `area` of `image` (full-image pixels), cheapest first — or in the
     /// order `looksLike` suggests — until every place of `before` plus what they read is settled.
-    /// An area over 4 megapixels is halved first (a barcode the full scan missed in a 12-megapixel
-    /// photo is blurred or noisy, and halving smooths it at a quarter of the cost of every pass
-    /// after); `halved` is the whole image at half size, when already made.
+    /// An area over ``DecodingPolicy/halfSizeAbovePixels`` is halved first (a barcode the full
+    /// scan missed in a 12-megapixel photo is blurred or noisy, and halving smooths it at a quarter
+    /// of the cost of every pass after); `halved` is the whole image at half size, when already made.
     ///
     /// With `focused` (`area` is around `candidate` only), zbar scans across its bars only.
     func recover(_ image: LuminanceImage, area: PixelRect, halved: LuminanceImage?, before readings: [Symbol],
                  looksLike candidate: Candidate?, focused: Bool = false) -> [Symbol] {
-        let factor = area.width * area.height > Self.halfSizeAbovePixels ? 2 : 1
+        let factor = area.width * area.height > policy.halfSizeAbovePixels ? 2 : 1
         let wholeImage = area.x == 0 && area.y == 0 && area.width == image.width && area.height == image.height
         let crop = (wholeImage && factor == 2 ? halved : nil)
             ?? image.cropped(x: area.x, y: area.y, width: area.width, height: area.height).downscaled(by: factor)
         let passes = Self.ordered(Self.passes(for: effort, width: crop.width, height: crop.height), for: candidate)
-        // normal scans every other line of regions over 600 pixels high and wide; thorough every line.
-        let recoveryDensity = effort == .thorough ? 1 : max(1, min(crop.width, crop.height) / 600)
+        // normal scans every n-th line (``DecodingPolicy/recoveryLines``); thorough every line.
+        let recoveryDensity = effort == .thorough ? 1 : max(1, min(crop.width, crop.height) / max(1, policy.recoveryLines))
         // Around a barcode-like region, zbar scans across its bars only (rows for upright bars,
-        // columns for bars lying flat; both when turned 30–60°), about 300 lines each way.
+        // columns for bars lying flat; both when turned 30–60°), about
+        // ``DecodingPolicy/focusedRecoveryLines`` lines each way.
         var lines: (rows: Int, columns: Int)?
         if let candidate, focused, effort != .thorough {
-            let rows = max(1, crop.height / 300), columns = max(1, crop.width / 300)
+            let across = max(1, policy.focusedRecoveryLines)
+            let rows = max(1, crop.height / across), columns = max(1, crop.width / across)
             let turn = abs(candidate.angle)
             lines = turn < 30 ? (rows, 0) : turn > 60 ? (0, columns) : (rows, columns)
         }
@@ -342,16 +354,13 @@ public final class MultiPassDecoder {
         return found
     }
 
-    /// A template reading (``EANTemplateDecoder``) counts when the second-best valid code fits
-    /// worse by this much (sum of squared errors in units of the fit's noise variance).
-    static let templateMargin = 40.0
-    /// … and the fit error per sample is under this (squared-contrast units).
-    static let templateError = 0.02
-
     /// The EAN-13 ``EANTemplateDecoder`` reads in `candidate` (full-image pixels of `image`): the
     /// reading of the profile averaged over the bars' middle, when one of the three bands of it
-    /// reads the same code on its own, both with ``templateMargin``. Confirmed by that agreement.
-    public static func templateSymbols(_ image: LuminanceImage, around candidate: Candidate) -> [Symbol] {
+    /// reads the same code on its own, both with `policy`'s ``DecodingPolicy/templateMargin``
+    /// (and the whole with its ``DecodingPolicy/templateError``). Confirmed by that agreement.
+    public static func templateSymbols(_ image: LuminanceImage, around candidate: Candidate,
+                                       policy: DecodingPolicy = DecodingPolicy()) -> [Symbol] {
+        let templateMargin = policy.templateMargin, templateError = policy.templateError
         let results = EANTemplateDecoder.readings(in: image, around: candidate, margin: templateMargin, error: templateError)
         guard let whole = results.first(where: { $0.band == 0 })?.0,
               whole.margin >= templateMargin, whole.error <= templateError else { return [] }
@@ -367,18 +376,13 @@ public final class MultiPassDecoder {
         return [symbol]
     }
 
-    /// Regions with more pixels than this get their ``CandidateMap`` from a half-size copy.
-    static let mapAtHalfSizeAbovePixels = 1_000_000
-
-    /// Most barcode-like regions looked at (the most barcode-like first).
-    static let maximumAreas = 4
-
-    /// The areas to search for `candidates` (at most ``maximumAreas``, in their order): each
+    /// The areas to search for `candidates` (at most `maximum`, in their order): each
     /// widened by half its longer side (and 32 pixels) on every side — a region found in part
     /// still gets its quiet zones — overlapping ones merged, clipped to `rect`.
-    static func areas(_ candidates: [Candidate], within rect: PixelRect) -> [(rect: PixelRect, looksLike: Candidate?)] {
+    static func areas(_ candidates: [Candidate], within rect: PixelRect,
+                      maximum: Int = DecodingPolicy().maximumAreas) -> [(rect: PixelRect, looksLike: Candidate?)] {
         var areas: [(rect: PixelRect, looksLike: Candidate?)] = []
-        for c in candidates.prefix(maximumAreas) {
+        for c in candidates.prefix(maximum) {
             let margin = max(c.rect.width, c.rect.height) / 2 + 32
             var box = (minX: c.rect.x - margin, minY: c.rect.y - margin,
                        maxX: c.rect.x + c.rect.width + margin, maxY: c.rect.y + c.rect.height + margin)
@@ -415,13 +419,6 @@ public final class MultiPassDecoder {
             }
         }
         return first + rest
-    }
-
-    /// Rows and columns between the lines of the first, sparse scan of a `width`×`height`
-    /// region: one line per 1/100 of the shorter side, so a barcode a tenth of the region tall
-    /// is still crossed by 10 lines; 1 (no sparse scan) for regions under 200 pixels.
-    static func coarseDensity(width: Int, height: Int) -> Int {
-        max(1, min(width, height) / 100)
     }
 
     /// The recovery passes for an effort level and a region size, cheapest first.
