@@ -42,7 +42,7 @@ public struct DecodingPolicy: Sendable, Equatable {
     /// scan, the recovery passes and the structure fit look at. Default 4: a book's cover has
     /// one barcode, maybe an add-on and a price sticker; more regions cost time on busy photos.
     /// 0 or more (with 0, a region where something looks like a barcode gets no scan after the
-    /// first look's sparse lines).
+    /// first look's sparse lines; a negative count counts as 0).
     public var maximumAreas = 4
 
     /// Lines of the first look's sparse scans: every n-th row and column of the region, n being

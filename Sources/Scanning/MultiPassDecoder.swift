@@ -271,7 +271,7 @@ public final class MultiPassDecoder {
             // zbar's reading of a blurred symbol: the structure fitted to the region has the last word.
             var fitted: [Symbol] = []
             if effort != .fast && readings.contains(where: { !$0.symbology.isAddOn && Arbiter.weight($0) < 3 }) {
-                for candidate in (candidates ?? map()).prefix(policy.maximumAreas) {
+                for candidate in (candidates ?? map()).prefix(max(0, policy.maximumAreas)) {
                     fitted += Self.templateSymbols(image, around: candidate, policy: policy)
                     if !fitted.isEmpty { break }
                 }
@@ -287,7 +287,7 @@ public final class MultiPassDecoder {
         // Still unsettled: fit the symbol's structure to profiles across each barcode-like region
         // (out-of-focus and tiny barcodes, which no pass above reads).
         if !Arbiter.isSettled(readings + found, minimumEvidence: confirmations) {
-            for candidate in (candidates ?? map()).prefix(policy.maximumAreas) {
+            for candidate in (candidates ?? map()).prefix(max(0, policy.maximumAreas)) {
                 found += Self.templateSymbols(image, around: candidate, policy: policy)
                 if Arbiter.isSettled(readings + found, minimumEvidence: confirmations) { break }
             }
@@ -382,7 +382,7 @@ public final class MultiPassDecoder {
     static func areas(_ candidates: [Candidate], within rect: PixelRect,
                       maximum: Int = DecodingPolicy().maximumAreas) -> [(rect: PixelRect, looksLike: Candidate?)] {
         var areas: [(rect: PixelRect, looksLike: Candidate?)] = []
-        for c in candidates.prefix(maximum) {
+        for c in candidates.prefix(max(0, maximum)) {
             let margin = max(c.rect.width, c.rect.height) / 2 + 32
             var box = (minX: c.rect.x - margin, minY: c.rect.y - margin,
                        maxX: c.rect.x + c.rect.width + margin, maxY: c.rect.y + c.rect.height + margin)
