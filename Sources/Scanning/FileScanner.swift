@@ -66,17 +66,19 @@ public final class FileScanner {
     /// ``MultiPassDecoder/firstLook(_:region:scale:)``; only when that finds nothing the fit of the
     /// bars confirms (``ReadingVerifier``) is it decoded again at full size — and when it finds
     /// nothing at all, only if ``CandidateMap`` sees something barcode-like in the half-size copy.
+    /// Both decodes come from one ``ImageSource``, which reads the file once (a JPEG over
+    /// ``ImageSource/maxBytesInMemory`` bytes is streamed from the file for each).
     public func scanFile(path: RawPath) -> FileScanResult {
         do {
-            var options = decodeOptions
+            let source = try ImageSource(path: path, options: decodeOptions)
+            var halving: Int?
             // Standard input can be read once only: no half-size look that may need a second decode.
-            if options.jpegScale == 1 && !path.isStandardInput {
+            if decodeOptions.jpegScale == 1 && source.canDecodeAgain {
                 // With add-ons asked for, only big photos get a half-size look (the small EAN-5 is
                 // often lost at half size, and the full decode would follow anyway).
-                options.halveJPEGAbovePixels = decoder.scanner.options.addOns ? policy.halfSizeAbovePixels
-                                                                               : policy.previewAbovePixels
+                halving = decoder.scanner.options.addOns ? policy.halfSizeAbovePixels : policy.previewAbovePixels
             }
-            let preview = try ImageLoader.load(path: path, options: options)
+            let preview = try source.decode(halvingJPEGAbovePixels: halving)
             if preview.pageCount > 1 { return scanPages(path: path, first: preview) }
             if preview.scale == 1 {
                 return FileScanResult(path: path.description, report: decoder.decode(preview.image, region: region),
@@ -103,7 +105,7 @@ public final class FileScanner {
             }
             // Something barcode-like, or a reading the fit could not confirm at half size: decode
             // at full size, where what the preview read is measured again.
-            let decoded = try ImageLoader.load(path: path, options: decodeOptions)
+            let decoded = try source.decode()
             return FileScanResult(path: path.description,
                                   report: decoder.decode(decoded.image, region: region, firstLookDone: big,
                                                          earlier: symbols ?? [], candidates: candidates),

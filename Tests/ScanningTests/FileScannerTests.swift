@@ -68,4 +68,30 @@ import Imaging
         let report = try #require(scanner.scanFile(path: "\(testImages)/exif/orientation-6.jpg").report)
         #expect(report.isbns.isEmpty)
     }
+
+    /// Bytes this thread has read from files so far (`rchar` of `/proc/thread-self/io`, which
+    /// counts `read` and `pread`): the scan runs on the calling thread, so tests running
+    /// meanwhile on other threads do not count.
+    func bytesReadByThisThread() throws -> Int {
+        let text = try String(contentsOfFile: "/proc/thread-self/io", encoding: .utf8)
+        let line = try #require(text.split(separator: "\n").first { $0.hasPrefix("rchar:") })
+        return try #require(Int(line.dropFirst("rchar:".count).trimmingCharacters(in: .whitespaces)))
+    }
+
+    /// A JPEG whose half-size preview does not settle it is decoded again at full size, from the
+    /// same ``ImageSource``: the file is read once (before, a second decode read it again).
+    @Test(arguments: ["isbn/jpeg-cmyk.jpg", "isbn/jpeg-ycck.jpg"])
+    func aJPEGDecodedAtBothSizesIsReadOnce(file: String) throws {
+        let path = "\(testImages)/\(file)"
+        var policy = DecodingPolicy()
+        policy.previewAbovePixels = 0  // every JPEG gets a half-size look first
+        let scanner = FileScanner(policy: policy)
+        _ = scanner.scanFile(path: path)  // anything read once per process (the range message) is read now
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
+        let before = try bytesReadByThisThread()
+        let report = try #require(scanner.scanFile(path: path).report)
+        let read = try bytesReadByThisThread() - before
+        #expect(report.codes.map(\.symbol.pass) == [.full], "the preview did not settle it: both decodes happened")
+        #expect(read >= size && read < size + 4096, "\(read) bytes read of a \(size)-byte file")
+    }
 }
