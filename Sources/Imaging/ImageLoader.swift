@@ -221,7 +221,9 @@ public enum ImageLoader {
             stored = LuminanceImage(width: Int(out.width), height: Int(out.height),
                                     buffer: PixelBuffer(adopting: pixels, count: count))
             orientation = Orientation(rawValue: Int(out.orientation)) ?? .up
-            scale = max(1, Int(out.source_width) / Int(out.width))
+            // libjpeg's scaled width is the source width / n rounded up (501 → 251 at half size):
+            // the ratio rounded, not truncated, is n.
+            scale = max(1, Int((Double(out.source_width) / Double(max(1, out.width))).rounded()))
             sourceSize = (Int(out.source_width), Int(out.source_height))
             pageCount = max(1, Int(out.page_count))
             if out.damage != ISC_OK {

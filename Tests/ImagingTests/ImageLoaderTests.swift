@@ -103,6 +103,19 @@ import Testing
     @Test func jpegScaledDecodeHalvesTheSize() throws {
         let decoded = try ImageLoader.load(path: "\(testImages)/isbn/photo-like.jpg", options: DecodeOptions(jpegScale: 2))
         #expect(decoded.image.width == 500 && decoded.image.height == 375)
+        #expect(decoded.scale == 2)
+    }
+
+    /// libjpeg rounds a scaled size up: a 501-pixel-wide JPEG halves to 251, and the scale is
+    /// still 2 (a truncating 501 / 251 said 1, and the scanner took the half-size picture for the
+    /// full-size one).
+    @Test func anOddWidthHalvesWithScale2() throws {
+        var options = DecodeOptions()
+        options.halveJPEGAbovePixels = 1
+        let decoded = try ImageLoader.load(path: "\(testImages)/isbn/jpeg-gray.jpg", options: options)
+        #expect(decoded.image.width == 251 && decoded.image.height == 156)
+        #expect(decoded.scale == 2)
+        #expect(decoded.fullSize.width == 501 && decoded.fullSize.height == 312)
     }
 }
 
