@@ -1,11 +1,13 @@
 /* Motion-JPEG frames from webcams → luminance. setjmp stays in C (see jpeg.c). */
 #include "ccodecs.h"
 #include "luma.h"
+#include "mjpeg_cut.h"
 #include <pthread.h>
 #include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <jpeglib.h>
+#include <jerror.h>
 
 /* The DHT segment with the four tables of ITU-T T.81 Annex K.3 (luminance/chrominance ×
  * DC/AC), built once from libjpeg's own copy of them: jpeg_set_defaults() installs exactly
@@ -105,15 +107,16 @@ static isc_status with_tables(const uint8_t *data, size_t size, uint8_t **patche
 }
 
 /* Inserts the standard Huffman tables when the frame has none, then decodes it whole
- * (`rows_only` 0) or only rows first_row ..< first_row + row_count. */
+ * (`rows_only` 0) or only rows first_row ..< first_row + row_count, the rows above walked
+ * (isc_mjpeg_cut_above) or skipped by libjpeg as `path` says (isc_mjpeg_rows_path). */
 static isc_status decode_frame(const uint8_t *data, size_t size, uint64_t max_pixels, int rows_only,
-                               uint32_t first_row, uint32_t row_count, isc_luma_image *out,
-                               int *inserted_dht, char *message, size_t message_size);
+                               isc_mjpeg_rows_path path, uint32_t first_row, uint32_t row_count,
+                               isc_luma_image *out, int *inserted_dht, char *message, size_t message_size);
 
 isc_status isc_mjpeg_decode_luma(const uint8_t *data, size_t size, uint64_t max_pixels,
                                  isc_luma_image *out, int *inserted_dht,
                                  char *message, size_t message_size) {
-    return decode_frame(data, size, max_pixels, 0, 0, 0, out, inserted_dht, message, message_size);
+    return decode_frame(data, size, max_pixels, 0, ISC_MJPEG_ROWS_AUTO, 0, 0, out, inserted_dht, message, message_size);
 }
 
 /* ---- rows only ------------------------------------------------------------------------- */
@@ -136,10 +139,54 @@ static void rows_error_exit(j_common_ptr cinfo) {
  * whole decode, where the rows come out all the same. */
 static void rows_emit_message(j_common_ptr cinfo, int level) { (void)cinfo; (void)level; }
 
-static isc_status decode_rows(const uint8_t *data, size_t size, uint64_t max_pixels, uint32_t first_row,
-                              uint32_t row_count, isc_luma_image *out, char *message, size_t message_size) {
+/* A cut frame (mjpeg_cut.h) as libjpeg's source: the head, then the frame's bytes in place, then
+ * an EOI, as jpeg_mem_src does at the end of its buffer. */
+typedef struct {
+    struct jpeg_source_mgr pub;
+    const isc_mjpeg_cut *cut;
+    int in_tail;
+} cut_source;
+
+static void cut_init(j_decompress_ptr cinfo) { (void)cinfo; }
+static void cut_term(j_decompress_ptr cinfo) { (void)cinfo; }
+
+static boolean cut_fill(j_decompress_ptr cinfo) {
+    static const JOCTET eoi[2] = { 0xFF, JPEG_EOI };
+    cut_source *src = (cut_source *)cinfo->src;
+    if (!src->in_tail && src->cut->tail_size > 0) {
+        src->in_tail = 1;
+        src->pub.next_input_byte = src->cut->tail;
+        src->pub.bytes_in_buffer = src->cut->tail_size;
+        return TRUE;
+    }
+    WARNMS(cinfo, JWRN_JPEG_EOF);
+    src->pub.next_input_byte = eoi;
+    src->pub.bytes_in_buffer = 2;
+    return TRUE;
+}
+
+static void cut_skip(j_decompress_ptr cinfo, long count) {
+    struct jpeg_source_mgr *src = cinfo->src;
+    while (count > (long)src->bytes_in_buffer) {
+        count -= (long)src->bytes_in_buffer;
+        (void)cut_fill(cinfo);
+    }
+    if (count > 0) {
+        src->next_input_byte += count;
+        src->bytes_in_buffer -= (size_t)count;
+    }
+}
+
+/* Rows first_row ..< first_row + row_count of the frame in `data`, or of the frame `cut` was cut
+ * from (then `data` is NULL and first_row counts in the frame). With a cut, a colour space other
+ * than YCbCr (grayscale output would then mix in chroma upsampled across the cut) sets *declined
+ * and returns ISC_ERR_UNSUPPORTED: the caller decodes the whole frame's way instead. */
+static isc_status decode_rows(const uint8_t *data, size_t size, const isc_mjpeg_cut *cut, uint64_t max_pixels,
+                              uint32_t first_row, uint32_t row_count, isc_luma_image *out, int *declined,
+                              char *message, size_t message_size) {
     struct jpeg_decompress_struct cinfo;
     rows_error err;
+    cut_source source;
     uint8_t *volatile pixels = NULL;
     memset(out, 0, sizeof *out);
     cinfo.err = jpeg_std_error(&err.pub);
@@ -155,14 +202,37 @@ static isc_status decode_rows(const uint8_t *data, size_t size, uint64_t max_pix
         return err.status;
     }
     jpeg_create_decompress(&cinfo);
-    jpeg_mem_src(&cinfo, data, (unsigned long)size);
+    if (cut != NULL) {
+        source.pub.init_source = cut_init;
+        source.pub.fill_input_buffer = cut_fill;
+        source.pub.skip_input_data = cut_skip;
+        source.pub.resync_to_restart = jpeg_resync_to_restart;
+        source.pub.term_source = cut_term;
+        source.pub.next_input_byte = cut->head;
+        source.pub.bytes_in_buffer = cut->head_size;
+        source.cut = cut;
+        source.in_tail = 0;
+        cinfo.src = &source.pub;
+    } else {
+        jpeg_mem_src(&cinfo, data, (unsigned long)size);
+    }
     jpeg_read_header(&cinfo, TRUE);
-    out->source_width = cinfo.image_width;
-    out->source_height = cinfo.image_height;
-    if ((uint64_t)cinfo.image_width * cinfo.image_height > max_pixels) {
+    out->source_width = cut ? cut->frame_width : cinfo.image_width;
+    out->source_height = cut ? cut->frame_height : cinfo.image_height;
+    if (cut != NULL) {
+        if (cinfo.jpeg_color_space != JCS_YCbCr) {
+            *declined = 1;
+            err.status = ISC_ERR_UNSUPPORTED;
+            snprintf(err.message, sizeof err.message, "cut frame of colour space %d", (int)cinfo.jpeg_color_space);
+            longjmp(err.jump, 1);
+        }
+        /* The same rows in the cut JPEG (the frame's rows from first_kept_row on, below the made-up row). */
+        first_row = first_row - cut->first_kept_row + cut->synthetic_rows;
+    }
+    if ((uint64_t)out->source_width * out->source_height > max_pixels) {
         err.status = ISC_ERR_TOO_LARGE;
         snprintf(err.message, sizeof err.message, "image is %ux%u pixels, over the limit of %llu pixels",
-                 (unsigned)cinfo.image_width, (unsigned)cinfo.image_height, (unsigned long long)max_pixels);
+                 (unsigned)out->source_width, (unsigned)out->source_height, (unsigned long long)max_pixels);
         longjmp(err.jump, 1);
     }
     switch (cinfo.jpeg_color_space) {
@@ -210,12 +280,38 @@ isc_status isc_mjpeg_decode_luma_rows(const uint8_t *data, size_t size, uint64_t
                                       uint32_t first_row, uint32_t row_count,
                                       isc_luma_image *out, int *inserted_dht,
                                       char *message, size_t message_size) {
-    return decode_frame(data, size, max_pixels, 1, first_row, row_count, out, inserted_dht, message, message_size);
+    return decode_frame(data, size, max_pixels, 1, ISC_MJPEG_ROWS_AUTO, first_row, row_count, out, inserted_dht,
+                        message, message_size);
+}
+
+isc_status isc_mjpeg_decode_luma_rows_by(const uint8_t *data, size_t size, uint64_t max_pixels,
+                                         uint32_t first_row, uint32_t row_count, isc_mjpeg_rows_path path,
+                                         isc_luma_image *out, int *inserted_dht,
+                                         char *message, size_t message_size) {
+    return decode_frame(data, size, max_pixels, 1, path, first_row, row_count, out, inserted_dht, message, message_size);
 }
 
 static isc_status decode_frame(const uint8_t *data, size_t size, uint64_t max_pixels, int rows_only,
-                               uint32_t first_row, uint32_t row_count, isc_luma_image *out,
-                               int *inserted_dht, char *message, size_t message_size) {
+                               isc_mjpeg_rows_path path, uint32_t first_row, uint32_t row_count,
+                               isc_luma_image *out, int *inserted_dht, char *message, size_t message_size) {
+    if (rows_only && path != ISC_MJPEG_ROWS_SKIP) {
+        /* The rows above walked here, the frame's bytes read in place (no copy with tables). */
+        isc_mjpeg_cut cut;
+        if (isc_mjpeg_cut_above(data, size, first_row, max_pixels, &cut)) {
+            int declined = 0;
+            *inserted_dht = cut.inserted_dht;
+            isc_status status = decode_rows(NULL, 0, &cut, max_pixels, first_row, row_count, out, &declined,
+                                            message, message_size);
+            isc_mjpeg_cut_free(&cut);
+            if (!declined) return status;
+        }
+        if (path == ISC_MJPEG_ROWS_CUT) {
+            memset(out, 0, sizeof *out);
+            *inserted_dht = 0;
+            isc_set_message(message, message_size, "the frame cannot be cut above row %u", (unsigned)first_row);
+            return ISC_ERR_UNSUPPORTED;
+        }
+    }
     uint8_t *patched;
     size_t patched_size = 0;
     isc_status status = with_tables(data, size, &patched, &patched_size, inserted_dht, message, message_size);
@@ -225,7 +321,9 @@ static isc_status decode_frame(const uint8_t *data, size_t size, uint64_t max_pi
     }
     const uint8_t *frame = patched != NULL ? patched : data;
     size_t frame_size = patched != NULL ? patched_size : size;
-    status = rows_only ? decode_rows(frame, frame_size, max_pixels, first_row, row_count, out, message, message_size)
+    int declined = 0;
+    status = rows_only ? decode_rows(frame, frame_size, NULL, max_pixels, first_row, row_count, out, &declined,
+                                     message, message_size)
                        : isc_jpeg_decode_luma(frame, frame_size, max_pixels, 1, 0, out, message, message_size);
     free(patched);
     return status;

@@ -33,8 +33,9 @@ public struct RegionPixels {
 /// - YUYV (Y0 U Y1 V): every even byte of the region's rows and columns.
 /// - NV12 / YU12: the Y plane, which comes first, as GREY.
 /// - MJPG: libjpeg-turbo decodes to grayscale (no chroma work), with the standard Huffman
-///   tables inserted when the frame has none (see `isc_mjpeg_decode_luma`), only the rows of
-///   the region (rows above skipped, rows below never decoded); then cropped to its columns.
+///   tables when the frame has none (see `isc_mjpeg_decode_luma`), only the rows of the region
+///   (the codes of the rows above walked without libjpeg, rows below never decoded); then
+///   cropped to its columns.
 public enum FrameDecoder {
     /// Copies the luminance of `region` (fractions of the frame) out of `frame`.
     ///

@@ -36,7 +36,7 @@ extension FakeDeviceTests { @Suite struct CaptureDeviceTests {
         return found
     }
 
-    @Test(arguments: ["YUYV", "GREY", "NV12", "MJPG", "MJPG-NODHT"])
+    @Test(arguments: ["YUYV", "GREY", "NV12", "MJPG", "MJPG-NODHT", "MJPG-422", "MJPG-RST"])
     func readsTheISBNInEveryFormat(format: String) throws {
         let device = try started(["FRAMES": inside, "FORMATS": format, "FPS": "0"])
         #expect(device.format?.pixelFormat == PixelFormat(name: String(format.prefix(4))))

@@ -31,9 +31,11 @@ extension FakeDeviceTests { @Suite struct TimeToFirstReadTests {
     static let frames = 30
 
     /// Writes the sequence's frames as PGM files (1280x720, the book centred, then moved).
-    static func render(_ shot: Shot) throws -> [String] {
+    /// `scale` 1.5: the same scene seen by a 1920x1080 camera (the book, once rotated and
+    /// blurred, and its offsets 1.5 times larger; the same noise per pixel).
+    static func render(_ shot: Shot, scale: Double = 1) throws -> [String] {
         let book = try ImageLoader.load(path: testImages + "/roi/band-inside.png").image
-        let directory = NSTemporaryDirectory() + "isbnscan-ttfr-\(getpid())-\(shot.name)"
+        let directory = NSTemporaryDirectory() + "isbnscan-ttfr-\(getpid())-\(shot.name)-\(Int(scale * 720))"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         var state = shot.seed
         func random() -> Double {   // SplitMix64 → [0, 1)
@@ -47,10 +49,11 @@ extension FakeDeviceTests { @Suite struct TimeToFirstReadTests {
         for i in 0..<frames {
             var image = book.rotated(degrees: shot.tilt + (random() * 2 - 1) * shot.swing).image
             for _ in 0..<shot.blurs { image = image.boxBlurred() }
-            let w = 1280, h = 720
+            if scale != 1 { image = image.upscaled(by: scale) }
+            let w = Int(1280 * scale), h = Int(720 * scale)
             var pixels = [UInt8](repeating: 255, count: w * h)
-            let ox = (w - image.width) / 2 + Int((random() * 2 - 1) * 6)
-            let oy = (h - image.height) / 2 + shot.startY + i * shot.speedY
+            let ox = (w - image.width) / 2 + Int((random() * 2 - 1) * 6 * scale)
+            let oy = (h - image.height) / 2 + Int(Double(shot.startY + i * shot.speedY) * scale)
             let source = image.pixels
             for y in 0..<h {
                 let sy = y - oy
@@ -69,11 +72,14 @@ extension FakeDeviceTests { @Suite struct TimeToFirstReadTests {
     }
 
     /// The frame number (1-based) of the first confirmed ISBN, or nil, and the ISBN.
-    static func firstConfirmed(_ paths: [String], lineStep: Int) throws -> (frame: Int?, isbn: String?) {
+    static func firstConfirmed(_ paths: [String], lineStep: Int, width: Int = 1280, height: Int = 720) throws
+        -> (frame: Int?, isbn: String?) {
         try InProcessFake.configure(["FRAMES": paths.joined(separator: ":"), "FRAMES_PER_IMAGE": "1", "LOOP": "0",
-                                     "FPS": "0", "FORMATS": "YUYV", "SIZES": "1280x720"])
+                                     "FPS": "0", "FORMATS": "YUYV", "SIZES": "\(width)x\(height)"])
         var options = LiveScanOptions()
         options.format = .yuyv
+        options.width = width
+        options.height = height
         options.maxFrames = paths.count
         options.lineStep = lineStep
         options.timeout = 120
@@ -120,6 +126,28 @@ extension FakeDeviceTests { @Suite struct TimeToFirstReadTests {
         #expect(spread.isbn == "9780345391803")
         let old = try #require(everyLine.frame), new = try #require(spread.frame)
         #expect(new <= old + (shot.name == "moving-up" ? 2 : 0), "\(shot.name): \(new) frames against \(old)")
+    }
+
+    /// The same nine sequences seen by a 1920x1080 camera (``render(_:scale:)`` at 1.5), served
+    /// as YUYV 1920x1080: the frame of the first confirmed ISBN for line steps 1 to 4, printed
+    /// (a measurement, not an assertion: about 100 s of a debug build, so only with
+    /// TTFR_1080=1). Measured 2026-12-01, steps 1/2/3/4: sharp 2/2/2/2, blurred 3/3/3/4,
+    /// tilted 12° 2/2/2/3, tilted 20° 2/2/2/2, tilted and blurred 6/6/6/11, moving in
+    /// 11/12/12/12, blurred b 5/8/10/8, tilted and blurred b 2/2/3/2, moving up 12/12/12/12:
+    /// step 3 at 1080p (as many rows a frame as step 2 at 720p) is later than step 2 on two
+    /// sequences, so the default stays 2 whatever the frame size.
+    @Test(arguments: shots)
+    func framesToTheFirstReadAt1080pByLineStep(_ shot: Shot) throws {
+        guard ProcessInfo.processInfo.environment["TTFR_1080"] != nil else { return }
+        let paths = try Self.render(shot, scale: 1.5)
+        defer { try? FileManager.default.removeItem(atPath: (paths[0] as NSString).deletingLastPathComponent) }
+        var line = "TTFR 1080p \(shot.name):"
+        for step in 1...4 {
+            let r = try Self.firstConfirmed(paths, lineStep: step, width: 1920, height: 1080)
+            #expect(r.isbn == nil || r.isbn == "9780345391803")
+            line += " step \(step) → \(r.frame.map(String.init) ?? "none")"
+        }
+        print(line)
     }
 
     /// Which lines a region gets, and the crops that place zbar's lines.

@@ -20,9 +20,11 @@
  *   FAKE_V4L2_FRAMES_PER_IMAGE  frames each image is shown for (default 10)
  *   FAKE_V4L2_LOOP     1 (default): start the list again; 0: white frames after the last image
  *   FAKE_V4L2_FORMATS  formats offered, in ENUM_FMT order, comma-separated, from
- *                      YUYV, GREY, NV12, MJPG, MJPG-NODHT (MJPG frames without Huffman tables)
- *                      (default YUYV,MJPG)
+ *                      YUYV, GREY, NV12, MJPG, MJPG-NODHT (MJPG frames without Huffman tables),
+ *                      MJPG-422 (chroma halved across only, as many UVC cameras send; MJPG is
+ *                      4:2:0), MJPG-RST (a restart marker after every MCU row) (default YUYV,MJPG)
  *   FAKE_V4L2_SIZES    discrete frame sizes (default 640x480,1280x720,320x240)
+ *   FAKE_V4L2_QUALITY  JPEG quality of MJPG frames, 1-100 (default 85)
  *   FAKE_V4L2_PAD      extra bytes at the end of every line (bytesperline > minimum; default 0)
  *   FAKE_V4L2_CHROMA   neutral: YUYV and NV12 frames get neutral chroma (128, a grey picture);
  *                      default: far from neutral (U 0x10, V 0xF0; NV12 0x40), so a decoder
@@ -202,7 +204,7 @@ static int load_image(const char *path, image *out) {
 
 /* ---- formats --------------------------------------------------------------------------- */
 
-enum { F_YUYV, F_GREY, F_NV12, F_MJPG, F_MJPG_NODHT };
+enum { F_YUYV, F_GREY, F_NV12, F_MJPG, F_MJPG_NODHT, F_MJPG_422, F_MJPG_RST };
 
 static uint32_t fourcc_of(int kind) {
     switch (kind) {
@@ -242,6 +244,7 @@ typedef struct {
     int loop;
     int pad;
     int neutral_chroma;
+    int quality;
     double fps;                 /* <0: not set by env */
     double parm_fps;
     int read_io;
@@ -291,6 +294,8 @@ static int parse_kind(const char *s, size_t n) {
     if (n == 4 && !strncmp(s, "NV12", 4)) return F_NV12;
     if (n == 4 && !strncmp(s, "MJPG", 4)) return F_MJPG;
     if (n == 10 && !strncmp(s, "MJPG-NODHT", 10)) return F_MJPG_NODHT;
+    if (n == 8 && !strncmp(s, "MJPG-422", 8)) return F_MJPG_422;
+    if (n == 8 && !strncmp(s, "MJPG-RST", 8)) return F_MJPG_RST;
     return -1;
 }
 
@@ -342,6 +347,9 @@ static void configure(device *d) {
     d->pad = v ? atoi(v) : 0;
     v = setting("CHROMA");
     d->neutral_chroma = v && strcmp(v, "neutral") == 0;
+    v = setting("QUALITY");
+    d->quality = v && *v ? atoi(v) : 85;
+    if (d->quality < 1 || d->quality > 100) d->quality = 85;
     v = setting("FPS");
     d->fps = v && *v ? atof(v) : -1;
     d->parm_fps = 30;
@@ -395,7 +403,9 @@ static uint8_t *encode_jpeg(device *d, const uint8_t *y, uint32_t *size, int str
     c.input_components = 3;
     c.in_color_space = JCS_RGB;   /* YCbCr 4:2:0 like a webcam */
     jpeg_set_defaults(&c);
-    jpeg_set_quality(&c, 85, TRUE);
+    jpeg_set_quality(&c, d->quality, TRUE);
+    if (d->kind == F_MJPG_422) c.comp_info[0].v_samp_factor = 1;   /* Y 2x1, Cb and Cr 1x1 */
+    if (d->kind == F_MJPG_RST) c.restart_in_rows = 1;
     jpeg_start_compress(&c, TRUE);
     uint8_t *rgb = malloc((size_t)d->width * 3);
     while (c.next_scanline < c.image_height) {

@@ -66,7 +66,7 @@ import Testing
         #expect(whole.stderr.contains("camera: hold the book's barcode anywhere in the picture\n"))
     }
 
-    @Test(arguments: ["YUYV", "GREY", "NV12", "MJPG", "MJPG-NODHT"])
+    @Test(arguments: ["YUYV", "GREY", "NV12", "MJPG", "MJPG-NODHT", "MJPG-422", "MJPG-RST"])
     func everyFormat(format: String) throws {
         let fake = Fake(["FRAMES": Self.inside, "FORMATS": format, "FPS": "0"])
         let run = try fake.run(["--size", "640x480", "--format", String(format.prefix(4)), "--max-frames", "50"])

@@ -120,7 +120,8 @@ isc_status isc_mjpeg_decode_luma(const uint8_t *data, size_t size, uint64_t max_
 
 /**
  * As isc_mjpeg_decode_luma, but only rows `first_row` ..< `first_row + row_count` of the frame
- * (clamped to it): the rows above are skipped (jpeg_skip_scanlines: entropy decoding only), the
+ * (clamped to it): the rows above are passed over with entropy decoding only (walked by
+ * isbnscan, see isc_mjpeg_decode_luma_rows_by, or skipped by libjpeg, jpeg_skip_scanlines), the
  * rows below never decoded (jpeg_abort_decompress after the last row). `out` is
  * `width` x `row_count` (after clamping); `source_width`/`source_height` give the frame's size.
  * Corrupt entropy data that libjpeg resynchronises on is not an error, as in a whole decode.
@@ -129,6 +130,31 @@ isc_status isc_mjpeg_decode_luma_rows(const uint8_t *data, size_t size, uint64_t
                                       uint32_t first_row, uint32_t row_count,
                                       isc_luma_image *out, int *inserted_dht,
                                       char *message, size_t message_size);
+
+/** How isc_mjpeg_decode_luma_rows_by passes the rows above the band. */
+typedef enum {
+    /** Walked by isbnscan's own Huffman walk when the frame allows (baseline, three components in
+     *  one interleaved scan, Y at full resolution, no restart markers), else ISC_MJPEG_ROWS_SKIP:
+     *  what isc_mjpeg_decode_luma_rows does. */
+    ISC_MJPEG_ROWS_AUTO = 0,
+    /** Skipped by libjpeg (jpeg_skip_scanlines). */
+    ISC_MJPEG_ROWS_SKIP = 1,
+    /** Walked, or ISC_ERR_UNSUPPORTED (nothing allocated) when the frame does not allow it. */
+    ISC_MJPEG_ROWS_CUT = 2,
+} isc_mjpeg_rows_path;
+
+/**
+ * isc_mjpeg_decode_luma_rows by one way or the other (tests and the fuzz target compare them).
+ * Walked: the Huffman codes of the iMCU rows above the one holding `first_row` are read without
+ * libjpeg (one table look-up for a code and its magnitude bits, often two codes at once; the DC
+ * differences summed), then libjpeg decodes from that row on a JPEG of the frame's headers, one
+ * made-up iMCU row setting the DC predictions, and the frame's own bytes from where the walk
+ * ended: the same coefficients, so the same pixels, as skipping or a whole decode.
+ */
+isc_status isc_mjpeg_decode_luma_rows_by(const uint8_t *data, size_t size, uint64_t max_pixels,
+                                         uint32_t first_row, uint32_t row_count, isc_mjpeg_rows_path path,
+                                         isc_luma_image *out, int *inserted_dht,
+                                         char *message, size_t message_size);
 
 /** The DHT segment (FF C4 … , all four Annex K.3 tables) that isc_mjpeg_decode_luma inserts.
  *  Returns its length; 0 if libjpeg could not provide the tables. */
