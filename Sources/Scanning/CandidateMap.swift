@@ -296,24 +296,8 @@ public enum CandidateMap {
         let count = Int(2 * half) + 1
         guard count > 2 * window + 1 else { return nil }
         // Luminance along the line across the bars at `offset` pixels along them, bilinear.
-        func line(_ offset: Double) -> [Double] {
-            let ox = cx - dy * offset, oy = cy + dx * offset
-            var samples = [Double](repeating: 0, count: count)
-            image.withUnsafeBytes { bytes in
-                for i in 0..<count {
-                    let t = Double(i) - half
-                    let x = ox + t * dx, y = oy + t * dy
-                    let x0 = Int(x.rounded(.down)), y0 = Int(y.rounded(.down))
-                    guard x0 >= 0, y0 >= 0, x0 + 1 < image.width, y0 + 1 < image.height else { samples[i] = 128; continue }
-                    let fx = x - Double(x0), fy = y - Double(y0)
-                    let k = y0 * image.width + x0
-                    let top = Double(bytes[k]) * (1 - fx) + Double(bytes[k + 1]) * fx
-                    let bottom = Double(bytes[k + image.width]) * (1 - fx) + Double(bytes[k + image.width + 1]) * fx
-                    samples[i] = top * (1 - fy) + bottom * fy
-                }
-            }
-            return samples
-        }
+        let sampler = LineSampler(image: image, cx: cx, cy: cy, dx: dx, dy: dy, half: half, count: count, outside: 128)
+        func line(_ offset: Double) -> [Double] { sampler.line(offset) }
         // The mean of three lines around `offset`, less its moving mean (what is left is the
         // structure at the scale of the bars, not the light and the print around them).
         func profile(_ offset: Double) -> [Double] {

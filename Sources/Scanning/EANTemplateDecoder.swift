@@ -591,24 +591,8 @@ extension EANTemplateDecoder {
         let along = abs(dy) * Double(rect.width) + abs(dx) * Double(rect.height)
         let half = extent  // the region's extent each side of its centre: twice the region
         let count = Int(2 * half) + 1
-        func line(_ offset: Double) -> [Double] {
-            let ox = cx - dy * offset, oy = cy + dx * offset
-            var samples = [Double](repeating: 0, count: count)
-            image.withUnsafeBytes { bytes in
-                for i in 0..<count {
-                    let t = Double(i) - half
-                    let x = ox + t * dx, y = oy + t * dy
-                    let x0 = Int(x.rounded(.down)), y0 = Int(y.rounded(.down))
-                    let cx0 = min(max(x0, 0), image.width - 2), cy0 = min(max(y0, 0), image.height - 2)
-                    let fx = min(max(x - Double(cx0), 0), 1), fy = min(max(y - Double(cy0), 0), 1)
-                    let k = cy0 * image.width + cx0
-                    let top = Double(bytes[k]) * (1 - fx) + Double(bytes[k + 1]) * fx
-                    let bottom = Double(bytes[k + image.width]) * (1 - fx) + Double(bytes[k + image.width + 1]) * fx
-                    samples[i] = top * (1 - fy) + bottom * fy
-                }
-            }
-            return samples
-        }
+        let sampler = LineSampler(image: image, cx: cx, cy: cy, dx: dx, dy: dy, half: half, count: count, outside: nil)
+        func line(_ offset: Double) -> [Double] { sampler.line(offset) }
         guard image.width >= 2, image.height >= 2 else { return [] }
         let lines = stride(from: -0.3, through: 0.3001, by: 0.6 / 23).map { line($0 * along) }
         // Modules wider than 2.5 samples tell the fit no more than 2.5 do (a big photo's barcode,
