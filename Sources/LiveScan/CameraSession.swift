@@ -93,10 +93,7 @@ public final class CameraSession: Sendable {
         var refusals = FrameConfirmer(requiredFrames: o.confirmFrames, repeatAfter: .infinity)
         let clock = ContinuousClock()
         let start = clock.now
-        func now() -> Double {
-            let d = start.duration(to: clock.now).components
-            return Double(d.seconds) + Double(d.attoseconds) / 1e18
-        }
+        func now() -> Double { start.duration(to: clock.now).seconds }
         let cpuStart = Self.cpuSeconds()
         let threadStart = Self.threadCPUSeconds()
         var summary = Summary(end: .handlerStopped)

@@ -110,12 +110,13 @@ public final class FrameScanner {
     func outOfFocus(_ image: LuminanceImage) -> ScanReport {
         let clock = ContinuousClock()
         let started = clock.now
-        if let lastScan { outOfFocusDebt = max(0, outOfFocusDebt - outOfFocusShare * min(1, seconds(started - lastScan))) }
+        if let lastScan { outOfFocusDebt = max(0, outOfFocusDebt - outOfFocusShare * min(1, (started - lastScan).seconds)) }
         lastScan = started
         // The map itself is made on every ``outOfFocusMapEvery``-th frame only: a frame where
         // nothing barcode-like is in view costs the cheap scan and no more.
+        let mapFrame = framesWithoutRead % Self.outOfFocusMapEvery == 0
         framesWithoutRead += 1
-        guard outOfFocusDebt == 0, framesWithoutRead % Self.outOfFocusMapEvery == 1 || Self.outOfFocusMapEvery == 1,
+        guard outOfFocusDebt == 0, mapFrame,
               CandidateMap.canMap(PixelRect(x: 0, y: 0, width: image.width, height: image.height)) else {
             return ScanReport(symbols: [])
         }
@@ -128,13 +129,9 @@ public final class FrameScanner {
             outOfFocusAttempts += 1
             symbols = MultiPassDecoder.templateSymbols(image, around: candidate, policy: decoder.policy)
         }
-        outOfFocusDebt += seconds(clock.now - started)
+        outOfFocusDebt += (clock.now - started).seconds
         lastScan = clock.now
         return ScanReport(symbols: symbols)
-    }
-
-    private func seconds(_ d: Duration) -> Double {
-        Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18
     }
 
     /// Scans `pixels` and judges every code. Polygons are in pixels of the whole frame.

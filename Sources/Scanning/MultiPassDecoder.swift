@@ -234,6 +234,16 @@ public final class MultiPassDecoder {
             return CandidateMap.find(in: image, within: rect)
         }
         if candidates == nil, nothingRead(), CandidateMap.canMap(rect) { candidates = map() }
+        // The fit of the symbol's structure (``templateSymbols(_:around:policy:)``) on each
+        // barcode-like region in turn, until `done` says what it read is enough.
+        func fit(until done: ([Symbol]) -> Bool) -> [Symbol] {
+            var fitted: [Symbol] = []
+            for candidate in (candidates ?? map()).prefix(max(0, policy.maximumAreas)) {
+                fitted += Self.templateSymbols(image, around: candidate, policy: policy)
+                if done(fitted) { break }
+            }
+            return fitted
+        }
         // Nothing barcode-like after a first look that scanned lines across the whole region
         // (every line of a half-size copy, or every n-th row and column): the search ends, without
         // a scan of every line at full size.
@@ -269,13 +279,8 @@ public final class MultiPassDecoder {
             && !readings.contains(where: { if case .contradicted? = $0.verification { true } else { false } }) {
             // A code the fit could not confirm, read by one pass on a barcode-like region, may be
             // zbar's reading of a blurred symbol: the structure fitted to the region has the last word.
-            var fitted: [Symbol] = []
-            if effort != .fast && readings.contains(where: { !$0.symbology.isAddOn && Arbiter.weight($0) < 3 }) {
-                for candidate in (candidates ?? map()).prefix(max(0, policy.maximumAreas)) {
-                    fitted += Self.templateSymbols(image, around: candidate, policy: policy)
-                    if !fitted.isEmpty { break }
-                }
-            }
+            let unconfirmed = readings.contains { !$0.symbology.isAddOn && Arbiter.weight($0) < 3 }
+            let fitted = effort != .fast && unconfirmed ? fit { !$0.isEmpty } : []
             return ScanReport(symbols: readings + fitted)
         }
         var found: [Symbol] = []
@@ -287,10 +292,7 @@ public final class MultiPassDecoder {
         // Still unsettled: fit the symbol's structure to profiles across each barcode-like region
         // (out-of-focus and tiny barcodes, which no pass above reads).
         if !Arbiter.isSettled(readings + found, minimumEvidence: confirmations) {
-            for candidate in (candidates ?? map()).prefix(max(0, policy.maximumAreas)) {
-                found += Self.templateSymbols(image, around: candidate, policy: policy)
-                if Arbiter.isSettled(readings + found, minimumEvidence: confirmations) { break }
-            }
+            found += fit { Arbiter.isSettled(readings + found + $0, minimumEvidence: confirmations) }
         }
         return ScanReport(symbols: readings + found, recoveryEvidence: confirmations, candidates: looked)
     }
