@@ -118,33 +118,37 @@ public enum CandidateMap {
         let columns = area.width / block, rows = area.height / block
         guard columns >= 2, rows >= 2 else { return [] }
         var stats = [BlockStats](repeating: BlockStats(), count: columns * rows)
-        image.withUnsafeBytes { bytes in
+        image.withUnsafeBytes { raw in
             let stride = image.width
+            let bytes = raw.bindMemory(to: UInt8.self)
+            guard let base = bytes.baseAddress else { return }
             stats.withUnsafeMutableBufferPointer { cells in
                 for by in 0..<rows {
                     for dy in Swift.stride(from: 0, to: block, by: 2) {
                         let y = area.y + by * block + dy
                         guard y + 1 < image.height else { continue }
-                        let row = y * stride
+                        let top = base + y * stride, bottom = top + stride
                         for bx in 0..<columns {
-                            var sxx = 0, syy = 0, sxy = 0, sumAbs = 0, sum = 0
                             let x0 = area.x + bx * block
                             let count = min(block, image.width - 1 - x0)
                             guard count > 0 else { continue }
+                            // 32-bit wrapping sums (a block's row of 16 cells stays far below 2³¹), so
+                            // that the loop vectorizes.
+                            var sxx: Int32 = 0, syy: Int32 = 0, sxy: Int32 = 0, sumAbs: Int32 = 0, sum: Int32 = 0
                             for x in x0..<(x0 + count) {
                                 // The gradient at the centre of the 2×2 cell (both components at one
                                 // point, so that thin turned bars give a consistent direction).
-                                let here = Int(bytes[row + x]), right = Int(bytes[row + x + 1])
-                                let below = Int(bytes[row + stride + x]), diagonal = Int(bytes[row + stride + x + 1])
-                                let gx = (right + diagonal - here - below) / 2
-                                let gy = (below + diagonal - here - right) / 2
-                                sxx += gx * gx; syy += gy * gy; sxy += gx * gy
-                                sumAbs += abs(gx) + abs(gy)
-                                sum += here
+                                let here = Int32(top[x]), right = Int32(top[x + 1])
+                                let below = Int32(bottom[x]), diagonal = Int32(bottom[x + 1])
+                                let gx = (right &+ diagonal &- here &- below) / 2
+                                let gy = (below &+ diagonal &- here &- right) / 2
+                                sxx &+= gx &* gx; syy &+= gy &* gy; sxy &+= gx &* gy
+                                sumAbs &+= (gx < 0 ? 0 &- gx : gx) &+ (gy < 0 ? 0 &- gy : gy)
+                                sum &+= here
                             }
                             let k = by * columns + bx
-                            cells[k].sxx += sxx; cells[k].syy += syy; cells[k].sxy += sxy
-                            cells[k].sumAbs += sumAbs; cells[k].n += count; cells[k].luminance += sum
+                            cells[k].sxx += Int(sxx); cells[k].syy += Int(syy); cells[k].sxy += Int(sxy)
+                            cells[k].sumAbs += Int(sumAbs); cells[k].n += count; cells[k].luminance += Int(sum)
                         }
                     }
                 }
