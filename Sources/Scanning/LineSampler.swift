@@ -19,25 +19,34 @@ struct LineSampler {
 
     func line(_ offset: Double) -> [Double] {
         let ox = cx - dy * offset, oy = cy + dx * offset
-        var samples = [Double](repeating: 0, count: count)
         let width = image.width, height = image.height
-        image.withUnsafeBytes { bytes in
-            for i in 0..<count {
-                let t = Double(i) - half
-                let x = ox + t * dx, y = oy + t * dy
-                var x0 = Int(x.rounded(.down)), y0 = Int(y.rounded(.down))
-                var fx = x - Double(x0), fy = y - Double(y0)
-                if x0 < 0 || y0 < 0 || x0 + 1 >= width || y0 + 1 >= height {
-                    if let outside { samples[i] = outside; continue }
-                    x0 = min(max(x0, 0), width - 2); y0 = min(max(y0, 0), height - 2)
-                    fx = min(max(x - Double(x0), 0), 1); fy = min(max(y - Double(y0), 0), 1)
+        return [Double](unsafeUninitializedCapacity: count) { samples, initialized in
+            image.withUnsafeBytes { raw in
+                let bytes = raw.bindMemory(to: UInt8.self)
+                for i in 0..<count {
+                    let t = Double(i) - half
+                    let x = ox + t * dx, y = oy + t * dy
+                    var x0 = Self.floor(x), y0 = Self.floor(y)
+                    var fx = x - Double(x0), fy = y - Double(y0)
+                    if x0 < 0 || y0 < 0 || x0 + 1 >= width || y0 + 1 >= height {
+                        if let outside { samples[i] = outside; continue }
+                        x0 = min(max(x0, 0), width - 2); y0 = min(max(y0, 0), height - 2)
+                        fx = min(max(x - Double(x0), 0), 1); fy = min(max(y - Double(y0), 0), 1)
+                    }
+                    let k = y0 * width + x0
+                    let top = Double(bytes[k]) * (1 - fx) + Double(bytes[k + 1]) * fx
+                    let bottom = Double(bytes[k + width]) * (1 - fx) + Double(bytes[k + width + 1]) * fx
+                    samples[i] = top * (1 - fy) + bottom * fy
                 }
-                let k = y0 * width + x0
-                let top = Double(bytes[k]) * (1 - fx) + Double(bytes[k + 1]) * fx
-                let bottom = Double(bytes[k + width]) * (1 - fx) + Double(bytes[k + width + 1]) * fx
-                samples[i] = top * (1 - fy) + bottom * fy
             }
+            initialized = count
         }
-        return samples
+    }
+
+    /// `⌊v⌋` for coordinates well inside `Int`'s range, without a call to libm's `floor` (the
+    /// baseline x86-64 target has no rounding instruction): truncation, less one below zero.
+    @inline(__always) static func floor(_ v: Double) -> Int {
+        let truncated = Int(v)
+        return Double(truncated) > v ? truncated - 1 : truncated
     }
 }
