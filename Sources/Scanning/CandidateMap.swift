@@ -22,6 +22,31 @@ public struct Candidate: Sendable, Hashable {
     public var coherence: Double
     /// Light/dark transitions on the line across the region that shows the most (an EAN-13 has 60).
     public var edges: Int = 0
+    /// Mean distance between neighbouring edges across the bars, in pixels of the full image,
+    /// measured on the map's (reduced) image when its edges are at least
+    /// ``CandidateMap/judgedSpacing`` of its pixels apart; else `nil` (finer than the map resolves).
+    ///
+    /// An upper bound on the structure's fineness: an EAN-13's 59 spacings span 95 modules (1.6
+    /// modules each); where blur or the map's resolution loses its narrowest bars, the spacing it
+    /// measures is larger, up to 9 modules for a symbol defocused by 3 (blur sweep of
+    /// `make bench-accuracy`).
+    public var edgeSpacing: Double?
+    /// Width of its light/dark transitions, in pixels of the full image, measured with
+    /// ``edgeSpacing`` (else `nil`): the share of samples on a slope, (Σ|Δ|)² / (n·ΣΔ²) along
+    /// the profile across the bars, times the spacing. Sharp print has edges a pixel or two wide,
+    /// a fraction of the spacing (type 0.2–0.45 of it); defocused bars are all slope
+    /// (0.5–0.8 of it on the blur sweep).
+    public var edgeWidth: Double?
+
+    /// Whether its edges are sharp: narrower than ``sharpEdges`` of their spacing. The
+    /// narrowest bars of such a region are resolved where it was mapped, so ``edgeSpacing`` is
+    /// about 1.6 modules; `false` when not measured.
+    public var hasSharpEdges: Bool {
+        guard let edgeSpacing, let edgeWidth else { return false }
+        return edgeWidth < Self.sharpEdges * edgeSpacing
+    }
+    /// Edge width, as a share of the edge spacing, under which edges are sharp (``hasSharpEdges``).
+    public static let sharpEdges = 0.45
 
     /// How much the region looks like an EAN: its coherence, times how close its edge count comes
     /// to an EAN-13's 60 (fewer: part of a symbol or a word; far more: a texture). Candidates are
@@ -39,6 +64,8 @@ public struct Candidate: Sendable, Hashable {
         guard factor != 1 else { return self }
         var copy = self
         copy.rect = PixelRect(x: rect.x * factor, y: rect.y * factor, width: rect.width * factor, height: rect.height * factor)
+        copy.edgeSpacing = edgeSpacing.map { $0 * Double(factor) }
+        copy.edgeWidth = edgeWidth.map { $0 * Double(factor) }
         return copy
     }
 
@@ -208,10 +235,11 @@ public enum CandidateMap {
                                    width: (maxX - minX + 1) * block * scale, height: (maxY - minY + 1) * block * scale)
             // Type, not bars: strokes that end after a few edge spacings (a page of text at 48
             // megapixels has dozens of such regions, each worth a full-size decode and passes).
-            let length = barLength(in: image, around: box, angle: total.angle, enough: 2 * minimumBarLength)
-            if let length, length < minimumBarLength { continue }
+            let bars = barLength(in: image, around: box, angle: total.angle, enough: 2 * minimumBarLength)
+            if let bars, bars.length < minimumBarLength { continue }
             found.append(Candidate(rect: pixels, angle: total.angle, inverted: inside > around + 12, blocks: counted,
-                                   coherence: total.coherence, edges: edges))
+                                   coherence: total.coherence, edges: edges, edgeSpacing: bars.map { $0.spacing * Double(scale) },
+                                   edgeWidth: bars.map { $0.slope * $0.spacing * Double(scale) }))
         }
         return found.sorted { ($0.likeness, $0.blocks) > ($1.likeness, $1.blocks) }
     }
@@ -274,8 +302,10 @@ public enum CandidateMap {
         return best
     }
 
-    /// How far the bars of a candidate run along themselves, in spacings of its edges, when its
-    /// edges are far enough apart (at least ``judgedSpacing`` pixels) to tell; else `nil`.
+    /// How far the bars of a candidate run along themselves, in spacings of its edges; that
+    /// spacing (pixels of `image`, on the line that gave the length); and the share of that
+    /// line's profile on a slope (``Candidate/edgeWidth``) — when its edges are far enough apart
+    /// (at least ``judgedSpacing`` pixels) to tell; else `nil`.
     ///
     /// From each of five lines across the middle of `box` (pixels of `image`; `angle` is the
     /// direction across the bars, degrees), the profile across the bars — the mean of 5 parallel
@@ -290,7 +320,8 @@ public enum CandidateMap {
     /// spacing measured is coarser and its bars measure 5.5–8 spacings (generated and real photos
     /// of `make bench-accuracy`). The strokes of a line of type measure 2–5: an x-height against
     /// letters a few spacings wide.
-    static func barLength(in image: LuminanceImage, around box: PixelRect, angle: Double, enough: Double) -> Double? {
+    static func barLength(in image: LuminanceImage, around box: PixelRect, angle: Double,
+                          enough: Double) -> (length: Double, spacing: Double, slope: Double)? {
         let radians = angle * .pi / 180
         let (dx, dy) = (cos(radians), sin(radians))
         let cx = Double(box.x) + Double(box.width) / 2, cy = Double(box.y) + Double(box.height) / 2
@@ -348,7 +379,7 @@ public enum CandidateMap {
         }
         // From each of five lines across the middle (one may cross the digits under the bars, or
         // miss a symbol that fills only part of the region), the longest run.
-        var best: Double?
+        var best: (length: Double, spacing: Double, slope: Double)?
         for fraction in [0.0, -0.15, 0.15, -0.3, 0.3] {
             let start = fraction * along
             let found = edges(line(start))
@@ -373,8 +404,16 @@ public enum CandidateMap {
                     t += step
                 }
             }
-            best = max(best ?? 0, length / spacing)
-            if best! >= enough { break }
+            if best == nil || length / spacing > best!.length {
+                // The share of the reference profile's samples on a slope: (Σ|Δ|)² / (n·ΣΔ²).
+                var sum = 0.0, squares = 0.0
+                for k in 1..<count {
+                    let d = reference[k] - reference[k - 1]
+                    sum += abs(d); squares += d * d
+                }
+                best = (length / spacing, spacing, squares > 0 ? sum * sum / (Double(count - 1) * squares) : 1)
+            }
+            if best!.length >= enough { break }
         }
         return best
     }

@@ -1,5 +1,6 @@
 import Testing
 import Imaging
+import TestSupport
 @testable import Scanning
 
 /// The barcode-likeness map (issue 10): where a barcode may be, before any decoder runs.
@@ -85,6 +86,25 @@ import Imaging
         // Softened as a lens and a JPEG soften it.
         let found = CandidateMap.find(in: LuminanceImage(width: 1200, height: 900, pixels: page).boxBlurred())
         #expect(found.isEmpty, "\(found.map(\.rect))")
+    }
+
+    /// A sharp print's edges are a fraction of their spacing wide, and that spacing is the bars'
+    /// (about 1.6 modules); defocused by 2 modules, the same symbol's edges are all slope. What
+    /// the map measures here decides whether the structure fit runs on a region
+    /// (``Candidate/hasSharpEdges``).
+    @Test func sharpAndDefocusedBarsAreToldApartByTheirEdges() throws {
+        let sharp = BlurredEAN13.picture("9780306406157", module: 4, radius: 0, sigma: 2, height: 200, top: 40, barHeight: 120)
+        let crisp = try #require(CandidateMap.find(in: sharp).first)
+        let spacing = try #require(crisp.edgeSpacing), width = try #require(crisp.edgeWidth)
+        #expect(spacing >= 1.2 * 4 && spacing <= 2.5 * 4, "spacing \(spacing)")
+        #expect(width < 0.45 * spacing, "edge width \(width) of \(spacing)")
+        #expect(crisp.hasSharpEdges)
+
+        let defocused = BlurredEAN13.picture("9780306406157", module: 4, radius: 8, sigma: 2, height: 200, top: 40, barHeight: 120)
+        let soft = try #require(CandidateMap.find(in: defocused).first)
+        let softSpacing = try #require(soft.edgeSpacing), softWidth = try #require(soft.edgeWidth)
+        #expect(softWidth >= 0.45 * softSpacing, "edge width \(softWidth) of \(softSpacing)")
+        #expect(!soft.hasSharpEdges)
     }
 
     /// Bars cut down to a quarter of the symbol's width (as some book covers print them) are
