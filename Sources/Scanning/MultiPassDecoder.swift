@@ -194,11 +194,27 @@ public final class MultiPassDecoder {
     /// (on a halved copy when the region is over ``DecodingPolicy/halfSizeAbovePixels``), then one
     /// zbar scan of every line, then, unless `effort` is ``Effort/fast``, the recovery passes.
     ///
-    /// - Parameter firstLookDone: the caller already ran ``firstLook(_:region:scale:)`` on a
-    ///   reduced copy of this image and it found nothing (``FileScanner`` does so with JPEGs
-    ///   decoded at half size).
-    public func decode(_ image: LuminanceImage, region: RegionOfInterest = .full, firstLookDone: Bool = false,
-                       earlier: [Symbol] = [], candidates given: [Candidate]? = nil) -> ScanReport {
+    /// For decoded pixels (a camera frame, a test picture); an image file goes through
+    /// ``decode(_:page:region:)``, which may look at a JPEG at half size first.
+    ///
+    /// - Parameters:
+    ///   - image: the upright picture, at full size.
+    ///   - region: the part scanned (normalized to `image`); polygons come back in pixels of
+    ///     the whole `image`, clockwise from top-left.
+    public func decode(_ image: LuminanceImage, region: RegionOfInterest = .full) -> ScanReport {
+        decode(image, region: region, firstLookDone: false)
+    }
+
+    /// ``decode(_:region:)``, after a look at a reduced copy when `firstLookDone`.
+    ///
+    /// - Parameters:
+    ///   - firstLookDone: ``look(_:region:scale:everyLine:)`` already ran on a reduced copy of
+    ///     this image and it did not settle it (``decode(_:page:region:)`` does so with a JPEG
+    ///     decoded at half size).
+    ///   - earlier: what that look read but could not confirm (measured again at full size).
+    ///   - given: where a barcode may be, when that look made the map (full-size pixels).
+    func decode(_ image: LuminanceImage, region: RegionOfInterest, firstLookDone: Bool,
+                earlier: [Symbol] = [], candidates given: [Candidate]? = nil) -> ScanReport {
         let rect = region.pixelRect(imageWidth: image.width, imageHeight: image.height)
         let big = rect.width * rect.height > policy.halfSizeAbovePixels
         var halved: LuminanceImage?  // the whole image at half size, when made for the first look
@@ -219,7 +235,7 @@ public final class MultiPassDecoder {
             return again
         }
         if Arbiter.isConfirmed(readings) { return ScanReport(symbols: readings) }
-        // Nothing read yet: where may a barcode be? (FileScanner passes what it found in its
+        // Nothing read yet: where may a barcode be? (decode(_:page:region:) passes what it found in its
         // half-size look.) Where nothing looks like one, the search ends here (below).
         var candidates = given ?? mapped
         func map() -> [Candidate] {
