@@ -71,12 +71,14 @@ struct DecodingPass {
         }
     }
 
-    /// Rotation by `degrees` clockwise; images over 2 megapixels are halved first (a barcode
-    /// big enough to need no upscaling survives it, and rotation costs per pixel).
-    static func rotated(by degrees: Double, inverted: Bool = false) -> DecodingPass {
+    /// Rotation by `degrees` clockwise; images over `halvingAbovePixels` are halved first
+    /// (``DecodingPolicy/rotateAtHalfSizeAbovePixels``: a barcode big enough to need no upscaling
+    /// survives it, and rotation costs per pixel).
+    static func rotated(by degrees: Double, inverted: Bool = false,
+                        halvingAbovePixels: Int = DecodingPolicy().rotateAtHalfSizeAbovePixels) -> DecodingPass {
         let name = PassName(rawValue: (inverted ? "invert-" : "") + "rotate\(degrees < 0 ? "" : "+")\(Int(degrees))")
         return DecodingPass(name: name) { image in
-            let factor = image.width * image.height > 2_000_000 ? 2 : 1
+            let factor = image.width * image.height > halvingAbovePixels ? 2 : 1
             var source = image.downscaled(by: factor)
             if inverted { source = source.inverted() }
             let (turned, toSource) = source.rotated(degrees: degrees)
@@ -173,7 +175,7 @@ public final class MultiPassDecoder {
         guard scale > 1 && everyLine else { return Look() }
         guard CandidateMap.canMap(rect) else { return Look(symbols: found(scanner.scan(image, pixels: rect, pass: name, density: 1))) }
         let candidates = CandidateMap.find(in: image, within: rect)
-        for (area, _) in Self.areas(candidates, within: rect, maximum: policy.maximumAreas) {
+        for (area, _) in Self.areas(candidates, within: rect, maximum: policy.maximumAreas, margin: policy.areaMargin) {
             if let symbols = found(scanner.scan(image, pixels: area, pass: name, density: 1)) { return Look(symbols: symbols) }
         }
         return Look(candidates: candidates.map { $0.scaled(by: scale) })
@@ -276,7 +278,7 @@ public final class MultiPassDecoder {
         if let candidates, !candidates.isEmpty, nothingRead() {
             looked = candidates
             areas = [(rect, candidates[0])]
-            let around = Self.areas(candidates, within: rect, maximum: policy.maximumAreas)
+            let around = Self.areas(candidates, within: rect, maximum: policy.maximumAreas, margin: policy.areaMargin)
             if around.reduce(0, { $0 + $1.rect.width * $1.rect.height }) * 2 < rect.width * rect.height {
                 areas = around
                 focused = true
@@ -326,7 +328,7 @@ public final class MultiPassDecoder {
         let wholeImage = area.x == 0 && area.y == 0 && area.width == image.width && area.height == image.height
         let crop = (wholeImage && factor == 2 ? halved : nil)
             ?? image.cropped(x: area.x, y: area.y, width: area.width, height: area.height).downscaled(by: factor)
-        let passes = Self.ordered(Self.passes(for: effort, width: crop.width, height: crop.height), for: candidate)
+        let passes = Self.ordered(Self.passes(for: effort, width: crop.width, height: crop.height, policy: policy), for: candidate)
         // normal scans every n-th line (``DecodingPolicy/recoveryLines``); thorough every line.
         let recoveryDensity = effort == .thorough ? 1 : max(1, min(crop.width, crop.height) / max(1, policy.recoveryLines))
         // Around a barcode-like region, zbar scans across its bars only (rows for upright bars,
@@ -395,13 +397,14 @@ public final class MultiPassDecoder {
     }
 
     /// The areas to search for `candidates` (at most `maximum`, in their order): each
-    /// widened by half its longer side (and 32 pixels) on every side — a region found in part
-    /// still gets its quiet zones — overlapping ones merged, clipped to `rect`.
-    static func areas(_ candidates: [Candidate], within rect: PixelRect,
-                      maximum: Int = DecodingPolicy().maximumAreas) -> [(rect: PixelRect, looksLike: Candidate?)] {
+    /// widened by half its longer side (and `margin` pixels, ``DecodingPolicy/areaMargin``) on
+    /// every side — a region found in part still gets its quiet zones — overlapping ones merged,
+    /// clipped to `rect`.
+    static func areas(_ candidates: [Candidate], within rect: PixelRect, maximum: Int = DecodingPolicy().maximumAreas,
+                      margin extra: Int = DecodingPolicy().areaMargin) -> [(rect: PixelRect, looksLike: Candidate?)] {
         var areas: [(rect: PixelRect, looksLike: Candidate?)] = []
         for c in candidates.prefix(max(0, maximum)) {
-            let margin = max(c.rect.width, c.rect.height) / 2 + 32
+            let margin = max(c.rect.width, c.rect.height) / 2 + extra
             var box = (minX: c.rect.x - margin, minY: c.rect.y - margin,
                        maxX: c.rect.x + c.rect.width + margin, maxY: c.rect.y + c.rect.height + margin)
             // Areas that overlap become one (the parts of one symbol, cut by a wide bar).
@@ -439,8 +442,9 @@ public final class MultiPassDecoder {
         return first + rest
     }
 
-    /// The recovery passes for an effort level and a region size, cheapest first.
-    static func passes(for effort: Effort, width: Int, height: Int) -> [DecodingPass] {
+    /// The recovery passes for an effort level and a region size, cheapest first; `policy` gives
+    /// the sizes that decide the scaled and turned passes (its effort is not used).
+    static func passes(for effort: Effort, width: Int, height: Int, policy: DecodingPolicy = DecodingPolicy()) -> [DecodingPass] {
         guard effort != .fast else { return [] }
         let shorter = min(width, height)
         // The two unsharp passes subtract the same σ = 4 blur of the same image: made once.
@@ -461,8 +465,8 @@ public final class MultiPassDecoder {
             .plain("invert") { $0.inverted() },
             .plain("invert-smooth") { $0.inverted().boxBlurred() },
         ]
-        if shorter >= 300 { passes.append(.scaled("half", by: 2)) }
-        if shorter >= 1200 { passes.append(.scaled("quarter", by: 4)) }
+        if shorter >= policy.halfPassMinimumSide { passes.append(.scaled("half", by: 2)) }
+        if shorter >= policy.quarterPassMinimumSide { passes.append(.scaled("quarter", by: 4)) }
         // A rotation's canvas is the bounding box of the turned region: for a thin strip (a
         // 65535×1 image) it would be gigapixels. Angles whose canvas is over 3 times the region
         // are skipped: a strip that thin holds no barcode turned by that much.
@@ -471,11 +475,14 @@ public final class MultiPassDecoder {
             let w = Double(width), h = Double(height)
             return (w * c + h * s) * (w * s + h * c) <= 3 * w * h
         }
-        passes += [30.0, -30].filter(fits).map { .rotated(by: $0) }
+        let halving = policy.rotateAtHalfSizeAbovePixels
+        passes += [30.0, -30].filter(fits).map { .rotated(by: $0, halvingAbovePixels: halving) }
         if effort == .thorough {
-            if width * height <= 4_000_000 { passes.append(.upscaled("upscale-2", by: 2)) }
-            for degrees in [15.0, -15, 45, -45, 60, -60] where fits(degrees) { passes.append(.rotated(by: degrees)) }
-            for degrees in [15.0, -15, 30, -30, 45, -45] where fits(degrees) { passes.append(.rotated(by: degrees, inverted: true)) }
+            if width * height <= policy.upscaleUpToPixels { passes.append(.upscaled("upscale-2", by: 2)) }
+            for degrees in [15.0, -15, 45, -45, 60, -60] where fits(degrees) { passes.append(.rotated(by: degrees, halvingAbovePixels: halving)) }
+            for degrees in [15.0, -15, 30, -30, 45, -45] where fits(degrees) {
+                passes.append(.rotated(by: degrees, inverted: true, halvingAbovePixels: halving))
+            }
         }
         return passes
     }
