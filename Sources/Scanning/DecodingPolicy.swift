@@ -1,6 +1,7 @@
-/// How ``MultiPassDecoder`` and ``FileScanner`` decode: the effort, the evidence a recovered code
-/// needs, and every size threshold and line count of the decoding strategy, in one place (in the
-/// spirit of zxing-cpp's `ReaderOptions`). Each field's default is documented where it is declared.
+/// How ``MultiPassDecoder`` decodes (pixels, or a file for ``FileScanner``): the effort, the
+/// evidence a recovered code needs, and every size threshold and line count of the decoding
+/// strategy, in one place (in the spirit of zxing-cpp's `ReaderOptions`). Each field's default is
+/// documented where it is declared.
 ///
 /// The defaults are what `isbnscan scan` uses; ``init(effort:confirmations:)`` changes only the
 /// two knobs the command line exposes. "Pixels" are pixels of the full-size, upright image unless

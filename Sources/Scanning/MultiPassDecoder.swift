@@ -51,6 +51,10 @@ final class SharedBlur: @unchecked Sendable {
 ///    ``ISBN/RejectionReason/ambiguous``. zbar only returns symbols whose EAN check digit
 ///    is right, so every pass reports check-digit-valid codes only.
 ///
+/// An image file comes as an ``ImageSource`` (``decode(_:page:region:)``): the decoder then
+/// decides itself whether a big JPEG gets step 1 at half size, and whether it needs the full-size
+/// image after it; decoded pixels (a camera frame) go to ``decode(_:region:)``.
+///
 /// Every threshold of this strategy is a field of its ``policy``.
 ///
 /// Owns one ``BarcodeScanner``: not thread-safe, one per worker.
