@@ -31,7 +31,8 @@ let package = Package(
         // C shim: V4L2 ioctls with fixed arguments, ioctl numbers and fourccs as real symbols.
         // Needs only the Linux headers (linux-libc-dev).
         .target(name: "CV4L2"),
-        // C shim: the SIGINT/SIGTERM stop flag and the file removed on a fatal signal (the CLI's).
+        // C shim: the SIGINT/SIGTERM stop flag and the file removed on a fatal signal (the CLI's);
+        // the names of the stop signals, for the CLI's messages and Capture's error text.
         .target(name: "CSignals"),
 
         // Pure Swift: ISBN-13 / ISBN-10 rules. Depends on nothing.
@@ -49,8 +50,9 @@ let package = Package(
         // Folder walking and parallel scanning with results in input order.
         .target(name: "Batch", dependencies: ["Imaging", "Scanning"]),
         // V4L2 capture devices, frames, pixel formats → luminance of a region (Motion-JPEG through
-        // Imaging). Depends only on Imaging (the region of interest and pixel rectangle live there).
-        .target(name: "Capture", dependencies: ["CV4L2", "Imaging"]),
+        // Imaging). Depends only on Imaging (the region of interest and pixel rectangle live there),
+        // besides the C shims: V4L2's, and CSignals for the names of the stop signals.
+        .target(name: "Capture", dependencies: ["CV4L2", "CSignals", "Imaging"]),
         // The camera session: frames in, events out (frame, code read, confirmed, refused, device
         // error); frame scanner and confirmation across frames. Beside Batch, its file twin.
         .target(name: "LiveScan", dependencies: ["Capture", "Imaging", "Scanning", "ISBN"]),

@@ -1,4 +1,5 @@
-/* SIGINT/SIGTERM as a flag, and a file removed when a signal ends the process (see csignals.h). */
+/* SIGINT/SIGTERM as a flag, a file removed when a signal ends the process, and the stop signals
+ * named for messages (see csignals.h). */
 #define _GNU_SOURCE
 #include "csignals.h"
 
@@ -88,3 +89,11 @@ int isc_signals_install_stop_handlers(void) {
 }
 
 int isc_signals_received(void) { return stop_signal; }
+
+const char *isc_signal_name(int sig) {
+    switch (sig) {
+    case SIGINT: return "SIGINT";
+    case SIGTERM: return "SIGTERM";
+    default: return NULL;
+    }
+}

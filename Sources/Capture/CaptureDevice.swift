@@ -2,6 +2,7 @@ internal import CV4L2
 #if canImport(Glibc)
 import Glibc
 #endif
+import Imaging
 
 /// One frame as the driver delivered it, borrowed from the device for the duration of a
 /// ``CaptureDevice/withNextFrame(timeout:stopRequest:_:)`` call.
@@ -231,10 +232,10 @@ public final class CaptureDevice {
         guard let fd = descriptor?.fd, let format, streaming || readBuffer != nil else {
             throw .system(device: path, operation: "VIDIOC_DQBUF (stream not started)", errno: EINVAL)
         }
-        let deadline = monotonicSeconds() + max(0, timeout)
+        let clock = ContinuousClock(), start = clock.now, limit = max(0, timeout)
         while true {
             if let signal = stopRequest() { throw .interrupted(device: path, signal: signal) }
-            let remaining = deadline - monotonicSeconds()
+            let remaining = limit - (clock.now - start).seconds
             if remaining <= 0 { return nil }
             var revents: Int16 = 0
             let wait = min(remaining, Self.stopCheckInterval)
@@ -316,11 +317,4 @@ public final class CaptureDevice {
     static func string(_ chars: [CChar]) -> String {
         chars.withUnsafeBytes { raw in String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self) }
     }
-}
-
-/// Seconds on the monotonic clock (CLOCK_MONOTONIC), for frame timing.
-func monotonicSeconds() -> Double {
-    var t = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &t)
-    return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
 }

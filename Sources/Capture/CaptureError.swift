@@ -1,3 +1,4 @@
+internal import CSignals
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -68,7 +69,7 @@ public enum CaptureError: Error, Equatable, Sendable, CustomStringConvertible {
         case .timeout(let d, let seconds):
             return "\(d): no frame from the camera for \(Self.format(seconds)) s (stalled device or driver)"
         case .interrupted(let d, let signal):
-            return "\(d): " + (signal == 0 ? "stopped" : "interrupted by \(signal == SIGTERM ? "SIGTERM" : "SIGINT")")
+            return "\(d): " + (signal == 0 ? "stopped" : "interrupted by \(isc_signal_name(signal).map { String(cString: $0) } ?? "signal \(signal)")")
         case .badFrame(let d, let detail):
             return "\(d): unusable frame: \(detail)"
         case .system(let d, let op, let code):

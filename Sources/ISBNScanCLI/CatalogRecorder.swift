@@ -18,7 +18,7 @@ final class CatalogRecorder {
     let held: [HeldSink]
     private let diagnostics: TextSink
     private var pending = 0
-    private var batchStart = 0.0
+    private var batchStart = ContinuousClock.now
     /// The first catalogue error; recording stops after it (the scan goes on).
     private(set) var failed = false
 
@@ -34,7 +34,7 @@ final class CatalogRecorder {
         do {
             if !catalog.inBatch {
                 try catalog.begin()
-                batchStart = monotonicSeconds()
+                batchStart = .now
             }
             try catalog.record(record, path: path, size: stat?.size, modificationNanoseconds: stat?.modificationNanoseconds,
                                warnings: warnings)
@@ -48,7 +48,7 @@ final class CatalogRecorder {
 
     /// Commits when the open batch is older than ``batchSeconds`` (called between files).
     func tick() {
-        if pending > 0 && monotonicSeconds() - batchStart >= Self.batchSeconds { commit() }
+        if pending > 0 && (ContinuousClock.now - batchStart).seconds >= Self.batchSeconds { commit() }
     }
 
     /// Commits the open batch and releases its output.

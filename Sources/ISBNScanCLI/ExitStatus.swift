@@ -1,3 +1,5 @@
+internal import CSignals
+
 /// The exit statuses of `isbnscan`, documented in `--help` and README.
 ///
 /// Two cases share status 0: ``found`` says a command found what it looked for, ``success``
@@ -36,11 +38,8 @@ public enum ExitStatus: Sendable, Equatable, CaseIterable {
     }
 }
 
-/// `"SIGINT"` / `"SIGTERM"` for messages about an interruption.
+/// `"SIGINT"` / `"SIGTERM"` (else `"signal <n>"`) for messages about an interruption: the names
+/// are CSignals' (`isc_signal_name`), which Capture's error text uses too.
 func signalName(_ signal: Int32) -> String {
-    switch signal {
-    case 2: return "SIGINT"
-    case 15: return "SIGTERM"
-    default: return "signal \(signal)"
-    }
+    isc_signal_name(signal).map { String(cString: $0) } ?? "signal \(signal)"
 }

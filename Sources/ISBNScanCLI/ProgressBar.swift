@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import Imaging
 
 /// The one-line progress display of a batch run on a terminal's stderr:
 /// `[#######.......]  120/300 files  45.2 files/s  ETA 0:04  found 110`.
@@ -11,23 +9,23 @@ import Glibc
 final class ProgressBar {
     private let sink: TextSink
     private let total: Int
-    private let start: Double
+    private let start: ContinuousClock.Instant
     private var shown = false
+    /// Seconds from `start` to the last draw.
     private var lastDraw = -1.0
 
     init(sink: TextSink, total: Int) {
         self.sink = sink
         self.total = total
-        self.start = monotonicSeconds()
+        self.start = .now
     }
 
     /// Redraws with `done` files finished and `found` of them holding an ISBN, at most
     /// ten times a second unless `force`.
     func draw(done: Int, found: Int, force: Bool = false) {
-        let now = monotonicSeconds()
-        guard force || now - lastDraw >= 0.1 else { return }
-        lastDraw = now
-        let elapsed = now - start
+        let elapsed = (ContinuousClock.now - start).seconds
+        guard force || elapsed - lastDraw >= 0.1 else { return }
+        lastDraw = elapsed
         let rate = elapsed > 0 ? Double(done) / elapsed : 0
         let width = 24
         let filled = total > 0 ? width * min(done, total) / total : width
@@ -47,13 +45,6 @@ final class ProgressBar {
         sink.write("\r\u{1B}[K")
         shown = false
     }
-}
-
-/// Seconds on the monotonic clock (`CLOCK_MONOTONIC`), for rates and elapsed times.
-func monotonicSeconds() -> Double {
-    var now = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &now)
-    return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
 }
 
 /// `12.3` for rates: one decimal under 100, none above.

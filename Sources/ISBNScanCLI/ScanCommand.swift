@@ -370,7 +370,7 @@ ArgumentParser.acceptOption,
         let batch = BatchScanner(jobs: settings.jobs) {
             FileScanner(decodeOptions: options, scannerOptions: scannerOptions, region: region, policy: policy)
         }
-        let start = monotonicSeconds()
+        let start = ContinuousClock.now
         // A failed write (closed pipe, full disk) stops the run: nothing more can be delivered.
         batch.run(inputs, idle: {
             recorder?.tick()
@@ -406,7 +406,7 @@ ArgumentParser.acceptOption,
                          + (settings.output.map { ", written to \(escaped($0, json: false))" } ?? "") + "\n")
         }
         if !settings.quiet && (writer.showNames || interrupted != nil) {
-            stderr.write(tally.summary(walk: walk, seconds: monotonicSeconds() - start) + "\n")
+            stderr.write(tally.summary(walk: walk, seconds: (ContinuousClock.now - start).seconds) + "\n")
         }
         if !settings.quiet && interrupted == nil && status == .nothingFound && walk.skippedFolders > 0 {
             // A phone or camera dump keeps its photos in subfolders: say how to reach them, last.

@@ -6,7 +6,7 @@ import Glibc
 /// as often as it needs, while the file is read once.
 ///
 /// A JPEG that is a regular file of at most ``maxBytesInMemory`` bytes is read into memory when
-/// the source is made, and every ``decode(halvingJPEGAbovePixels:)`` decodes those bytes
+/// the source is made, and every ``decode(page:halvingJPEGAbovePixels:)`` decodes those bytes
 /// (``ImageLoader/decode(_:path:options:)``). Anything else is decoded straight from the file at
 /// each call, as ``ImageLoader/load(path:options:)-(RawPath,_)`` does, so that memory follows the
 /// image size, not the file size: a larger JPEG (a huge tail after the image) decoded twice is
@@ -19,7 +19,7 @@ public struct ImageSource {
 
     /// The file, as the caller named it.
     public let path: RawPath
-    /// How every decode of the source decodes (``decode(halvingJPEGAbovePixels:)`` may add the halving).
+    /// How every decode of the source decodes (``decode(page:halvingJPEGAbovePixels:)`` may add the halving).
     public let options: DecodeOptions
     /// The file's bytes, when held in memory; else `nil`.
     private let bytes: [UInt8]?
@@ -36,7 +36,7 @@ public struct ImageSource {
         self.bytes = path.isStandardInput ? nil : try Self.readSmallJPEG(path)
     }
 
-    /// Whether ``decode(halvingJPEGAbovePixels:)`` may be called more than once: not for
+    /// Whether ``decode(page:halvingJPEGAbovePixels:)`` may be called more than once: not for
     /// standard input, which can be read once only.
     public var canDecodeAgain: Bool { !path.isStandardInput }
 
@@ -47,9 +47,14 @@ public struct ImageSource {
     /// decoded at half size (``DecodeOptions/halveJPEGAbovePixels``; ``DecodedImage/scale`` says
     /// whether it happened).
     ///
+    /// - Parameters:
+    ///   - page: TIFF only: the page (directory) to decode, from 0, in place of ``options``'
+    ///     ``DecodeOptions/page``; ``DecodedImage/pageCount`` says how many there are.
+    ///   - halvingJPEGAbovePixels: pixels of the full-size image (width × height).
     /// - Throws: ``ImageError`` as ``ImageLoader/load(path:options:)-(RawPath,_)`` does.
-    public func decode(halvingJPEGAbovePixels: Int? = nil) throws(ImageError) -> DecodedImage {
+    public func decode(page: Int? = nil, halvingJPEGAbovePixels: Int? = nil) throws(ImageError) -> DecodedImage {
         var options = options
+        if let page { options.page = page }
         if let halvingJPEGAbovePixels { options.halveJPEGAbovePixels = halvingJPEGAbovePixels }
         guard let bytes else { return try ImageLoader.load(path: path, options: options) }
         let result = bytes.withUnsafeBytes { raw in

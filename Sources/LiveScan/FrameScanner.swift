@@ -19,7 +19,7 @@ import Scanning
 /// copy and squash the geometry the reading verifier measures in.
 ///
 /// A frame whose sparse lines read anything (any EAN, judged or not) is scanned again whole
-/// (``MultiPassDecoder/decode(_:region:firstLookDone:earlier:)``, every row and column, as
+/// (``MultiPassDecoder/decode(_:region:)``, every row and column, as
 /// `scan` does): the cost goes to frames with a barcode, and a code read weakly on the sparse
 /// lines is judged on all of them (without that, a blurred book took up to 2 more frames).
 ///

@@ -1,6 +1,7 @@
-/// How ``MultiPassDecoder`` and ``FileScanner`` decode: the effort, the evidence a recovered code
-/// needs, and every size threshold and line count of the decoding strategy, in one place (in the
-/// spirit of zxing-cpp's `ReaderOptions`). Each field's default is documented where it is declared.
+/// How ``MultiPassDecoder`` decodes (pixels, or a file for ``FileScanner``): the effort, the
+/// evidence a recovered code needs, and every size threshold and line count of the decoding
+/// strategy, in one place (in the spirit of zxing-cpp's `ReaderOptions`). Each field's default is
+/// documented where it is declared.
 ///
 /// The defaults are what `isbnscan scan` uses; ``init(effort:confirmations:)`` changes only the
 /// two knobs the command line exposes. "Pixels" are pixels of the full-size, upright image unless
@@ -62,6 +63,33 @@ public struct DecodingPolicy: Sendable, Equatable {
     /// width; pixels of the crop, after halving) divided by this. Default 300: about 300 lines
     /// each way, a tight crop around the barcode needs no more.
     public var focusedRecoveryLines = 300
+
+    /// Pixels added on every side of a barcode-like region, besides half its longer side, to make
+    /// the area the first look, the full scan and the recovery passes search around it (pixels of
+    /// the image the region was found in: half size in a half-size look). Default 32: a region
+    /// found in part (a symbol cut by a wide bar, a small one) still gets its quiet zones.
+    public var areaMargin = 32
+
+    /// The recovery pass that scans the crop at half size (`half`) runs when the crop's shorter
+    /// side is at least this (pixels of the crop, after halving). Default 300: halving a smaller
+    /// crop leaves the bars of a barcode that fits in it too thin to read.
+    public var halfPassMinimumSide = 300
+
+    /// The recovery pass that scans the crop at a quarter of its size (`quarter`) runs when the
+    /// crop's shorter side is at least this (pixels of the crop, after halving). Default 1200: a
+    /// barcode big enough to survive a quarter is only found in a crop this large.
+    public var quarterPassMinimumSide = 1200
+
+    /// The recovery passes that turn the crop (`rotate±n`, `invert-rotate±n`) halve it first when
+    /// it has more pixels than this (pixels of the crop, after halving). Default 2 megapixels: a
+    /// barcode big enough to need no upscaling survives halving, and rotation costs per pixel.
+    public var rotateAtHalfSizeAbovePixels = 2_000_000
+
+    /// ``Effort/thorough`` only: the recovery pass that scans the crop upscaled 2× (`upscale-2`,
+    /// for modules under 2 pixels) runs when the crop has at most this many pixels (after
+    /// halving). Default 4 megapixels: the copy is 16 megapixels at most, and a larger crop's
+    /// barcode has modules wide enough.
+    public var upscaleUpToPixels = 4_000_000
 
     /// A structure-fit reading (``EANTemplateDecoder``) counts only when the second-best valid
     /// code fits worse by at least this much (sum of squared errors, in units of the fit's noise

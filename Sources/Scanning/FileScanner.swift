@@ -30,6 +30,10 @@ public struct FileScanResult: Sendable {
 
 /// Reads image files and scans them: the per-file job of `isbnscan scan`.
 ///
+/// A thin owner: it opens each file as an ``ImageSource``, lets its ``decoder`` decide at what
+/// sizes to decode and look (``MultiPassDecoder/decode(_:page:region:)``), scans every page of a
+/// multi-page TIFF, and turns a file that cannot be read into a ``FileScanResult`` with an error.
+///
 /// Owns one ``MultiPassDecoder`` (and so one ``BarcodeScanner``), so it is not thread-safe: one per worker.
 public final class FileScanner {
     public let decodeOptions: DecodeOptions
@@ -60,56 +64,16 @@ public final class FileScanner {
     /// As ``scanFile(path:)-(String)`` for a path given as bytes (not necessarily UTF-8);
     /// the result's ``FileScanResult/path`` is `path.description`.
     ///
-    /// A JPEG over ``DecodingPolicy/previewAbovePixels`` (``DecodingPolicy/halfSizeAbovePixels``
-    /// with add-ons) is first decoded at half size with
-    /// libjpeg's DCT scaling (a fraction of the cost of a full decode) for the decoder's
-    /// ``MultiPassDecoder/firstLook(_:region:scale:)``; only when that finds nothing the fit of the
-    /// bars confirms (``ReadingVerifier``) is it decoded again at full size — and when it finds
-    /// nothing at all, only if ``CandidateMap`` sees something barcode-like in the half-size copy.
-    /// Both decodes come from one ``ImageSource``, which reads the file once (a JPEG over
-    /// ``ImageSource/maxBytesInMemory`` bytes is streamed from the file for each).
+    /// The file is read once, into an ``ImageSource``, from which the decoder takes the image
+    /// at the sizes it needs (``MultiPassDecoder/decode(_:page:region:)``: a big JPEG is looked
+    /// at at half size first). Every page of a multi-page TIFF is scanned, through the same source.
     public func scanFile(path: RawPath) -> FileScanResult {
         do {
             let source = try ImageSource(path: path, options: decodeOptions)
-            var halving: Int?
-            // Standard input can be read once only: no half-size look that may need a second decode.
-            if decodeOptions.jpegScale == 1 && source.canDecodeAgain {
-                // With add-ons asked for, only big photos get a half-size look (the small EAN-5 is
-                // often lost at half size, and the full decode would follow anyway).
-                halving = decoder.scanner.options.addOns ? policy.halfSizeAbovePixels : policy.previewAbovePixels
-            }
-            let preview = try source.decode(halvingJPEGAbovePixels: halving)
-            if preview.pageCount > 1 { return scanPages(path: path, first: preview) }
-            if preview.scale == 1 {
-                return FileScanResult(path: path.description, report: decoder.decode(preview.image, region: region),
-                                      error: nil, imageSize: preview.fullSize, warning: preview.warning)
-            }
-            let big = preview.fullSize.width * preview.fullSize.height > policy.halfSizeAbovePixels
-            let first = decoder.look(preview.image, region: region, scale: preview.scale, everyLine: big)
-            let symbols = first.symbols
-            if let symbols, Arbiter.isConfirmed(symbols) {
-                return FileScanResult(path: path.description, report: ScanReport(symbols: symbols), error: nil,
-                                      imageSize: preview.fullSize, warning: preview.warning)
-            }
-            // Nothing read: where may a barcode be? A photo where nothing looks like one ends here,
-            // without the full-size decode (the cost of a photo without a barcode).
-            var candidates: [Candidate]?
-            let rect = region.pixelRect(imageWidth: preview.image.width, imageHeight: preview.image.height)
-            if symbols == nil, CandidateMap.canMap(rect) {
-                let found = first.candidates ?? CandidateMap.find(in: preview.image, within: rect, scale: preview.scale)
-                if found.isEmpty {
-                    return FileScanResult(path: path.description, report: ScanReport(symbols: []), error: nil,
-                                          imageSize: preview.fullSize, warning: preview.warning)
-                }
-                candidates = found
-            }
-            // Something barcode-like, or a reading the fit could not confirm at half size: decode
-            // at full size, where what the preview read is measured again.
-            let decoded = try source.decode()
-            return FileScanResult(path: path.description,
-                                  report: decoder.decode(decoded.image, region: region, firstLookDone: big,
-                                                         earlier: symbols ?? [], candidates: candidates),
-                                  error: nil, imageSize: decoded.fullSize, warning: decoded.warning)
+            let first = try decoder.decode(source, region: region)
+            if first.pageCount > 1 { return try scanPages(source, first: first) }
+            return FileScanResult(path: path.description, report: first.report, error: nil, imageSize: first.imageSize,
+                                  warning: first.warning)
         } catch {
             return FileScanResult(path: path.description, report: nil, error: error, imageSize: nil)
         }

@@ -3,20 +3,6 @@ import Glibc
 #endif
 import Imaging
 
-/// How hard to try on an image where the first scan finds nothing.
-public enum Effort: String, Sendable, CaseIterable {
-    /// zbar scans of the image as it is (sparse, then every line).
-    case fast
-    /// When those find no EAN-13/EAN-8: smoothing, the per-digit line decoder, two tone curves, contrast
-    /// stretch, local thresholding, inversion (plain and smoothed), half/quarter size, and
-    /// ±30° rotations (with zbar's column scans these cover barcodes at any angle up to 90°
-    /// in most photos).
-    case normal
-    /// Everything in `normal`, plus rotations of ±15°, ±45°, ±60°, 2× upscaling (modules
-    /// under 2 pixels) and inverted rotations of ±15°, ±30°, ±45°.
-    case thorough
-}
-
 /// The coordinate in the full image of `v`, a pixel coordinate in a copy `factor` times smaller
 /// (pixel centres line up: the centre of reduced pixel 0 is at (factor − 1) / 2).
 func fromReduced(_ v: Double, by factor: Double) -> Double { (v + 0.5) * factor - 0.5 }
@@ -47,47 +33,6 @@ final class SharedBlur: @unchecked Sendable {
     }
 }
 
-/// One extra way of looking at an image: a transform of the scanned region and the map from
-/// the transformed image's pixels back to the region's.
-struct DecodingPass {
-    let name: PassName
-    let apply: (LuminanceImage) -> (image: LuminanceImage, toRegion: (Double, Double) -> (Double, Double))
-    /// Read with ``EANLineDecoder`` (per-character widths) instead of zbar.
-    var byLines = false
-
-    static func plain(_ name: PassName, _ transform: @escaping (LuminanceImage) -> LuminanceImage) -> DecodingPass {
-        DecodingPass(name: name) { (transform($0), { ($0, $1) }) }
-    }
-
-    static func scaled(_ name: PassName, by factor: Int) -> DecodingPass {
-        DecodingPass(name: name) { image in
-            (image.downscaled(by: factor), { (fromReduced($0, by: Double(factor)), fromReduced($1, by: Double(factor))) })
-        }
-    }
-
-    static func upscaled(_ name: PassName, by factor: Double) -> DecodingPass {
-        DecodingPass(name: name) { image in
-            (image.upscaled(by: factor), { (fromReduced($0, by: 1 / factor), fromReduced($1, by: 1 / factor)) })
-        }
-    }
-
-    /// Rotation by `degrees` clockwise; images over 2 megapixels are halved first (a barcode
-    /// big enough to need no upscaling survives it, and rotation costs per pixel).
-    static func rotated(by degrees: Double, inverted: Bool = false) -> DecodingPass {
-        let name = PassName(rawValue: (inverted ? "invert-" : "") + "rotate\(degrees < 0 ? "" : "+")\(Int(degrees))")
-        return DecodingPass(name: name) { image in
-            let factor = image.width * image.height > 2_000_000 ? 2 : 1
-            var source = image.downscaled(by: factor)
-            if inverted { source = source.inverted() }
-            let (turned, toSource) = source.rotated(degrees: degrees)
-            return (turned, { u, v in
-                let (x, y) = toSource(u, v)
-                return (fromReduced(x, by: Double(factor)), fromReduced(y, by: Double(factor)))
-            })
-        }
-    }
-}
-
 /// zbar plus recovery passes: the decoding strategy `scan`, batch and camera share.
 ///
 /// 1. ``firstLook(_:region:scale:)``: sparse zbar scans (rows, then columns), at half size for
@@ -105,6 +50,10 @@ struct DecodingPass {
 ///    digits at one place, both are kept so that ``ScanReport`` refuses them as
 ///    ``ISBN/RejectionReason/ambiguous``. zbar only returns symbols whose EAN check digit
 ///    is right, so every pass reports check-digit-valid codes only.
+///
+/// An image file comes as an ``ImageSource`` (``decode(_:page:region:)``): the decoder then
+/// decides itself whether a big JPEG gets step 1 at half size, and whether it needs the full-size
+/// image after it; decoded pixels (a camera frame) go to ``decode(_:region:)``.
 ///
 /// Every threshold of this strategy is a field of its ``policy``.
 ///
@@ -173,7 +122,7 @@ public final class MultiPassDecoder {
         guard scale > 1 && everyLine else { return Look() }
         guard CandidateMap.canMap(rect) else { return Look(symbols: found(scanner.scan(image, pixels: rect, pass: name, density: 1))) }
         let candidates = CandidateMap.find(in: image, within: rect)
-        for (area, _) in Self.areas(candidates, within: rect, maximum: policy.maximumAreas) {
+        for (area, _) in Self.areas(candidates, within: rect, maximum: policy.maximumAreas, margin: policy.areaMargin) {
             if let symbols = found(scanner.scan(image, pixels: area, pass: name, density: 1)) { return Look(symbols: symbols) }
         }
         return Look(candidates: candidates.map { $0.scaled(by: scale) })
@@ -194,11 +143,27 @@ public final class MultiPassDecoder {
     /// (on a halved copy when the region is over ``DecodingPolicy/halfSizeAbovePixels``), then one
     /// zbar scan of every line, then, unless `effort` is ``Effort/fast``, the recovery passes.
     ///
-    /// - Parameter firstLookDone: the caller already ran ``firstLook(_:region:scale:)`` on a
-    ///   reduced copy of this image and it found nothing (``FileScanner`` does so with JPEGs
-    ///   decoded at half size).
-    public func decode(_ image: LuminanceImage, region: RegionOfInterest = .full, firstLookDone: Bool = false,
-                       earlier: [Symbol] = [], candidates given: [Candidate]? = nil) -> ScanReport {
+    /// For decoded pixels (a camera frame, a test picture); an image file goes through
+    /// ``decode(_:page:region:)``, which may look at a JPEG at half size first.
+    ///
+    /// - Parameters:
+    ///   - image: the upright picture, at full size.
+    ///   - region: the part scanned (normalized to `image`); polygons come back in pixels of
+    ///     the whole `image`, clockwise from top-left.
+    public func decode(_ image: LuminanceImage, region: RegionOfInterest = .full) -> ScanReport {
+        decode(image, region: region, firstLookDone: false)
+    }
+
+    /// ``decode(_:region:)``, after a look at a reduced copy when `firstLookDone`.
+    ///
+    /// - Parameters:
+    ///   - firstLookDone: ``look(_:region:scale:everyLine:)`` already ran on a reduced copy of
+    ///     this image and it did not settle it (``decode(_:page:region:)`` does so with a JPEG
+    ///     decoded at half size).
+    ///   - earlier: what that look read but could not confirm (measured again at full size).
+    ///   - given: where a barcode may be, when that look made the map (full-size pixels).
+    func decode(_ image: LuminanceImage, region: RegionOfInterest, firstLookDone: Bool,
+                earlier: [Symbol] = [], candidates given: [Candidate]? = nil) -> ScanReport {
         let rect = region.pixelRect(imageWidth: image.width, imageHeight: image.height)
         let big = rect.width * rect.height > policy.halfSizeAbovePixels
         var halved: LuminanceImage?  // the whole image at half size, when made for the first look
@@ -219,7 +184,7 @@ public final class MultiPassDecoder {
             return again
         }
         if Arbiter.isConfirmed(readings) { return ScanReport(symbols: readings) }
-        // Nothing read yet: where may a barcode be? (FileScanner passes what it found in its
+        // Nothing read yet: where may a barcode be? (decode(_:page:region:) passes what it found in its
         // half-size look.) Where nothing looks like one, the search ends here (below).
         var candidates = given ?? mapped
         func map() -> [Candidate] {
@@ -264,7 +229,7 @@ public final class MultiPassDecoder {
         if let candidates, !candidates.isEmpty, nothingRead() {
             looked = candidates
             areas = [(rect, candidates[0])]
-            let around = Self.areas(candidates, within: rect, maximum: policy.maximumAreas)
+            let around = Self.areas(candidates, within: rect, maximum: policy.maximumAreas, margin: policy.areaMargin)
             if around.reduce(0, { $0 + $1.rect.width * $1.rect.height }) * 2 < rect.width * rect.height {
                 areas = around
                 focused = true
@@ -314,7 +279,7 @@ public final class MultiPassDecoder {
         let wholeImage = area.x == 0 && area.y == 0 && area.width == image.width && area.height == image.height
         let crop = (wholeImage && factor == 2 ? halved : nil)
             ?? image.cropped(x: area.x, y: area.y, width: area.width, height: area.height).downscaled(by: factor)
-        let passes = Self.ordered(Self.passes(for: effort, width: crop.width, height: crop.height), for: candidate)
+        let passes = Self.ordered(Self.passes(for: effort, width: crop.width, height: crop.height, policy: policy), for: candidate)
         // normal scans every n-th line (``DecodingPolicy/recoveryLines``); thorough every line.
         let recoveryDensity = effort == .thorough ? 1 : max(1, min(crop.width, crop.height) / max(1, policy.recoveryLines))
         // Around a barcode-like region, zbar scans across its bars only (rows for upright bars,
@@ -383,13 +348,14 @@ public final class MultiPassDecoder {
     }
 
     /// The areas to search for `candidates` (at most `maximum`, in their order): each
-    /// widened by half its longer side (and 32 pixels) on every side — a region found in part
-    /// still gets its quiet zones — overlapping ones merged, clipped to `rect`.
-    static func areas(_ candidates: [Candidate], within rect: PixelRect,
-                      maximum: Int = DecodingPolicy().maximumAreas) -> [(rect: PixelRect, looksLike: Candidate?)] {
+    /// widened by half its longer side (and `margin` pixels, ``DecodingPolicy/areaMargin``) on
+    /// every side — a region found in part still gets its quiet zones — overlapping ones merged,
+    /// clipped to `rect`.
+    static func areas(_ candidates: [Candidate], within rect: PixelRect, maximum: Int = DecodingPolicy().maximumAreas,
+                      margin extra: Int = DecodingPolicy().areaMargin) -> [(rect: PixelRect, looksLike: Candidate?)] {
         var areas: [(rect: PixelRect, looksLike: Candidate?)] = []
         for c in candidates.prefix(max(0, maximum)) {
-            let margin = max(c.rect.width, c.rect.height) / 2 + 32
+            let margin = max(c.rect.width, c.rect.height) / 2 + extra
             var box = (minX: c.rect.x - margin, minY: c.rect.y - margin,
                        maxX: c.rect.x + c.rect.width + margin, maxY: c.rect.y + c.rect.height + margin)
             // Areas that overlap become one (the parts of one symbol, cut by a wide bar).
@@ -427,8 +393,9 @@ public final class MultiPassDecoder {
         return first + rest
     }
 
-    /// The recovery passes for an effort level and a region size, cheapest first.
-    static func passes(for effort: Effort, width: Int, height: Int) -> [DecodingPass] {
+    /// The recovery passes for an effort level and a region size, cheapest first; `policy` gives
+    /// the sizes that decide the scaled and turned passes (its effort is not used).
+    static func passes(for effort: Effort, width: Int, height: Int, policy: DecodingPolicy = DecodingPolicy()) -> [DecodingPass] {
         guard effort != .fast else { return [] }
         let shorter = min(width, height)
         // The two unsharp passes subtract the same σ = 4 blur of the same image: made once.
@@ -449,8 +416,8 @@ public final class MultiPassDecoder {
             .plain("invert") { $0.inverted() },
             .plain("invert-smooth") { $0.inverted().boxBlurred() },
         ]
-        if shorter >= 300 { passes.append(.scaled("half", by: 2)) }
-        if shorter >= 1200 { passes.append(.scaled("quarter", by: 4)) }
+        if shorter >= policy.halfPassMinimumSide { passes.append(.scaled("half", by: 2)) }
+        if shorter >= policy.quarterPassMinimumSide { passes.append(.scaled("quarter", by: 4)) }
         // A rotation's canvas is the bounding box of the turned region: for a thin strip (a
         // 65535×1 image) it would be gigapixels. Angles whose canvas is over 3 times the region
         // are skipped: a strip that thin holds no barcode turned by that much.
@@ -459,11 +426,14 @@ public final class MultiPassDecoder {
             let w = Double(width), h = Double(height)
             return (w * c + h * s) * (w * s + h * c) <= 3 * w * h
         }
-        passes += [30.0, -30].filter(fits).map { .rotated(by: $0) }
+        let halving = policy.rotateAtHalfSizeAbovePixels
+        passes += [30.0, -30].filter(fits).map { .rotated(by: $0, halvingAbovePixels: halving) }
         if effort == .thorough {
-            if width * height <= 4_000_000 { passes.append(.upscaled("upscale-2", by: 2)) }
-            for degrees in [15.0, -15, 45, -45, 60, -60] where fits(degrees) { passes.append(.rotated(by: degrees)) }
-            for degrees in [15.0, -15, 30, -30, 45, -45] where fits(degrees) { passes.append(.rotated(by: degrees, inverted: true)) }
+            if width * height <= policy.upscaleUpToPixels { passes.append(.upscaled("upscale-2", by: 2)) }
+            for degrees in [15.0, -15, 45, -45, 60, -60] where fits(degrees) { passes.append(.rotated(by: degrees, halvingAbovePixels: halving)) }
+            for degrees in [15.0, -15, 30, -30, 45, -45] where fits(degrees) {
+                passes.append(.rotated(by: degrees, inverted: true, halvingAbovePixels: halving))
+            }
         }
         return passes
     }

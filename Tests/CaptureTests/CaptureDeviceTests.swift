@@ -169,6 +169,10 @@ extension FakeDeviceTests { @Suite struct CaptureDeviceTests {
                 == "/dev/video0: no frame from the camera for 5 s (stalled device or driver)")
         #expect(CaptureError.system(device: "/dev/video0", operation: "VIDIOC_STREAMON", errno: EIO).description
                 == "/dev/video0: VIDIOC_STREAMON failed: Input/output error (errno 5)")
+        // The stop signals are named where the CLI names them (CSignals' isc_signal_name).
+        #expect(CaptureError.interrupted(device: "/dev/video0", signal: SIGINT).description == "/dev/video0: interrupted by SIGINT")
+        #expect(CaptureError.interrupted(device: "/dev/video0", signal: SIGTERM).description == "/dev/video0: interrupted by SIGTERM")
+        #expect(CaptureError.interrupted(device: "/dev/video0", signal: 0).description == "/dev/video0: stopped")
     }
 }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import ISBNScanCLI
 
 /// Statuses 1 (an input could not be read) and 3 (the results could not be written) apart,
 /// and a closed pipe on stdout.
@@ -60,5 +61,12 @@ import Testing
 
         let nowhere = try isbnscan(["scan", "-o", "\(shelf.path)/missing/books.csv", "\(shelf.path)/a.png"])
         #expect(nowhere.status == 3)
+    }
+
+    /// Interruption messages name the stop signals (CSignals' names, shared with Capture's error
+    /// text) and give any other signal's number.
+    @Test func signalsAreNamedForMessages() {
+        #expect(signalName(SIGINT) == "SIGINT" && signalName(SIGTERM) == "SIGTERM")
+        #expect(signalName(SIGHUP) == "signal \(SIGHUP)")
     }
 }

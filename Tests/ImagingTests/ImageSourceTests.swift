@@ -48,6 +48,19 @@ import Testing
         try expectSame(source, path, halving: nil)
     }
 
+    /// `page` decodes that page of a multi-page TIFF, as ``DecodeOptions/page`` does.
+    @Test func aPageIsDecodedAsTheLoaderDecodesIt() throws {
+        let path = "\(testImages)/formats/tiff-multipage.tif"
+        let source = try ImageSource(path: RawPath(path))
+        var options = DecodeOptions()
+        options.page = 1
+        let expected = try ImageLoader.load(path: path, options: options)
+        let got = try source.decode(page: 1)
+        #expect(got.page == 1 && got.pageCount == 2)
+        #expect(got.image.pixels == expected.image.pixels)
+        #expect(try source.decode().image.pixels != got.image.pixels, "page 1 is not page 0")
+    }
+
     @Test func openingErrorsAreThoseOfTheLoader() {
         let path = "\(testImages)/no-such-file.jpg"
         #expect(throws: ImageError.notFound(path: path)) { try ImageSource(path: RawPath(path)) }

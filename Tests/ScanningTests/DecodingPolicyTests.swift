@@ -13,6 +13,8 @@ import TestSupport
         #expect(policy.mapAtHalfSizeAbovePixels == 1_000_000 && policy.maximumAreas == 4)
         #expect(policy.firstLookLines == 100 && policy.recoveryLines == 600 && policy.focusedRecoveryLines == 300)
         #expect(policy.templateMargin == 40 && policy.templateError == 0.02)
+        #expect(policy.areaMargin == 32 && policy.halfPassMinimumSide == 300 && policy.quarterPassMinimumSide == 1200)
+        #expect(policy.rotateAtHalfSizeAbovePixels == 2_000_000 && policy.upscaleUpToPixels == 4_000_000)
         // One line in 100 of the shorter side; no sparse scan under 200 pixels.
         #expect(policy.firstLookStep(width: 4000, height: 3000) == 30)
         #expect(policy.firstLookStep(width: 199, height: 1000) == 1)
@@ -53,5 +55,53 @@ import TestSupport
         let preview = try #require(FileScanner(policy: policy).scanFile(path: path).report)
         #expect(preview.isbns.map(\.isbn13) == ["9780262033848"])
         #expect(preview.codes.map(\.symbol.pass) == [.preview])
+    }
+
+    /// The sizes that decide the scaled and turned recovery passes are the policy's: a changed
+    /// field adds or drops the `half`, `quarter` and `upscale-2` passes.
+    @Test func theScaledPassesFollowThePolicy() {
+        func names(_ effort: Effort, _ width: Int, _ height: Int, _ change: (inout DecodingPolicy) -> Void = { _ in }) -> [String] {
+            var policy = DecodingPolicy()
+            change(&policy)
+            return MultiPassDecoder.passes(for: effort, width: width, height: height, policy: policy).map(\.name.rawValue)
+        }
+        let normal = names(.normal, 1000, 800)
+        #expect(normal.contains("half") && !normal.contains("quarter"))
+        #expect(!names(.normal, 1000, 800) { $0.halfPassMinimumSide = 801 }.contains("half"))
+        #expect(names(.normal, 1000, 800) { $0.quarterPassMinimumSide = 800 }.contains("quarter"))
+        #expect(names(.normal, 1000, 800) == MultiPassDecoder.passes(for: .normal, width: 1000, height: 800).map(\.name.rawValue))
+        #expect(names(.thorough, 2000, 2000).contains("upscale-2"))
+        #expect(!names(.thorough, 2000, 2000) { $0.upscaleUpToPixels = 3_999_999 }.contains("upscale-2"))
+    }
+
+    /// A turned pass halves the crop above ``DecodingPolicy/rotateAtHalfSizeAbovePixels``: its
+    /// canvas is half as wide, and the polygon still maps back to the crop's pixels.
+    @Test func theRotationHalvesAboveThePolicysSize() throws {
+        let image = LuminanceImage(width: 400, height: 300, filledWith: 200)
+        func turned(_ change: (inout DecodingPolicy) -> Void) throws -> (LuminanceImage, (Double, Double) -> (Double, Double)) {
+            var policy = DecodingPolicy()
+            change(&policy)
+            let pass = try #require(MultiPassDecoder.passes(for: .normal, width: 400, height: 300, policy: policy)
+                .first { $0.name == "rotate+30" })
+            return pass.apply(image)
+        }
+        let (whole, _) = try turned { _ in }
+        let (halved, toCrop) = try turned { $0.rotateAtHalfSizeAbovePixels = 400 * 300 - 1 }
+        #expect(abs(halved.width * 2 - whole.width) <= 2 && abs(halved.height * 2 - whole.height) <= 2,
+                "\(halved.width)×\(halved.height) against \(whole.width)×\(whole.height)")
+        let (x, y) = toCrop(Double(halved.width - 1) / 2, Double(halved.height - 1) / 2)
+        #expect(abs(x - 199.5) <= 2 && abs(y - 149.5) <= 2, "the centre maps to (\(x), \(y))")
+    }
+
+    /// The area searched around a barcode-like region is widened by half its longer side plus
+    /// ``DecodingPolicy/areaMargin`` on every side.
+    @Test func theAreaMarginIsThePolicys() {
+        let candidate = Candidate(rect: PixelRect(x: 400, y: 300, width: 100, height: 60), angle: 0, inverted: false, blocks: 20,
+                                  coherence: 0.95)
+        let rect = PixelRect(x: 0, y: 0, width: 1000, height: 1000)
+        let standard = MultiPassDecoder.areas([candidate], within: rect).map(\.rect)
+        #expect(standard == [PixelRect(x: 400 - 82, y: 300 - 82, width: 100 + 164, height: 60 + 164)])
+        let tight = MultiPassDecoder.areas([candidate], within: rect, margin: 0).map(\.rect)
+        #expect(tight == [PixelRect(x: 350, y: 250, width: 200, height: 160)])
     }
 }

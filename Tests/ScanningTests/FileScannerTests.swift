@@ -69,15 +69,6 @@ import Imaging
         #expect(report.isbns.isEmpty)
     }
 
-    /// Bytes this thread has read from files so far (`rchar` of `/proc/thread-self/io`, which
-    /// counts `read` and `pread`): the scan runs on the calling thread, so tests running
-    /// meanwhile on other threads do not count.
-    func bytesReadByThisThread() throws -> Int {
-        let text = try String(contentsOfFile: "/proc/thread-self/io", encoding: .utf8)
-        let line = try #require(text.split(separator: "\n").first { $0.hasPrefix("rchar:") })
-        return try #require(Int(line.dropFirst("rchar:".count).trimmingCharacters(in: .whitespaces)))
-    }
-
     /// A JPEG whose half-size preview does not settle it is decoded again at full size, from the
     /// same ``ImageSource``: the file is read once (before, a second decode read it again).
     @Test(arguments: ["isbn/jpeg-cmyk.jpg", "isbn/jpeg-ycck.jpg"])

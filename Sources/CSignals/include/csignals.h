@@ -1,7 +1,8 @@
 /*
  * CSignals — process signals for isbnscan's command line: SIGINT/SIGTERM recorded as a flag
  * (so a long run can stop cleanly, release a camera and write what it has), and one file
- * removed when a signal ends the process before it is done with it.
+ * removed when a signal ends the process before it is done with it. Also the one place that
+ * names signals for messages (the CLI's, and Capture's error text, which installs no handler).
  *
  * Signal handlers must be C: they may only touch `volatile sig_atomic_t` and call
  * async-signal-safe functions (POSIX.1-2017 § 2.4.3). Every function returns 0 or an errno
@@ -25,6 +26,9 @@ int isc_signals_received(void);
  *  the process: a second SIGINT/SIGTERM, or SIGHUP/SIGQUIT (for which handlers are installed
  *  here unless they are ignored or handled). NULL forgets it. Returns 0 or ENAMETOOLONG. */
 int isc_signals_set_cleanup_path(const char *path);
+/** The name of the stop signal `sig` for messages, as a static string: "SIGINT" or "SIGTERM";
+ *  NULL for any other number (callers write "signal <n>"). */
+const char *isc_signal_name(int sig);
 
 #ifdef __cplusplus
 }

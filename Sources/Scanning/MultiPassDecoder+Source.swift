@@ -1,0 +1,59 @@
+import Imaging
+
+extension MultiPassDecoder {
+    /// Decodes the image of `source` and scans `region` of it, deciding itself at what size to
+    /// look: the file is read once (``ImageSource``), however many decodes it takes.
+    ///
+    /// A JPEG over ``DecodingPolicy/previewAbovePixels`` (``DecodingPolicy/halfSizeAbovePixels``
+    /// when the scanner reads add-ons: the small EAN-5 is often lost at half size) is first
+    /// decoded at half size with libjpeg's DCT scaling, a fraction of the cost of a full decode,
+    /// for a first look (``firstLook(_:region:scale:everyLine:)``; every line of it only for
+    /// images over ``DecodingPolicy/halfSizeAbovePixels``). What that look reads and the fit of
+    /// the bars confirms (``ReadingVerifier``) is the answer. When it reads nothing and nothing
+    /// in the half-size copy looks like a barcode (``CandidateMap``), the search ends there.
+    /// Otherwise the image is decoded again at full size and ``decode(_:region:)`` goes on from
+    /// what the look found, measuring what it read again. Any other image (and a JPEG decoded
+    /// at a reduced scale by ``ImageSource/options``, or one from standard input, which can be
+    /// decoded once only) is decoded once, as ``ImageSource/options`` say, and scanned by
+    /// ``decode(_:region:)``.
+    ///
+    /// - Parameters:
+    ///   - source: the image file.
+    ///   - page: TIFF only: the page (directory) to decode, from 0; `nil`: the page of
+    ///     ``ImageSource/options`` (``DecodeOptions/page``, default 0).
+    ///   - region: the part scanned (normalized to the upright image).
+    /// - Returns: the report (polygons in pixels of the full-size, upright image), the image's
+    ///   full size, the file's page count and a damaged file's warning.
+    /// - Throws: ``ImageError`` from decoding the file, as ``ImageSource/decode(page:halvingJPEGAbovePixels:)``
+    ///   throws it.
+    public func decode(_ source: ImageSource, page: Int? = nil, region: RegionOfInterest = .full) throws(ImageError)
+        -> SourceReport {
+        var halving: Int?
+        // Standard input can be read once only: no half-size look that may need a second decode.
+        if source.options.jpegScale == 1 && source.canDecodeAgain {
+            // With add-ons asked for, only big photos get a half-size look (the small EAN-5 is
+            // often lost at half size, and the full decode would follow anyway).
+            halving = scanner.options.addOns ? policy.halfSizeAbovePixels : policy.previewAbovePixels
+        }
+        let preview = try source.decode(page: page, halvingJPEGAbovePixels: halving)
+        if preview.scale == 1 { return SourceReport(decode(preview.image, region: region), of: preview) }
+        let big = preview.fullSize.width * preview.fullSize.height > policy.halfSizeAbovePixels
+        let first = look(preview.image, region: region, scale: preview.scale, everyLine: big)
+        let symbols = first.symbols
+        if let symbols, Arbiter.isConfirmed(symbols) { return SourceReport(ScanReport(symbols: symbols), of: preview) }
+        // Nothing read: where may a barcode be? A photo where nothing looks like one ends here,
+        // without the full-size decode (the cost of a photo without a barcode).
+        var candidates: [Candidate]?
+        let rect = region.pixelRect(imageWidth: preview.image.width, imageHeight: preview.image.height)
+        if symbols == nil, CandidateMap.canMap(rect) {
+            let found = first.candidates ?? CandidateMap.find(in: preview.image, within: rect, scale: preview.scale)
+            if found.isEmpty { return SourceReport(ScanReport(symbols: []), of: preview) }
+            candidates = found
+        }
+        // Something barcode-like, or a reading the fit could not confirm at half size: decode
+        // at full size, where what the preview read is measured again.
+        let decoded = try source.decode(page: page)
+        let report = decode(decoded.image, region: region, firstLookDone: big, earlier: symbols ?? [], candidates: candidates)
+        return SourceReport(report, of: decoded)
+    }
+}

@@ -1,0 +1,79 @@
+import Foundation
+import Testing
+import Imaging
+@testable import Scanning
+
+/// ``MultiPassDecoder/decode(_:page:region:)``: the decoder takes an image file and decides
+/// itself when to look at half size and when at full size; the file is read once.
+@Suite struct MultiPassDecoderSourceTests {
+    /// Every JPEG gets a half-size look first.
+    static var previewAlways: DecodingPolicy {
+        var policy = DecodingPolicy()
+        policy.previewAbovePixels = 0
+        return policy
+    }
+
+    /// A half-size look that settles it is the answer: the JPEG is not decoded at full size, and
+    /// the polygon is still in full-size pixels (the same place as a full-size reading's).
+    @Test func aHalfSizeLookThatSettlesItIsTheAnswer() throws {
+        let path = "\(testImages)/exif/orientation-1.jpg"
+        let source = try ImageSource(path: RawPath(path))
+        let full = try MultiPassDecoder(scanner: BarcodeScanner(), policy: DecodingPolicy()).decode(source)
+        let half = try MultiPassDecoder(scanner: BarcodeScanner(), policy: Self.previewAlways).decode(source)
+        #expect(full.report.codes.map(\.symbol.pass) == [.full])
+        #expect(half.report.codes.map(\.symbol.pass) == [.preview])
+        #expect(half.report.isbns.map(\.isbn13) == ["9780262033848"])
+        let image = try ImageLoader.load(path: path).image
+        #expect(half.imageSize == (image.width, image.height) && full.imageSize == half.imageSize)
+        #expect(half.pageCount == 1 && half.warning == nil)
+        let a = try #require(full.report.codes.first?.symbol.bounds), b = try #require(half.report.codes.first?.symbol.bounds)
+        #expect(abs(a.minX - b.minX) <= 4 && abs(a.maxX - b.maxX) <= 4 && abs(a.minY - b.minY) <= 4 && abs(a.maxY - b.maxY) <= 4,
+                "full size \(a), half size \(b)")
+    }
+
+    /// A JPEG whose half-size look does not settle it is decoded again at full size, from the
+    /// same source: making the source and both decodes read the file once.
+    @Test(arguments: ["isbn/jpeg-cmyk.jpg", "isbn/jpeg-ycck.jpg"])
+    func aJPEGDecodedAtBothSizesIsReadOnce(file: String) throws {
+        let path = "\(testImages)/\(file)"
+        let decoder = MultiPassDecoder(scanner: BarcodeScanner(), policy: Self.previewAlways)
+        _ = try decoder.decode(ImageSource(path: RawPath(path)))  // anything read once per process is read now
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
+        let before = try bytesReadByThisThread()
+        let result = try decoder.decode(ImageSource(path: RawPath(path)))
+        let read = try bytesReadByThisThread() - before
+        #expect(result.report.codes.map(\.symbol.pass) == [.full], "the half-size look did not settle it: both decodes happened")
+        #expect(read >= size && read < size + 4096, "\(read) bytes read of a \(size)-byte file")
+    }
+
+    /// Decoded pixels and the file they came from read the same (no half-size look below
+    /// ``DecodingPolicy/previewAbovePixels``, and none for a PNG).
+    @Test(arguments: ["isbn/png-gray8.png", "exif/orientation-6.jpg"])
+    func aSmallImageReadsAsItsPixelsDo(file: String) throws {
+        let path = "\(testImages)/\(file)"
+        let decoder = MultiPassDecoder(scanner: BarcodeScanner(), policy: DecodingPolicy())
+        let fromFile = try decoder.decode(ImageSource(path: RawPath(path))).report
+        let fromPixels = decoder.decode(try ImageLoader.load(path: path).image)
+        #expect(!fromFile.codes.isEmpty)
+        #expect(fromFile.codes.map(\.symbol) == fromPixels.codes.map(\.symbol))
+    }
+
+    /// `page` picks a TIFF's page: the barcode is on page 2 only, and every page tells the count.
+    @Test func aPageOfATIFFIsDecodedFromTheSource() throws {
+        let source = try ImageSource(path: RawPath("\(testImages)/formats/tiff-multipage.tif"))
+        let decoder = MultiPassDecoder(scanner: BarcodeScanner(), policy: DecodingPolicy())
+        let first = try decoder.decode(source), second = try decoder.decode(source, page: 1)
+        #expect(first.pageCount == 2 && second.pageCount == 2)
+        #expect(first.report.codes.isEmpty)
+        #expect(second.report.isbns.map(\.isbn13) == ["9780321573513"])
+    }
+
+    /// A file that cannot be decoded throws the loader's error.
+    @Test func aBadFileThrowsTheLoadersError() throws {
+        let path = "\(testImages)/corrupt/truncated-header.jpg"
+        let source = try ImageSource(path: RawPath(path))
+        #expect(throws: ImageError.truncated(path: path, detail: "file ends before the image does")) {
+            try MultiPassDecoder(scanner: BarcodeScanner(), policy: DecodingPolicy()).decode(source)
+        }
+    }
+}
