@@ -317,9 +317,11 @@ public enum CandidateMap {
     ///
     /// The bars of an EAN are at least a fifth as long as the symbol is wide, about 12 spacings
     /// (it has 59 between its 60 edges); where its finest bars are below the map's resolution the
-    /// spacing measured is coarser and its bars measure 5.5–8 spacings (generated and real photos
-    /// of `make bench-accuracy`). The strokes of a line of type measure 2–5: an x-height against
-    /// letters a few spacings wide.
+    /// spacing measured is coarser, and blur shortens the run: the longest run of a symbol
+    /// measured 6 spacings or more on every photo of `make bench-accuracy` that was mapped (7 or
+    /// more on the blur sweep, defocus up to 3 modules). The strokes of a line of type measure 2–5
+    /// (5.5 at most, on the generated pages and covers of `make bench`): an x-height against
+    /// letters a few spacings wide. The walk goes in steps of half a spacing.
     static func barLength(in image: LuminanceImage, around box: PixelRect, angle: Double,
                           enough: Double) -> (length: Double, spacing: Double, slope: Double)? {
         let radians = angle * .pi / 180
@@ -425,8 +427,11 @@ public enum CandidateMap {
     /// does not judge: finer bars, blurred and aliased at that scale, do not correlate from line to
     /// line however long they are.
     static let judgedSpacing = 4.0
-    /// Bar length (edge spacings) under which a candidate is type, not bars.
-    static let minimumBarLength = 5.0
+    /// Bar length (edge spacings) under which a candidate is type, not bars: 5.5, between the
+    /// 5 that most type measures and the 6 the shortest barcode measured (5 until the regions
+    /// of large type at 5 were found to cost a 24-megapixel cover 2.3 times the cost of one
+    /// with a barcode).
+    static let minimumBarLength = 5.5
 
     /// The smaller angle between two directions given modulo 180°.
     static func turn(_ a: Double, _ b: Double) -> Double {
