@@ -212,12 +212,7 @@ ArgumentParser.acceptOption,
         if let text = parsed.value("jobs") {
             settings.jobs = try ArgumentParser.integer(text, option: "--jobs", in: 1...256)
         }
-        if let text = parsed.value("effort") {
-            guard let effort = Effort(rawValue: text) else {
-                throw UsageError("--effort '\(text)' is not one of fast, normal, thorough")
-            }
-            settings.effort = effort
-        }
+        if let effort = try ArgumentParser.effort(from: parsed) { settings.effort = effort }
         if parsed.flag("json") && parsed.flag("csv") { throw UsageError("give either --json or --csv, not both") }
         settings.format = parsed.flag("json") ? .json : parsed.flag("csv") ? .csv : .text
         if let output = parsed.value("output") {

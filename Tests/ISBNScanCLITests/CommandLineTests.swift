@@ -16,6 +16,7 @@ import Testing
         (["scan", "--max-pixels", "99999999999999999999", "x.png"], "Error: --max-pixels 99999999999999999999 is outside 1...1099511627776"),
         (["scan", "--max-pixels", "0", "x.png"], "Error: --max-pixels 0 is outside 1...1099511627776"),
         (["scan", "--effort", "max", "x.png"], "Error: --effort 'max' is not one of fast, normal, thorough"),
+        (["camera", "--effort", "max"], "Error: --effort 'max' is not one of fast, normal, thorough"),
         (["scan"], "Error: no image file or folder given"),
         (["scan", "-j", "0", "x.png"], "Error: --jobs 0 is outside 1...256"),
         (["scan", "--json", "--csv", "x.png"], "Error: give either --json or --csv, not both"),
