@@ -1,5 +1,6 @@
 import Batch
 import Catalog
+import Imaging
 import Records
 
 /// Counts over a run: what the summary line says and which exit status results.
@@ -52,7 +53,7 @@ struct Tally {
         func plural(_ n: Int, _ word: String) -> String { "\(n) \(word)\(n == 1 ? "" : "s")" }
         var line = "scanned \(plural(files, "file")): \(withISBN) with an ISBN, \(refusedOnly) with refused codes only, "
             + "\(withoutCode) without any barcode, \(errors) unreadable"
-        line += " (\(plural(rejectedCodes, "code")) refused; \(formatSeconds(seconds)) s, "
+        line += " (\(plural(rejectedCodes, "code")) refused; \(String(seconds, places: 1, wholeFrom: 10)) s, "
             + "\(formatRate(seconds > 0 ? Double(files - fromCatalog) / seconds : 0)) files/s)"
         if fromCatalog > 0 {
             line += "; \(plural(fromCatalog, "file")) unchanged since an earlier run, counted from the catalogue"
@@ -64,9 +65,5 @@ struct Tally {
         if walk.skippedSpecial > 0 { left.append(plural(walk.skippedSpecial, "special file") + " (FIFO, socket, device)") }
         if !left.isEmpty { line += "; left out " + left.joined(separator: ", ") }
         return line
-    }
-
-    private func formatSeconds(_ seconds: Double) -> String {
-        seconds >= 10 ? String(Int(seconds.rounded())) : String(Double(Int((seconds * 10).rounded())) / 10)
     }
 }
