@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ISBNScanCLI
+import TestSupport
 
 @Suite struct CommandLineTests {
     @Test(arguments: [
