@@ -64,19 +64,21 @@ let package = Package(
         .executableTarget(name: "isbnscan", dependencies: ["ISBNScanCLI"]),
 
         .testTarget(name: "ISBNTests", dependencies: ["ISBN"]),
-        .testTarget(name: "ImagingTests", dependencies: ["Imaging", "CCodecs"]),
-        // Test pictures shared by the test targets (out-of-focus symbols).
+        // Shared by the test targets: where TestImages/ and the shared corpus are, the fixture
+        // loops' cases, test pictures (out-of-focus symbols).
         .target(name: "TestSupport", dependencies: ["Imaging"], path: "Tests/TestSupport"),
+        .testTarget(name: "ImagingTests", dependencies: ["Imaging", "CCodecs", "TestSupport"]),
         .testTarget(name: "ScanningTests", dependencies: ["Scanning", "Imaging", "ISBN", "TestSupport"]),
         .testTarget(name: "RecordsTests", dependencies: ["Records", "Scanning", "ISBN"]),
         .testTarget(name: "CatalogTests", dependencies: ["Catalog", "Records"]),
-        .testTarget(name: "BatchTests", dependencies: ["Batch", "Scanning", "Imaging"]),
+        .testTarget(name: "BatchTests", dependencies: ["Batch", "Scanning", "Imaging", "TestSupport"]),
         // Test support: builds the fake V4L2 device (Tests/FakeV4L2/fakev4l2.c) with cc.
         .target(name: "FakeV4L2", path: "Tests/FakeV4L2", exclude: ["fakev4l2.c", "xclose.c"]),
-        .testTarget(name: "CaptureTests", dependencies: ["Capture", "LiveScan", "CV4L2", "CCodecs", "Imaging", "Scanning", "FakeV4L2"]),
+        .testTarget(name: "CaptureTests", dependencies: ["Capture", "LiveScan", "CV4L2", "CCodecs", "Imaging", "Scanning", "FakeV4L2", "TestSupport"]),
         .testTarget(name: "LiveScanTests", dependencies: ["LiveScan", "Scanning", "Capture", "Imaging", "TestSupport"]),
         .testTarget(name: "PreviewTests", dependencies: ["Preview", "LiveScan", "Capture", "Imaging", "Scanning"]),
-        .testTarget(name: "ISBNScanCLITests", dependencies: ["ISBNScanCLI", "isbnscan", "FakeV4L2", "Catalog", "Records", "Scanning"]),
+        .testTarget(name: "ISBNScanCLITests", dependencies: ["ISBNScanCLI", "isbnscan", "FakeV4L2", "Catalog", "Records", "Scanning",
+                                                         "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

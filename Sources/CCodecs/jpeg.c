@@ -118,6 +118,161 @@ static void fd_skip_input_data(j_decompress_ptr cinfo, long count) {
 
 static void fd_term_source(j_decompress_ptr cinfo) { (void)cinfo; }
 
+/* The decoding, with setjmp. `cinfo` and `err` belong to the caller: libjpeg and the handlers
+ * above change them between setjmp and longjmp, and C11 7.13.2.1 leaves such objects
+ * indeterminate after longjmp only when they are automatic objects of the function that
+ * called setjmp (and not volatile). Through pointers set before setjmp and never changed,
+ * they are read safely after it. */
+static isc_status decode_with(struct jpeg_decompress_struct *cinfo, error_manager *err,
+                              const uint8_t *data, size_t size, fd_source *source, uint64_t max_pixels,
+                              unsigned scale_denom, uint64_t halve_above,
+                              isc_luma_image *out, char *message, size_t message_size) {
+    /* Written after setjmp and read after longjmp: volatile, per C11 7.13.2.1. */
+    uint8_t *volatile pixels = NULL;
+    uint8_t *volatile row = NULL;
+
+    struct jpeg_progress_mgr progress = {.progress_monitor = on_progress};
+
+    cinfo->err = jpeg_std_error(&err->pub);
+    err->pub.error_exit = on_error_exit;
+    err->pub.emit_message = on_emit_message;
+    err->status = ISC_ERR_CORRUPT;
+
+    if (setjmp(err->jump)) {
+        if (err->pixels_done) goto finished;
+        isc_set_message(message, message_size, "%s", err->message);
+        free(row);
+        free(pixels);
+        jpeg_destroy_decompress(cinfo);
+        return err->status;
+    }
+    jpeg_create_decompress(cinfo);
+    cinfo->progress = &progress;
+    if (source != NULL) {
+        source->pub.init_source = fd_init_source;
+        source->pub.fill_input_buffer = fd_fill_input_buffer;
+        source->pub.skip_input_data = fd_skip_input_data;
+        source->pub.resync_to_restart = jpeg_resync_to_restart;
+        source->pub.term_source = fd_term_source;
+        source->pub.bytes_in_buffer = 0;
+        source->pub.next_input_byte = NULL;
+        cinfo->src = &source->pub;
+    } else {
+        jpeg_mem_src(cinfo, data, (unsigned long)size);
+    }
+    jpeg_save_markers(cinfo, JPEG_APP0 + 1, 0xffff);
+    jpeg_read_header(cinfo, TRUE);
+
+    out->source_width = cinfo->image_width;
+    out->source_height = cinfo->image_height;
+    out->orientation = exif_orientation_from_markers(cinfo);
+    if ((uint64_t)cinfo->image_width * cinfo->image_height > max_pixels) {
+        err->status = ISC_ERR_TOO_LARGE;
+        snprintf(err->message, sizeof err->message,
+                 "image is %ux%u pixels, over the limit of %llu pixels",
+                 (unsigned)cinfo->image_width, (unsigned)cinfo->image_height,
+                 (unsigned long long)max_pixels);
+        longjmp(err->jump, 1);
+    }
+
+    int cmyk = 0;
+    switch (cinfo->jpeg_color_space) {
+    case JCS_GRAYSCALE:
+    case JCS_YCbCr:
+    case JCS_RGB:
+        cinfo->out_color_space = JCS_GRAYSCALE;   /* Y only: no chroma decoding at all */
+        break;
+    case JCS_CMYK:
+    case JCS_YCCK:
+        cinfo->out_color_space = JCS_CMYK;        /* libjpeg turns YCCK into CMYK */
+        cmyk = 1;
+        break;
+    default:
+        err->status = ISC_ERR_UNSUPPORTED;
+        snprintf(err->message, sizeof err->message, "unsupported JPEG colour space %d",
+                 (int)cinfo->jpeg_color_space);
+        longjmp(err->jump, 1);
+    }
+    if (scale_denom == 0) {
+        scale_denom = (uint64_t)cinfo->image_width * cinfo->image_height > halve_above ? 2 : 1;
+    }
+    if (scale_denom == 2 || scale_denom == 4 || scale_denom == 8) {
+        cinfo->scale_num = 1;
+        cinfo->scale_denom = scale_denom;
+    }
+    jpeg_start_decompress(cinfo);
+
+    const JDIMENSION width = cinfo->output_width, height = cinfo->output_height;
+    out->width = width;
+    out->height = height;
+    pixels = malloc((size_t)width * height);
+    if (pixels == NULL) {
+        err->status = ISC_ERR_NO_MEMORY;
+        snprintf(err->message, sizeof err->message, "out of memory for %ux%u pixels",
+                 (unsigned)width, (unsigned)height);
+        longjmp(err->jump, 1);
+    }
+    if (!cmyk) {
+        while (cinfo->output_scanline < height) {
+            JSAMPROW rows[4];
+            for (int i = 0; i < 4; i++) {
+                JDIMENSION y = cinfo->output_scanline + i;
+                rows[i] = pixels + (size_t)width * (y < height ? y : height - 1);
+            }
+            jpeg_read_scanlines(cinfo, rows, 4);
+        }
+    } else {
+        /* Adobe writes CMYK inverted (stored = 255 - ink); Photoshop, ImageMagick and
+         * cameras follow it. Without an Adobe marker, samples are plain ink amounts. */
+        const int inverted = cinfo->saw_Adobe_marker;
+        row = malloc((size_t)width * 4);
+        if (row == NULL) {
+            err->status = ISC_ERR_NO_MEMORY;
+            snprintf(err->message, sizeof err->message, "out of memory");
+            longjmp(err->jump, 1);
+        }
+        while (cinfo->output_scanline < height) {
+            uint8_t *dst = pixels + (size_t)width * cinfo->output_scanline;
+            JSAMPROW rows[1] = {row};
+            jpeg_read_scanlines(cinfo, rows, 1);
+            for (JDIMENSION x = 0; x < width; x++) {
+                unsigned c = row[4 * x], m = row[4 * x + 1], y = row[4 * x + 2], k = row[4 * x + 3];
+                if (!inverted) { c = 255 - c; m = 255 - m; y = 255 - y; k = 255 - k; }
+                /* now each value is 255 - ink: R = (1-C)(1-K) etc. */
+                dst[x] = isc_luma(c * k / 255, m * k / 255, y * k / 255);
+            }
+        }
+    }
+    err->pixels_done = 1;
+    jpeg_finish_decompress(cinfo);
+finished:
+    free(row);
+    if (err->damage != ISC_OK) {
+        /* out->: written through a pointer, so still valid after a longjmp. */
+        const JDIMENSION width = out->width, height = out->height;
+        JDIMENSION good = err->damage_row;
+        /* A progressive file is read whole before the first row comes out: every row has the
+         * scans that arrived (coarser, not missing). */
+        if (good == 0 && cinfo->progressive_mode) good = height;
+        if (good == 0) {
+            isc_set_message(message, message_size, "%s", err->message);
+            free(pixels);
+            jpeg_destroy_decompress(cinfo);
+            return err->damage;
+        }
+        if (good > height) good = height;
+        /* What libjpeg made up after the end of the file is dropped. */
+        if (err->damage == ISC_ERR_TRUNCATED && good < height)
+            memset(pixels + (size_t)width * good, 255, (size_t)width * (height - good));
+        out->damage = err->damage;
+        out->rows_decoded = good;
+        isc_set_message(message, message_size, "%s", err->message);
+    }
+    jpeg_destroy_decompress(cinfo);
+    out->pixels = pixels;
+    return ISC_OK;
+}
+
 /* From `data`/`size`, or from `source` when it is not NULL (read in 64 KiB steps, so memory
  * follows the image, not the file). */
 static isc_status decode(const uint8_t *data, size_t size, fd_source *source, uint64_t max_pixels,
@@ -127,150 +282,8 @@ static isc_status decode(const uint8_t *data, size_t size, fd_source *source, ui
     struct jpeg_decompress_struct cinfo;
     error_manager err;
     memset(&err, 0, sizeof err);
-    /* Written after setjmp and read after longjmp: volatile, per C11 7.13.2.1. */
-    uint8_t *volatile pixels = NULL;
-    uint8_t *volatile row = NULL;
-
-    struct jpeg_progress_mgr progress = {.progress_monitor = on_progress};
-
-    cinfo.err = jpeg_std_error(&err.pub);
-    err.pub.error_exit = on_error_exit;
-    err.pub.emit_message = on_emit_message;
-    err.status = ISC_ERR_CORRUPT;
-
-    if (setjmp(err.jump)) {
-        if (err.pixels_done) goto finished;
-        isc_set_message(message, message_size, "%s", err.message);
-        free(row);
-        free(pixels);
-        jpeg_destroy_decompress(&cinfo);
-        return err.status;
-    }
-    jpeg_create_decompress(&cinfo);
-    cinfo.progress = &progress;
-    if (source != NULL) {
-        source->pub.init_source = fd_init_source;
-        source->pub.fill_input_buffer = fd_fill_input_buffer;
-        source->pub.skip_input_data = fd_skip_input_data;
-        source->pub.resync_to_restart = jpeg_resync_to_restart;
-        source->pub.term_source = fd_term_source;
-        source->pub.bytes_in_buffer = 0;
-        source->pub.next_input_byte = NULL;
-        cinfo.src = &source->pub;
-    } else {
-        jpeg_mem_src(&cinfo, data, (unsigned long)size);
-    }
-    jpeg_save_markers(&cinfo, JPEG_APP0 + 1, 0xffff);
-    jpeg_read_header(&cinfo, TRUE);
-
-    out->source_width = cinfo.image_width;
-    out->source_height = cinfo.image_height;
-    out->orientation = exif_orientation_from_markers(&cinfo);
-    if ((uint64_t)cinfo.image_width * cinfo.image_height > max_pixels) {
-        err.status = ISC_ERR_TOO_LARGE;
-        snprintf(err.message, sizeof err.message,
-                 "image is %ux%u pixels, over the limit of %llu pixels",
-                 (unsigned)cinfo.image_width, (unsigned)cinfo.image_height,
-                 (unsigned long long)max_pixels);
-        longjmp(err.jump, 1);
-    }
-
-    int cmyk = 0;
-    switch (cinfo.jpeg_color_space) {
-    case JCS_GRAYSCALE:
-    case JCS_YCbCr:
-    case JCS_RGB:
-        cinfo.out_color_space = JCS_GRAYSCALE;   /* Y only: no chroma decoding at all */
-        break;
-    case JCS_CMYK:
-    case JCS_YCCK:
-        cinfo.out_color_space = JCS_CMYK;        /* libjpeg turns YCCK into CMYK */
-        cmyk = 1;
-        break;
-    default:
-        err.status = ISC_ERR_UNSUPPORTED;
-        snprintf(err.message, sizeof err.message, "unsupported JPEG colour space %d",
-                 (int)cinfo.jpeg_color_space);
-        longjmp(err.jump, 1);
-    }
-    if (scale_denom == 0) {
-        scale_denom = (uint64_t)cinfo.image_width * cinfo.image_height > halve_above ? 2 : 1;
-    }
-    if (scale_denom == 2 || scale_denom == 4 || scale_denom == 8) {
-        cinfo.scale_num = 1;
-        cinfo.scale_denom = scale_denom;
-    }
-    jpeg_start_decompress(&cinfo);
-
-    const JDIMENSION width = cinfo.output_width, height = cinfo.output_height;
-    out->width = width;
-    out->height = height;
-    pixels = malloc((size_t)width * height);
-    if (pixels == NULL) {
-        err.status = ISC_ERR_NO_MEMORY;
-        snprintf(err.message, sizeof err.message, "out of memory for %ux%u pixels",
-                 (unsigned)width, (unsigned)height);
-        longjmp(err.jump, 1);
-    }
-    if (!cmyk) {
-        while (cinfo.output_scanline < height) {
-            JSAMPROW rows[4];
-            for (int i = 0; i < 4; i++) {
-                JDIMENSION y = cinfo.output_scanline + i;
-                rows[i] = pixels + (size_t)width * (y < height ? y : height - 1);
-            }
-            jpeg_read_scanlines(&cinfo, rows, 4);
-        }
-    } else {
-        /* Adobe writes CMYK inverted (stored = 255 - ink); Photoshop, ImageMagick and
-         * cameras follow it. Without an Adobe marker, samples are plain ink amounts. */
-        const int inverted = cinfo.saw_Adobe_marker;
-        row = malloc((size_t)width * 4);
-        if (row == NULL) {
-            err.status = ISC_ERR_NO_MEMORY;
-            snprintf(err.message, sizeof err.message, "out of memory");
-            longjmp(err.jump, 1);
-        }
-        while (cinfo.output_scanline < height) {
-            uint8_t *dst = pixels + (size_t)width * cinfo.output_scanline;
-            JSAMPROW rows[1] = {row};
-            jpeg_read_scanlines(&cinfo, rows, 1);
-            for (JDIMENSION x = 0; x < width; x++) {
-                unsigned c = row[4 * x], m = row[4 * x + 1], y = row[4 * x + 2], k = row[4 * x + 3];
-                if (!inverted) { c = 255 - c; m = 255 - m; y = 255 - y; k = 255 - k; }
-                /* now each value is 255 - ink: R = (1-C)(1-K) etc. */
-                dst[x] = isc_luma(c * k / 255, m * k / 255, y * k / 255);
-            }
-        }
-    }
-    err.pixels_done = 1;
-    jpeg_finish_decompress(&cinfo);
-finished:
-    free(row);
-    if (err.damage != ISC_OK) {
-        /* out->: written through a pointer, so still valid after a longjmp. */
-        const JDIMENSION width = out->width, height = out->height;
-        JDIMENSION good = err.damage_row;
-        /* A progressive file is read whole before the first row comes out: every row has the
-         * scans that arrived (coarser, not missing). */
-        if (good == 0 && cinfo.progressive_mode) good = height;
-        if (good == 0) {
-            isc_set_message(message, message_size, "%s", err.message);
-            free(pixels);
-            jpeg_destroy_decompress(&cinfo);
-            return err.damage;
-        }
-        if (good > height) good = height;
-        /* What libjpeg made up after the end of the file is dropped. */
-        if (err.damage == ISC_ERR_TRUNCATED && good < height)
-            memset(pixels + (size_t)width * good, 255, (size_t)width * (height - good));
-        out->damage = err.damage;
-        out->rows_decoded = good;
-        isc_set_message(message, message_size, "%s", err.message);
-    }
-    jpeg_destroy_decompress(&cinfo);
-    out->pixels = pixels;
-    return ISC_OK;
+    return decode_with(&cinfo, &err, data, size, source, max_pixels, scale_denom, halve_above,
+                       out, message, message_size);
 }
 
 isc_status isc_jpeg_decode_luma(const uint8_t *data, size_t size, uint64_t max_pixels,

@@ -31,31 +31,37 @@ static size_t append_table(uint8_t *out, int tc_th, const JHUFF_TBL *t) {
     return n;
 }
 
-static void build_std_dht(void) {
-    struct jpeg_compress_struct c;
-    build_error err;
-    c.err = jpeg_std_error(&err.pub);
-    err.pub.error_exit = build_error_exit;
-    if (setjmp(err.jump)) {
-        jpeg_destroy_compress(&c);
+/* `c` and `err` are the caller's (build_std_dht's), so they keep their values after a longjmp
+ * (C11 7.13.2.1; see decode_rows). */
+static void build_std_dht_with(struct jpeg_compress_struct *c, build_error *err) {
+    c->err = jpeg_std_error(&err->pub);
+    err->pub.error_exit = build_error_exit;
+    if (setjmp(err->jump)) {
+        jpeg_destroy_compress(c);
         std_dht_size = 0;
         return;
     }
-    jpeg_create_compress(&c);
-    c.in_color_space = JCS_YCbCr;
-    c.input_components = 3;
-    jpeg_set_defaults(&c);
+    jpeg_create_compress(c);
+    c->in_color_space = JCS_YCbCr;
+    c->input_components = 3;
+    jpeg_set_defaults(c);
     size_t n = 4;   /* FF C4 Lh Ll */
-    n += append_table(std_dht + n, 0x00, c.dc_huff_tbl_ptrs[0]);   /* Tc 0 (DC), Th 0 */
-    n += append_table(std_dht + n, 0x10, c.ac_huff_tbl_ptrs[0]);   /* Tc 1 (AC), Th 0 */
-    n += append_table(std_dht + n, 0x01, c.dc_huff_tbl_ptrs[1]);
-    n += append_table(std_dht + n, 0x11, c.ac_huff_tbl_ptrs[1]);
-    jpeg_destroy_compress(&c);
+    n += append_table(std_dht + n, 0x00, c->dc_huff_tbl_ptrs[0]);   /* Tc 0 (DC), Th 0 */
+    n += append_table(std_dht + n, 0x10, c->ac_huff_tbl_ptrs[0]);   /* Tc 1 (AC), Th 0 */
+    n += append_table(std_dht + n, 0x01, c->dc_huff_tbl_ptrs[1]);
+    n += append_table(std_dht + n, 0x11, c->ac_huff_tbl_ptrs[1]);
+    jpeg_destroy_compress(c);
     std_dht[0] = 0xFF;
     std_dht[1] = 0xC4;
     std_dht[2] = (uint8_t)((n - 2) >> 8);
     std_dht[3] = (uint8_t)((n - 2) & 0xFF);
     std_dht_size = n;
+}
+
+static void build_std_dht(void) {
+    struct jpeg_compress_struct c;
+    build_error err;
+    build_std_dht_with(&c, &err);
 }
 
 /* Offset of the SOS marker, or 0 when the markers before it are malformed. *has_dht is set
@@ -181,99 +187,112 @@ static void cut_skip(j_decompress_ptr cinfo, long count) {
  * from (then `data` is NULL and first_row counts in the frame). With a cut, a colour space other
  * than YCbCr (grayscale output would then mix in chroma upsampled across the cut) sets *declined
  * and returns ISC_ERR_UNSUPPORTED: the caller decodes the whole frame's way instead. */
-static isc_status decode_rows(const uint8_t *data, size_t size, const isc_mjpeg_cut *cut, uint64_t max_pixels,
-                              uint32_t first_row, uint32_t row_count, isc_luma_image *out, int *declined,
-                              char *message, size_t message_size) {
-    struct jpeg_decompress_struct cinfo;
-    rows_error err;
-    cut_source source;
+static isc_status decode_rows_with(struct jpeg_decompress_struct *cinfo, rows_error *err, cut_source *source,
+                                   const uint8_t *data, size_t size, const isc_mjpeg_cut *cut, uint64_t max_pixels,
+                                   uint32_t first_row, uint32_t row_count, isc_luma_image *out, int *declined,
+                                   char *message, size_t message_size) {
+    /* Written after setjmp and read after longjmp: volatile, per C11 7.13.2.1. */
     uint8_t *volatile pixels = NULL;
-    memset(out, 0, sizeof *out);
-    cinfo.err = jpeg_std_error(&err.pub);
-    err.pub.error_exit = rows_error_exit;
-    err.pub.emit_message = rows_emit_message;
-    err.status = ISC_OK;
-    err.message[0] = 0;
-    if (setjmp(err.jump)) {
+    cinfo->err = jpeg_std_error(&err->pub);
+    err->pub.error_exit = rows_error_exit;
+    err->pub.emit_message = rows_emit_message;
+    err->status = ISC_OK;
+    err->message[0] = 0;
+    if (setjmp(err->jump)) {
         free(pixels);
-        jpeg_destroy_decompress(&cinfo);
+        jpeg_destroy_decompress(cinfo);
         memset(out, 0, sizeof *out);
-        isc_set_message(message, message_size, "%s", err.message);
-        return err.status;
+        isc_set_message(message, message_size, "%s", err->message);
+        return err->status;
     }
-    jpeg_create_decompress(&cinfo);
+    jpeg_create_decompress(cinfo);
     if (cut != NULL) {
-        source.pub.init_source = cut_init;
-        source.pub.fill_input_buffer = cut_fill;
-        source.pub.skip_input_data = cut_skip;
-        source.pub.resync_to_restart = jpeg_resync_to_restart;
-        source.pub.term_source = cut_term;
-        source.pub.next_input_byte = cut->head;
-        source.pub.bytes_in_buffer = cut->head_size;
-        source.cut = cut;
-        source.in_tail = 0;
-        cinfo.src = &source.pub;
+        source->pub.init_source = cut_init;
+        source->pub.fill_input_buffer = cut_fill;
+        source->pub.skip_input_data = cut_skip;
+        source->pub.resync_to_restart = jpeg_resync_to_restart;
+        source->pub.term_source = cut_term;
+        source->pub.next_input_byte = cut->head;
+        source->pub.bytes_in_buffer = cut->head_size;
+        source->cut = cut;
+        source->in_tail = 0;
+        cinfo->src = &source->pub;
     } else {
-        jpeg_mem_src(&cinfo, data, (unsigned long)size);
+        jpeg_mem_src(cinfo, data, (unsigned long)size);
     }
-    jpeg_read_header(&cinfo, TRUE);
-    out->source_width = cut ? cut->frame_width : cinfo.image_width;
-    out->source_height = cut ? cut->frame_height : cinfo.image_height;
+    jpeg_read_header(cinfo, TRUE);
+    out->source_width = cut ? cut->frame_width : cinfo->image_width;
+    out->source_height = cut ? cut->frame_height : cinfo->image_height;
     if (cut != NULL) {
-        if (cinfo.jpeg_color_space != JCS_YCbCr) {
+        if (cinfo->jpeg_color_space != JCS_YCbCr) {
             *declined = 1;
-            err.status = ISC_ERR_UNSUPPORTED;
-            snprintf(err.message, sizeof err.message, "cut frame of colour space %d", (int)cinfo.jpeg_color_space);
-            longjmp(err.jump, 1);
+            err->status = ISC_ERR_UNSUPPORTED;
+            snprintf(err->message, sizeof err->message, "cut frame of colour space %d", (int)cinfo->jpeg_color_space);
+            longjmp(err->jump, 1);
         }
         /* The same rows in the cut JPEG (the frame's rows from first_kept_row on, below the made-up row). */
         first_row = first_row - cut->first_kept_row + cut->synthetic_rows;
     }
     if ((uint64_t)out->source_width * out->source_height > max_pixels) {
-        err.status = ISC_ERR_TOO_LARGE;
-        snprintf(err.message, sizeof err.message, "image is %ux%u pixels, over the limit of %llu pixels",
+        err->status = ISC_ERR_TOO_LARGE;
+        snprintf(err->message, sizeof err->message, "image is %ux%u pixels, over the limit of %llu pixels",
                  (unsigned)out->source_width, (unsigned)out->source_height, (unsigned long long)max_pixels);
-        longjmp(err.jump, 1);
+        longjmp(err->jump, 1);
     }
-    switch (cinfo.jpeg_color_space) {
+    switch (cinfo->jpeg_color_space) {
     case JCS_GRAYSCALE: case JCS_YCbCr: case JCS_RGB:
-        cinfo.out_color_space = JCS_GRAYSCALE;   /* Y only: the chroma is entropy-decoded, never transformed */
+        cinfo->out_color_space = JCS_GRAYSCALE;   /* Y only: the chroma is entropy-decoded, never transformed */
         break;
     default:
-        err.status = ISC_ERR_UNSUPPORTED;
-        snprintf(err.message, sizeof err.message, "unsupported Motion-JPEG colour space %d", (int)cinfo.jpeg_color_space);
-        longjmp(err.jump, 1);
+        err->status = ISC_ERR_UNSUPPORTED;
+        snprintf(err->message, sizeof err->message, "unsupported Motion-JPEG colour space %d", (int)cinfo->jpeg_color_space);
+        longjmp(err->jump, 1);
     }
-    jpeg_start_decompress(&cinfo);
-    const JDIMENSION width = cinfo.output_width, height = cinfo.output_height;
+    jpeg_start_decompress(cinfo);
+    const JDIMENSION width = cinfo->output_width, height = cinfo->output_height;
     if (first_row >= height) first_row = height - 1;
     if (row_count > height - first_row) row_count = height - first_row;
     if (row_count == 0) row_count = 1;
     pixels = malloc((size_t)width * row_count);
     if (pixels == NULL) {
-        err.status = ISC_ERR_NO_MEMORY;
-        snprintf(err.message, sizeof err.message, "out of memory for %ux%u pixels", (unsigned)width, (unsigned)row_count);
-        longjmp(err.jump, 1);
+        err->status = ISC_ERR_NO_MEMORY;
+        snprintf(err->message, sizeof err->message, "out of memory for %ux%u pixels", (unsigned)width, (unsigned)row_count);
+        longjmp(err->jump, 1);
     }
     /* Rows above the band: entropy-decoded (the bit stream has no other way through) but no
      * IDCT, no output. libjpeg-turbo skips whole iMCU rows and reads the rest of a partial one. */
-    if (first_row > 0) jpeg_skip_scanlines(&cinfo, first_row);
+    if (first_row > 0) jpeg_skip_scanlines(cinfo, first_row);
     const JDIMENSION end = first_row + row_count;
-    while (cinfo.output_scanline < end) {
+    while (cinfo->output_scanline < end) {
         JSAMPROW rows[16];
-        JDIMENSION at = cinfo.output_scanline, n = end - at < 16 ? end - at : 16;
+        JDIMENSION at = cinfo->output_scanline, n = end - at < 16 ? end - at : 16;
         for (JDIMENSION i = 0; i < n; i++) rows[i] = pixels + (size_t)width * (at - first_row + i);
-        if (jpeg_read_scanlines(&cinfo, rows, n) == 0) break;   /* suspended: cannot happen with a memory source */
+        if (jpeg_read_scanlines(cinfo, rows, n) == 0) break;   /* suspended: cannot happen with a memory source */
     }
     /* Rows below the band are never read: the decompressor is dropped as it stands. */
-    jpeg_abort_decompress(&cinfo);
-    jpeg_destroy_decompress(&cinfo);
+    jpeg_abort_decompress(cinfo);
+    jpeg_destroy_decompress(cinfo);
     out->pixels = pixels;
     out->width = width;
     out->height = row_count;
     out->page_count = 1;
     out->rows_decoded = row_count;
     return ISC_OK;
+}
+
+/* `cinfo`, `err` and `source` belong to this caller, not to the function that calls setjmp:
+ * libjpeg and the handlers change them before a longjmp, after which decode_rows_with reads
+ * them through its pointers (C11 7.13.2.1 makes only that function's own non-volatile
+ * automatic objects indeterminate). See jpeg.c. */
+static isc_status decode_rows(const uint8_t *data, size_t size, const isc_mjpeg_cut *cut, uint64_t max_pixels,
+                              uint32_t first_row, uint32_t row_count, isc_luma_image *out, int *declined,
+                              char *message, size_t message_size) {
+    struct jpeg_decompress_struct cinfo;
+    rows_error err;
+    cut_source source;
+    memset(out, 0, sizeof *out);
+    return decode_rows_with(&cinfo, &err, &source, data, size, cut, max_pixels, first_row, row_count, out, declined,
+                            message, message_size);
 }
 
 isc_status isc_mjpeg_decode_luma_rows(const uint8_t *data, size_t size, uint64_t max_pixels,

@@ -92,10 +92,11 @@ void isc_png_row_to_luma(const uint8_t *src, int channels, uint8_t *dst, uint32_
     }
 }
 
-static isc_status decode(const uint8_t *data, size_t size, FILE *file, uint64_t max_pixels,
-                         isc_luma_image *out, char *message, size_t message_size) {
-    memset(out, 0, sizeof *out);
-    png_source src = {.data = data, .size = size, .file = file, .limit = SIZE_MAX};
+/* The decoding, with setjmp. `src` is the caller's: the read and error callbacks change it
+ * between setjmp and longjmp, and C11 7.13.2.1 leaves such an object indeterminate after the
+ * longjmp only when it is a non-volatile automatic object of the function that called setjmp. */
+static isc_status decode_from(png_source *src, isc_luma_image *out, uint64_t max_pixels,
+                              char *message, size_t message_size) {
     /* Written after setjmp and read after longjmp: volatile, per C11 7.13.2.1. */
     uint8_t *volatile pixels = NULL;
     uint8_t *volatile work = NULL;
@@ -105,7 +106,7 @@ static isc_status decode(const uint8_t *data, size_t size, FILE *file, uint64_t 
      * damaged later keeps them. */
     volatile long rows_done = -1;
 
-    png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &src, on_error, on_warning);
+    png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, src, on_error, on_warning);
     if (png == NULL) {
         isc_set_message(message, message_size, "out of memory");
         return ISC_ERR_NO_MEMORY;
@@ -123,7 +124,7 @@ static isc_status decode(const uint8_t *data, size_t size, FILE *file, uint64_t 
 
     if (setjmp(png_jmpbuf(png))) {
         if (finished_pixels) goto done;  /* a fault after the last row (e.g. missing IEND) */
-        if (src.over_limit && last_row > 0 && pixels != NULL) {
+        if (src->over_limit && last_row > 0 && pixels != NULL) {
             /* libpng finishes the zlib stream inside the last png_read_row, after the row is
              * complete: a stream that goes on inflating past the image is cut there, and the
              * image is whole (the last row is in `work` for colour, in `pixels` for gray). */
@@ -131,7 +132,7 @@ static isc_status decode(const uint8_t *data, size_t size, FILE *file, uint64_t 
                 isc_png_row_to_luma(work, last_channels, pixels + last_row, out->source_width);
             goto done;
         }
-        if (status == ISC_ERR_CORRUPT && src.truncated) status = ISC_ERR_TRUNCATED;
+        if (status == ISC_ERR_CORRUPT && src->truncated) status = ISC_ERR_TRUNCATED;
         if (status == ISC_ERR_CORRUPT || status == ISC_ERR_TRUNCATED) {
             if (rows_done > 0 && pixels != NULL) {
                 /* Rows up to the damaged one are kept; the rest is white. */
@@ -140,19 +141,19 @@ static isc_status decode(const uint8_t *data, size_t size, FILE *file, uint64_t 
                 memset(pixels + (size_t)out->source_width * (size_t)rows_done, 255,
                        (size_t)out->source_width * (out->source_height - (size_t)rows_done));
                 isc_set_message(message, message_size, "%s",
-                                src.truncated ? "file ends before the image does" : src.message);
+                                src->truncated ? "file ends before the image does" : src->message);
                 goto done;
             }
         }
         isc_set_message(message, message_size, "%s",
-                        src.truncated ? "file ends before the image does" : src.message);
+                        src->truncated ? "file ends before the image does" : src->message);
         free(work);
         free(pixels);
         png_destroy_read_struct(&png, &info, NULL);
         return status;
     }
 
-    png_set_read_fn(png, &src, read_from_memory);
+    png_set_read_fn(png, src, read_from_memory);
     png_set_user_limits(png, 0x7fffffff, 0x7fffffff);  /* our pixel limit is what counts */
     /* Text, ICC profiles and suggested palettes are of no use here, and libpng allocates a
      * chunk's declared length before reading it (a 404-byte file with a tEXt chunk claiming
@@ -169,7 +170,7 @@ static isc_status decode(const uint8_t *data, size_t size, FILE *file, uint64_t 
     out->source_height = height;
     if ((uint64_t)width * (uint64_t)height > max_pixels || width > ISC_MAX_SIDE || height > ISC_MAX_SIDE) {
         status = ISC_ERR_TOO_LARGE;
-        isc_set_message(src.message, sizeof src.message,
+        isc_set_message(src->message, sizeof src->message,
                         "image is %ux%u pixels, over the limit of %llu pixels",
                         (unsigned)width, (unsigned)height, (unsigned long long)max_pixels);
         png_longjmp(png, 1);
@@ -183,14 +184,14 @@ static isc_status decode(const uint8_t *data, size_t size, FILE *file, uint64_t 
     size_t rowbytes = png_get_rowbytes(png, info);
     if (png_get_bit_depth(png, info) != 8 || channels < 1 || channels > 4) {
         status = ISC_ERR_UNSUPPORTED;
-        isc_set_message(src.message, sizeof src.message, "unsupported PNG sample layout");
+        isc_set_message(src->message, sizeof src->message, "unsupported PNG sample layout");
         png_longjmp(png, 1);
     }
 
     pixels = malloc((size_t)width * height);
     if (pixels == NULL) {
         status = ISC_ERR_NO_MEMORY;
-        isc_set_message(src.message, sizeof src.message, "out of memory for %ux%u pixels",
+        isc_set_message(src->message, sizeof src->message, "out of memory for %ux%u pixels",
                         (unsigned)width, (unsigned)height);
         png_longjmp(png, 1);
     }
@@ -209,7 +210,7 @@ static isc_status decode(const uint8_t *data, size_t size, FILE *file, uint64_t 
         if (passes == 1) rows_done = 0;
         for (int pass = 0; pass < passes; pass++)
             for (png_uint_32 y = 0; y < height; y++) {
-                if (passes == 1 && y + 1 == height && y > 0) limit_last_row(&src, rowbytes, &last_row, (size_t)width * y);
+                if (passes == 1 && y + 1 == height && y > 0) limit_last_row(src, rowbytes, &last_row, (size_t)width * y);
                 png_read_row(png, pixels + (size_t)width * y, NULL);
                 if (passes == 1) rows_done = (long)y + 1;
             }
@@ -219,7 +220,7 @@ static isc_status decode(const uint8_t *data, size_t size, FILE *file, uint64_t 
         rows_done = 0;
         last_channels = channels;
         for (png_uint_32 y = 0; y < height; y++) {
-            if (y + 1 == height && y > 0) limit_last_row(&src, rowbytes, &last_row, (size_t)width * y);
+            if (y + 1 == height && y > 0) limit_last_row(src, rowbytes, &last_row, (size_t)width * y);
             png_read_row(png, work, NULL);
             isc_png_row_to_luma(work, channels, pixels + (size_t)width * y, width);
             rows_done = (long)y + 1;
@@ -228,7 +229,7 @@ static isc_status decode(const uint8_t *data, size_t size, FILE *file, uint64_t 
     finished_pixels = 1;
     /* png_read_end picks up an eXIf chunk stored after IDAT; it may read 64 KiB more (the rest of
      * the stream and a chunk or two), not inflate whatever follows. A fault there keeps the image. */
-    src.limit = src.consumed + 65536;
+    src->limit = src->consumed + 65536;
     png_read_end(png, info);
 
 done:;
@@ -244,6 +245,13 @@ done:;
     out->width = out->source_width;
     out->height = out->source_height;
     return ISC_OK;
+}
+
+static isc_status decode(const uint8_t *data, size_t size, FILE *file, uint64_t max_pixels,
+                         isc_luma_image *out, char *message, size_t message_size) {
+    memset(out, 0, sizeof *out);
+    png_source src = {.data = data, .size = size, .file = file, .limit = SIZE_MAX};
+    return decode_from(&src, out, max_pixels, message, message_size);
 }
 
 isc_status isc_png_decode_luma(const uint8_t *data, size_t size, uint64_t max_pixels,

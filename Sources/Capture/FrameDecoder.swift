@@ -56,19 +56,20 @@ public enum FrameDecoder {
             guard frame.bytes.count >= lastByte, let base = frame.bytes.baseAddress else {
                 throw .badFrame(device: device, detail: "\(frame.bytes.count) bytes, a \(format) frame needs \(format.height * stride)")
             }
-            let out = LuminanceImage(width: rect.width, height: rect.height, filledWith: 0)
-            let dst = out.buffer.pointer
             let src = base.assumingMemoryBound(to: UInt8.self)
             let w = rect.width
-            if bytesPerPixel == 1 {
-                for row in 0..<rect.height {
-                    (dst + row * w).update(from: src + (rect.y + row) * stride + rect.x, count: w)
-                }
-            } else {
-                for row in 0..<rect.height {
-                    let line = src + (rect.y + row) * stride + rect.x * 2
-                    let target = dst + row * w
-                    for i in 0..<w { target[i] = line[2 &* i] }
+            let out = LuminanceImage(width: rect.width, height: rect.height) { pixels in
+                let dst = pixels.baseAddress!
+                if bytesPerPixel == 1 {
+                    for row in 0..<rect.height {
+                        (dst + row * w).update(from: src + (rect.y + row) * stride + rect.x, count: w)
+                    }
+                } else {
+                    for row in 0..<rect.height {
+                        let line = src + (rect.y + row) * stride + rect.x * 2
+                        let target = dst + row * w
+                        for i in 0..<w { target[i] = line[2 &* i] }
+                    }
                 }
             }
             return RegionPixels(image: out, rect: rect, frameWidth: format.width, frameHeight: format.height)

@@ -190,10 +190,7 @@ ArgumentParser.acceptOption,
         if let text = parsed.value("max-frames") {
             s.maxFrames = try ArgumentParser.integer(text, option: "--max-frames", in: 1...1_000_000_000)
         }
-        if let text = parsed.value("effort") {
-            guard let effort = Effort(rawValue: text) else { throw UsageError("--effort '\(text)' is not one of fast, normal, thorough") }
-            s.effort = effort
-        }
+        if let effort = try ArgumentParser.effort(from: parsed) { s.effort = effort }
         if let text = parsed.value("line-step") {
             s.lineStep = try ArgumentParser.integer(text, option: "--line-step", in: 1...16)
         }

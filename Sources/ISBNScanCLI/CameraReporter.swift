@@ -88,7 +88,7 @@ final class CameraReporter: @unchecked Sendable {
             }
             if live && info.time - lastStatus >= 1 {
                 let rate = Double(info.number - framesAtLastStatus) / (info.time - lastStatus)
-                stderr.write("\r\u{1B}[Kcamera: \(String(format1: rate)) frames/s, \(count) ISBN\(count == 1 ? "" : "s")")
+                stderr.write("\r\u{1B}[Kcamera: \(String(rate, places: 1)) frames/s, \(count) ISBN\(count == 1 ? "" : "s")")
                 statusShown = true
                 lastStatus = info.time
                 framesAtLastStatus = info.number
@@ -207,18 +207,18 @@ final class CameraReporter: @unchecked Sendable {
         let s = settings
         if !s.quiet {
             let frames = summary.frames, elapsed = summary.seconds
-            var line = "camera: \(frames) frame\(frames == 1 ? "" : "s") in \(String(format2: elapsed)) s"
+            var line = "camera: \(frames) frame\(frames == 1 ? "" : "s") in \(String(elapsed, places: 2)) s"
             if frames > 0 && elapsed > 0 {
-                line += " (\(String(format1: Double(frames) / elapsed)) frames/s, \(String(format2: summary.cpuSeconds * 1000 / Double(frames))) ms CPU per frame"
+                line += " (\(String(Double(frames) / elapsed, places: 1)) frames/s, \(String(summary.cpuSeconds * 1000 / Double(frames), places: 2)) ms CPU per frame"
                 if s.preview {
-                    line += ", \(String(format2: summary.sessionThreadCPUSeconds * 1000 / Double(frames))) ms of it on the scanning thread"
+                    line += ", \(String(summary.sessionThreadCPUSeconds * 1000 / Double(frames), places: 2)) ms of it on the scanning thread"
                 }
                 line += ")"
             }
             let shown = count + undone
             line += ", \(shown) ISBN\(shown == 1 ? "" : "s") printed"
             if badFrames > 0 { line += ", \(badFrames) unusable frame\(badFrames == 1 ? "" : "s")" }
-            if summary.end == .timeout, let timeout = s.timeout { line += "; --timeout of \(String(format2: timeout)) s reached" }
+            if summary.end == .timeout, let timeout = s.timeout { line += "; --timeout of \(String(timeout, places: 2)) s reached" }
             stderr.write(line + "\n")
             if s.continuous {
                 let different = Set(printed.map(\.isbn13)).count
@@ -248,20 +248,5 @@ final class CameraReporter: @unchecked Sendable {
 
     func endStatusLine() {
         if statusShown { stderr.write("\n"); statusShown = false }
-    }
-}
-
-extension String {
-    /// `x` with one decimal.
-    init(format1 x: Double) {
-        let tenths = Int((x * 10).rounded())
-        self = "\(tenths / 10).\(abs(tenths % 10))"
-    }
-
-    /// `x` with two decimals.
-    init(format2 x: Double) {
-        let hundredths = Int((x * 100).rounded())
-        let fraction = abs(hundredths % 100)
-        self = "\(hundredths / 100).\(fraction < 10 ? "0" : "")\(fraction)"
     }
 }

@@ -71,7 +71,9 @@ public enum ISBNScanCommand {
             return Documentation.run(rest, stdout: stdout, stderr: stderr)
         case "help":
             guard let name = rest.first else { stdout.write(overview); return .success }
-            if name == "help" { stdout.write(overview); return .success }
+            // `help help` and `help --help` (or `-h`): help's own help is the overview, as
+            // `<subcommand> --help` is that subcommand's.
+            if name == "help" || name == "--help" || name == "-h" { stdout.write(overview); return .success }
             guard let spec = specs[name] else {
                 return usageError("unknown subcommand '\(name)'", command: nil, stderr: stderr)
             }

@@ -44,7 +44,7 @@ enum PreviewSession {
         // The reporter writes to stderr from the session's thread only: an error here waits for the join.
         var drawError: PreviewError?
         while result.withLock({ $0 == nil }) {
-            let started = now()
+            let started = ContinuousClock.now
             for input in window.poll() {
                 switch input {
                 case .quitKey, .closed:
@@ -75,7 +75,7 @@ enum PreviewSession {
                 dirty = false
                 control.requestFrame()
             }
-            let left = tick - (now() - started)
+            let left = tick - (ContinuousClock.now - started).seconds
             if left > 0 { usleep(UInt32(left * 1_000_000)) }
         }
         worker.join()
@@ -90,12 +90,5 @@ enum PreviewSession {
             }
         }
         return reporter.finish(summary)
-    }
-
-    /// Seconds on the monotonic clock.
-    static func now() -> Double {
-        var t = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &t)
-        return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
     }
 }

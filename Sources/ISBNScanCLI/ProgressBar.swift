@@ -49,7 +49,7 @@ final class ProgressBar {
 
 /// `12.3` for rates: one decimal under 100, none above.
 func formatRate(_ rate: Double) -> String {
-    rate >= 100 ? String(Int(rate.rounded())) : String(Double(Int((rate * 10).rounded())) / 10)
+    String(rate, places: 1, wholeFrom: 100)
 }
 
 /// `m:ss` or `h:mm:ss`.

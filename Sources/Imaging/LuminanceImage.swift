@@ -5,18 +5,20 @@ import Glibc
 /// An 8-bit luminance (Y800) image: `width`×`height` pixels, one byte each, row-major, rows
 /// packed (stride exactly `width`), origin at the top-left, x to the right, y down.
 ///
-/// Copies share one pixel buffer (``PixelBuffer``); mutate only images you created yourself
-/// and have not shared. This is the buffer zbar scans (`Y800` fourcc) without conversion.
+/// The pixels are written once, while the image is made (``init(width:height:fill:)``), and
+/// read-only after that: copies share one buffer, which nothing outside the package can
+/// reach. This is the buffer zbar scans (`Y800` fourcc) without conversion.
 public struct LuminanceImage {
     /// Width in pixels, ≥ 1.
     public let width: Int
     /// Height in pixels, ≥ 1.
     public let height: Int
-    /// The owner of the `width * height` bytes.
-    public let buffer: PixelBuffer
+    /// The owner of the `width * height` bytes, shared by copies: package code writes only
+    /// into images it has just made and not handed out.
+    package let buffer: PixelBuffer
 
     /// Takes ownership of `buffer`, which must hold at least `width * height` bytes.
-    public init(width: Int, height: Int, buffer: PixelBuffer) {
+    package init(width: Int, height: Int, buffer: PixelBuffer) {
         precondition(width > 0 && height > 0 && buffer.count >= width * height,
                      "LuminanceImage: buffer smaller than \(width)x\(height)")
         self.width = width
@@ -37,6 +39,17 @@ public struct LuminanceImage {
             buffer.pointer.update(from: source.baseAddress!, count: pixels.count)
         }
         self.init(width: width, height: height, buffer: buffer)
+    }
+
+    /// A new image whose pixels `fill` writes: it gets the `width * height` bytes, row-major,
+    /// set to 0, and must not let the pointer escape. How a writer outside Imaging (a camera
+    /// frame's region, say) makes an image without reaching its buffer.
+    ///
+    /// - Throws: what `fill` throws; then no image is made.
+    public init<E: Error>(width: Int, height: Int,
+                          fill: (UnsafeMutableBufferPointer<UInt8>) throws(E) -> Void) throws(E) {
+        self.init(width: width, height: height, filledWith: 0)
+        try fill(UnsafeMutableBufferPointer(start: buffer.pointer, count: width * height))
     }
 
     /// The luminance at column `x`, row `y` (0-based, top-left origin).
@@ -63,21 +76,21 @@ public struct LuminanceImage {
 ///
 /// Decoders in C hand over their `malloc` result with ``init(adopting:count:)``; Swift code
 /// allocates with ``init(count:filledWith:)``. Not `Sendable`: a buffer stays with the worker
-/// that made it.
-public final class PixelBuffer {
+/// that made it. Package-only: a ``LuminanceImage``'s pixels are not writable from outside.
+package final class PixelBuffer {
     /// First byte. Valid for `count` bytes while `self` is alive.
-    public let pointer: UnsafeMutablePointer<UInt8>
+    package let pointer: UnsafeMutablePointer<UInt8>
     /// Size in bytes.
-    public let count: Int
+    package let count: Int
 
     /// Takes ownership of `pointer`, which must come from `malloc` and hold `count` bytes.
-    public init(adopting pointer: UnsafeMutablePointer<UInt8>, count: Int) {
+    package init(adopting pointer: UnsafeMutablePointer<UInt8>, count: Int) {
         self.pointer = pointer
         self.count = count
     }
 
     /// Allocates `count` bytes (at least 1) set to `value`. Traps only if memory runs out.
-    public init(count: Int, filledWith value: UInt8) {
+    package init(count: Int, filledWith value: UInt8) {
         guard let raw = malloc(max(count, 1)) else { fatalError("out of memory allocating \(count) bytes") }
         self.pointer = raw.bindMemory(to: UInt8.self, capacity: max(count, 1))
         self.count = count

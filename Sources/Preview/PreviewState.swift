@@ -101,7 +101,7 @@ public struct PreviewState: Sendable {
 
     /// The status strip: frames per second, ISBNs this session, the last ISBN, notes.
     public var status: String {
-        var parts = ["\(String(format1: framesPerSecond)) fps", "\(isbnCount) ISBN\(isbnCount == 1 ? "" : "s")"]
+        var parts = ["\(String(framesPerSecond, places: 1)) fps", "\(isbnCount) ISBN\(isbnCount == 1 ? "" : "s")"]
         if let lastISBN { parts.append("last \(lastISBN)" + (alreadyInCatalogue ? " (already in catalogue)" : "")) }
         parts.append(wholeFrame ? "region: whole frame" : "region: band")
         if paused { parts.append("PAUSED") }
@@ -112,13 +112,5 @@ public struct PreviewState: Sendable {
     /// The picture to draw now.
     public var scene: PreviewScene {
         PreviewScene(frame: frame, width: width, height: height, region: region, outlines: outlines, status: status)
-    }
-}
-
-extension String {
-    /// `x` with one decimal.
-    init(format1 x: Double) {
-        let tenths = Int((x * 10).rounded())
-        self = "\(tenths / 10).\(abs(tenths % 10))"
     }
 }

@@ -18,8 +18,9 @@ import ISBN
 /// Used by ``MultiPassDecoder`` as a recovery pass; it is not thread-safe only in the sense
 /// that it keeps no state: every call is independent.
 enum EANLineDecoder {
-    /// Element widths (bar, space, bar, space from the left) of digits 0…9 in the L set;
-    /// the R set has the same widths starting with a space, the G set is R reversed.
+    /// Element widths (space, bar, space, bar from the left) of digits 0…9 in the L set
+    /// (set A: digit 0 is 0001101); the R set (set C, 1110010) has the same widths starting
+    /// with a bar, the G set (set B, 0100111) is R reversed. GS1 General Specifications §5.2.1.2.1.
     static let lWidths: [[Double]] = [
         [3, 2, 1, 1], [2, 2, 2, 1], [2, 1, 2, 2], [1, 4, 1, 1], [1, 1, 3, 2],
         [1, 2, 3, 1], [1, 1, 1, 4], [1, 3, 1, 2], [1, 2, 1, 3], [3, 1, 1, 2],

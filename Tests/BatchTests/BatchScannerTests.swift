@@ -3,6 +3,7 @@ import Testing
 import Imaging
 import Scanning
 @testable import Batch
+import TestSupport
 
 @Suite struct BatchScannerTests {
     func makeScanner() -> FileScanner { FileScanner(effort: .fast) }

@@ -1,8 +1,5 @@
 import Foundation
-
-/// `TestImages/` of this checkout, found from this file's path.
-let testImages = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-    .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("TestImages").path
+import TestSupport
 
 /// A fresh empty folder under the temporary directory, removed by `cleanup()`.
 struct Scratch {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import Imaging
 @testable import Batch
+import TestSupport
 
 @Suite struct FolderWalkerTests {
     /// The walk's inputs as paths relative to `root`.

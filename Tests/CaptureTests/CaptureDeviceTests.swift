@@ -4,6 +4,7 @@ import Foundation
 import LiveScan
 import Scanning
 import Testing
+import TestSupport
 
 /// Every suite that drives the in-process fake device: one at a time, since the fake's
 /// configuration lives in environment variables and the CV4L2 call table is global.

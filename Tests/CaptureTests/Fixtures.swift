@@ -60,5 +60,3 @@ enum InProcessFake {
         return maps.split(separator: "\n").filter { $0.contains("fakev4l2-buffer") }.count
     }
 }
-
-let testImages = FakeV4L2.testImages

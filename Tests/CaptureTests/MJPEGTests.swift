@@ -4,6 +4,7 @@ import CCodecs
 import Imaging
 import Scanning
 import Testing
+import TestSupport
 
 /// Motion-JPEG frames from the fake device, with and without Huffman tables.
 extension FakeDeviceTests { @Suite struct MJPEGTests {

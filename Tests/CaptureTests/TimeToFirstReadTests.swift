@@ -4,6 +4,7 @@ import Imaging
 @testable import LiveScan
 import Scanning
 import Testing
+import TestSupport
 
 /// Frames until the first confirmed ISBN, scanning every n-th row of the band per frame
 /// (``FrameScanner/lineStep``) against every row and column of every frame (`lineStep` 1, what

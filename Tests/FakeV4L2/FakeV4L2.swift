@@ -11,10 +11,6 @@ public enum FakeV4L2 {
     public static let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appendingPathComponent("fakev4l2.c").path
 
-    /// `TestImages/` of this checkout.
-    public static let testImages = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("TestImages").path
-
     /// This process's folder for the library and the tests' files, removed at exit.
     static let root: String = {
         let path = rootPath()

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// A temporary folder of copies of TestImages files, for folder scans.
 struct Shelf {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// Hostile files made in the test: each ends with a clear error or a result, in bounded memory.
 @Suite struct BoundedCostTests {

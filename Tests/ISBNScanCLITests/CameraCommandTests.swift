@@ -3,6 +3,7 @@ import FakeV4L2
 import Foundation
 import Testing
 @testable import ISBNScanCLI
+import TestSupport
 
 /// `isbnscan camera` and `isbnscan devices`, run as the built binary with the fake V4L2
 /// device preloaded (LD_PRELOAD): the real open/ioctl/mmap/poll path, no camera needed.

@@ -1,6 +1,7 @@
 import FakeV4L2
 import Foundation
 import Testing
+import TestSupport
 
 /// `camera --preview` under Xvfb (started here, SDL_VIDEODRIVER=x11) against the fake V4L2
 /// device: the picture (`--preview-snapshot`), the keys (xdotool), closing the window (a

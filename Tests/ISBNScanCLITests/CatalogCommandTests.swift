@@ -1,6 +1,7 @@
 import Catalog
 import Foundation
 import Testing
+import TestSupport
 
 /// `scan --db` and `isbnscan catalog`: what is recorded, resuming after SIGKILL, the subcommands.
 @Suite struct CatalogCommandTests {

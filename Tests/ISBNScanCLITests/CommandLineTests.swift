@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ISBNScanCLI
+import TestSupport
 
 @Suite struct CommandLineTests {
     @Test(arguments: [
@@ -16,6 +17,7 @@ import Testing
         (["scan", "--max-pixels", "99999999999999999999", "x.png"], "Error: --max-pixels 99999999999999999999 is outside 1...1099511627776"),
         (["scan", "--max-pixels", "0", "x.png"], "Error: --max-pixels 0 is outside 1...1099511627776"),
         (["scan", "--effort", "max", "x.png"], "Error: --effort 'max' is not one of fast, normal, thorough"),
+        (["camera", "--effort", "max"], "Error: --effort 'max' is not one of fast, normal, thorough"),
         (["scan"], "Error: no image file or folder given"),
         (["scan", "-j", "0", "x.png"], "Error: --jobs 0 is outside 1...256"),
         (["scan", "--json", "--csv", "x.png"], "Error: give either --json or --csv, not both"),
@@ -63,17 +65,35 @@ import Testing
         }
     }
 
-    @Test(arguments: ["scan", "validate", "camera", "devices"])
+    /// Every subcommand, `help` included (README: "-h / --help anywhere").
+    static let subcommands = ["scan", "validate", "camera", "devices", "catalog", "ranges", "help"]
+
+    @Test func theSubcommandListIsComplete() {
+        #expect(Set(Self.subcommands) == Set(ISBNScanCommand.specs.keys).union(["help"]))
+    }
+
+    @Test(arguments: subcommands)
     func helpForASubcommandIsItsHelpOption(name: String) throws {
         let viaHelp = try isbnscan(["help", name])
         let viaOption = try isbnscan([name, "--help"])
+        let viaShort = try isbnscan([name, "-h"])
         #expect(viaHelp.status == 0)
+        #expect(viaOption.status == 0 && viaShort.status == 0)
+        #expect(viaHelp.stderr == "" && viaOption.stderr == "" && viaShort.stderr == "")
         #expect(viaHelp.stdout == viaOption.stdout)
-        #expect(viaHelp.stdout.contains("\n  -h, --help                Show this help.\n"))
+        #expect(viaShort.stdout == viaOption.stdout)
+        if name == "help" {
+            #expect(viaHelp.stdout == (try isbnscan(["--help"])).stdout)
+        } else {
+            #expect(viaHelp.stdout.hasPrefix("OVERVIEW: "))
+            #expect(viaHelp.stdout.contains("USAGE: isbnscan \(name)"))
+            #expect(viaHelp.stdout.contains("\n  -h, --help                Show this help.\n"))
+        }
     }
 
-    @Test(arguments: [["--help"], ["-h"], ["help"], ["help", "help"], ["help", "scan"], ["scan", "--help"],
-                      ["validate", "-h"], ["camera", "--help"], ["devices", "-h"], ["--version"]])
+    @Test(arguments: [["--help"], ["-h"], ["help"], ["help", "help"], ["help", "--help"], ["help", "scan"], ["scan", "--help"],
+                      ["validate", "-h"], ["camera", "--help"], ["devices", "-h"], ["catalog", "--help"], ["ranges", "-h"],
+                      ["help", "catalog"], ["help", "ranges"], ["--version"]])
     func helpAndVersionSucceedWithoutFindingAnything(arguments: [String]) {
         let status = ISBNScanCommand.run(arguments, stdout: StringSink(), stderr: StringSink())
         #expect(status == .success)

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ISBNScanCLI
+import TestSupport
 
 /// The man page and shell completions are generated from the parser's tables: every option the
 /// parser accepts must appear in each, and each must be valid for its reader (groff, bash, zsh, fish).

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ISBNScanCLI
+import TestSupport
 
 /// Statuses 1 (an input could not be read) and 3 (the results could not be written) apart,
 /// and a closed pipe on stdout.

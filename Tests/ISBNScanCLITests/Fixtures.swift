@@ -1,9 +1,5 @@
 import Foundation
 
-/// `TestImages/` of this checkout, found from this file's path.
-let testImages = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-    .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("TestImages").path
-
 /// The output of one run of the built `isbnscan` binary.
 struct Run {
     let status: Int32

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// `scan` on the formats beyond PNG/JPEG/PNM, and the page of a multi-page TIFF in the output.
 @Suite struct FormatCommandTests {

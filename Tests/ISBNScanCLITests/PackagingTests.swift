@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ISBNScanCLI
+import TestSupport
 
 /// `make install` and `make deb`: the installed binary needs no Swift toolchain, and the package's
 /// binary, man page and completions work from a scratch root. Serialized: both build the same

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// `isbnscan ranges`, `--accept 979`, ISMN refusals, hyphenation in every command.
 @Suite struct RangesCommandTests {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// `scan --files-from`, `-0` and `--shard`: batches split over several processes or machines.
 @Suite struct ShardAndFileListTests {

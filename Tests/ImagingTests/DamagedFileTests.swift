@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Imaging
+import TestSupport
 
 /// Damaged JPEG and PNG files are decoded as far as the data goes, with a warning.
 @Suite struct DamagedFileTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Imaging
+import TestSupport
 
 /// Files are decoded from their descriptor, reading only what the image needs (TIFF, WebP, GIF,
 /// HEIF, BMP through the `*_fd` decoders, PGM/PPM through their header): the same pixels and the

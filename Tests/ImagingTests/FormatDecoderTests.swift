@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Imaging
+import TestSupport
 
 /// TIFF, WebP, GIF, HEIF and BMP (TestImages/formats, made by TestImages/make_formats.py from
 /// isbn/pgm-p5.pgm, ppm-p6.ppm, pgm-p5-16bit.pgm and png-gray8.png).

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Imaging
+import TestSupport
 
 /// Fuzz/regressions (Fuzz/make_regressions.py, and fixed findings of `make fuzz`): each file
 /// gives an image or a clear error through every decoder, never a crash.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Imaging
+import TestSupport
 
 @Suite struct ImageLoaderTests {
     @Test(arguments: [

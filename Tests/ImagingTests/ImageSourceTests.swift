@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Imaging
+import TestSupport
 
 /// ``ImageSource`` decodes what ``ImageLoader/load(path:options:)-(String,_)`` decodes, at full
 /// and at half size, from the bytes it read once (a small JPEG) or from the file (anything else).

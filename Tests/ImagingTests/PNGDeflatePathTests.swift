@@ -1,6 +1,7 @@
 import CCodecs
 import Foundation
 import Testing
+import TestSupport
 
 /// The libdeflate path for 8-bit, non-interlaced PNGs must give exactly libpng's pixels, and
 /// leave every other layout (and every damaged file) to libpng.

@@ -3,6 +3,7 @@ import Testing
 import ISBN
 import Imaging
 @testable import Scanning
+import TestSupport
 
 /// The arbiter: evidence per place, margins, misreads superseded (issue 9).
 @Suite struct ArbiterTests {

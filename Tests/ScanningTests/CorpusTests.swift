@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import ISBN
 @testable import Scanning
+import TestSupport
 
 /// Real photos from `../shared/corpus/zxing-cpp` (see its README): folder names give the
 /// symbology; each `.txt` holds the expected digits (EAN-13 + add-on in ean13-extension-1).

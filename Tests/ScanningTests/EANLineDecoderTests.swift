@@ -20,6 +20,25 @@ import Imaging
         return out + [true, false, true]
     }
 
+    /// The L, G and R sets of GS1 General Specifications §5.2.1.2.1 (sets A, B, C), digits 0…9,
+    /// 1 = bar: what `lWidths` must give when L and G start with a space and R with a bar.
+    @Test func lWidthsAreTheGS1CharacterSets() {
+        let setA = ["0001101", "0011001", "0010011", "0111101", "0100011", "0110001", "0101111", "0111011", "0110111", "0001011"]
+        let setB = ["0100111", "0110011", "0011011", "0100001", "0011101", "0111001", "0000101", "0010001", "0001001", "0010111"]
+        let setC = ["1110010", "1100110", "1101100", "1000010", "1011100", "1001110", "1010000", "1000100", "1001000", "1110100"]
+        func bits(_ widths: [Double], startsDark: Bool) -> String {
+            var out = "", dark = startsDark
+            for w in widths { out += String(repeating: dark ? "1" : "0", count: Int(w)); dark.toggle() }
+            return out
+        }
+        for digit in 0..<10 {
+            let widths = EANLineDecoder.lWidths[digit]
+            #expect(bits(widths, startsDark: false) == setA[digit], "L \(digit)")
+            #expect(bits(widths.reversed(), startsDark: false) == setB[digit], "G \(digit)")
+            #expect(bits(widths, startsDark: true) == setC[digit], "R \(digit)")
+        }
+    }
+
     /// A line of samples: quiet zones, then the modules with widths growing from `from` to
     /// `to` pixels across the symbol (perspective, a curved cover), soft edges.
     func line(_ digits: String, from: Double, to: Double) -> [UInt8] {

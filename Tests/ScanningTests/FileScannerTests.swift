@@ -3,6 +3,7 @@ import Testing
 import ISBN
 import Imaging
 @testable import Scanning
+import TestSupport
 
 @Suite struct FileScannerTests {
     @Test(arguments: fixtures("isbn"))

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import Imaging
 @testable import Scanning
+import TestSupport
 
 /// Every file in TestImages/formats reads to the ISBN in its .txt.
 @Suite struct FormatFixtureTests {

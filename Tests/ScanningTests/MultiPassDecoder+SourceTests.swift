@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import Imaging
 @testable import Scanning
+import TestSupport
 
 /// ``MultiPassDecoder/decode(_:page:region:)``: the decoder takes an image file and decides
 /// itself when to look at half size and when at full size; the file is read once.

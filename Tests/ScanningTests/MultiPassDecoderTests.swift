@@ -3,6 +3,7 @@ import Testing
 import ISBN
 import Imaging
 @testable import Scanning
+import TestSupport
 
 @Suite struct MultiPassDecoderTests {
     let upright = try! ImageLoader.load(path: "\(testImages)/isbn/png-gray8.png").image

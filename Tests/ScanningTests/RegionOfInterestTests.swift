@@ -1,6 +1,7 @@
 import Testing
 import Imaging
 @testable import Scanning
+import TestSupport
 
 @Suite struct RegionOfInterestTests {
     @Test(arguments: [(1280, 720), (1920, 1080), (720, 1280), (480, 640), (800, 600), (1000, 1000), (3000, 4000), (4032, 3024), (101, 37)])
