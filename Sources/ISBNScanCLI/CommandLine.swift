@@ -18,8 +18,9 @@ public enum ISBNScanCommand {
 
     USAGE: isbnscan <subcommand> [options]
            isbnscan [scan options] <file-or-folder> ...
-             (when the first argument is an existing file or folder, not a
-             subcommand, 'scan' is implied, as with zbarimg: isbnscan photo.jpg)
+             (when the first argument is a scan option, or an existing file or
+             folder that is not a subcommand's name, 'scan' is implied, as with
+             zbarimg: isbnscan photo.jpg, isbnscan -r --csv photos/)
 
     SUBCOMMANDS:
       scan                    Read the barcodes in image files (JPEG, PNG, HEIC, TIFF,
@@ -110,15 +111,13 @@ public enum ISBNScanCommand {
                 return scan(arguments, raw: raw, stdout: stdout, stderr: stderr)
             }
             if first.hasPrefix("-") {
-                // `isbnscan -r photos/`: name the command that works.
+                // `isbnscan -r photos/`, as zbarimg users type options first: a scan option first
+                // means `scan` too.
                 let long = first.hasPrefix("--") ? String(first.dropFirst(2).prefix { $0 != "=" }) : nil
-                let scanOption = ScanCommand.spec.options.contains { option in
+                let scanOption = first.count > 1 && ScanCommand.spec.options.contains { option in
                     long.map { option.long == $0 } ?? (option.short == first.dropFirst().first)
                 }
-                if scanOption, rawArguments.dropFirst().contains(where: isFileOrFolder) {
-                    let command = (["isbnscan", "scan"] + arguments).map(shellQuoted).joined(separator: " ")
-                    return usageError("unknown option '\(first)' (did you mean '\(command)'?)", command: nil, stderr: stderr)
-                }
+                if scanOption { return scan(arguments, raw: raw, stdout: stdout, stderr: stderr) }
                 return usageError("unknown option '\(first)'", command: nil, stderr: stderr)
             }
             let looksLikePath = first.contains("/") || first.contains(".")
@@ -138,12 +137,6 @@ public enum ISBNScanCommand {
         var info = stat()
         guard RawPath(bytes: bytes).withCString({ stat($0, &info) }) == 0 else { return false }
         return (info.st_mode & S_IFMT) == S_IFREG || (info.st_mode & S_IFMT) == S_IFDIR
-    }
-
-    /// `text` as a shell word: unchanged when it holds only safe characters, else in single quotes.
-    static func shellQuoted(_ text: String) -> String {
-        let safe = text.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "-_./,:=+@%".contains($0)) }
-        return safe && !text.isEmpty ? text : "'" + text.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "'\\''") + "'"
     }
 
     /// Whether `sink` writes to a terminal (progress bars only go there).

@@ -124,15 +124,22 @@ import TestSupport
         #expect(wrong.stderr.hasSuffix("See 'isbnscan scan --help'.\n"))
     }
 
-    @Test func optionsBeforeAFileNameTheCommandMeant() throws {
+    /// zbarimg users type options first: a scan option first implies `scan`, as a file first does.
+    @Test func aScanOptionFirstImpliesScan() throws {
         let folder = "\(testImages)/isbn"
-        let run = try isbnscan(["-r", folder])
-        #expect(run.status == 2)
-        #expect(run.stdout == "")
-        #expect(run.stderr.hasPrefix("Error: unknown option '-r' (did you mean 'isbnscan scan -r \(ISBNScanCommand.shellQuoted(folder))'?)\n"))
-        #expect(ISBNScanCommand.shellQuoted("it's a.jpg") == "'it'\\''s a.jpg'")
-        // Not a scan option, or no file given: no suggestion.
-        #expect(try isbnscan(["--frobnicate", folder]).stderr.hasPrefix("Error: unknown option '--frobnicate'\n"))
+        let explicit = try isbnscan(["scan", "-r", "--json", "-j", "1", folder])
+        let implied = try isbnscan(["-r", "--json", "-j", "1", folder])
+        #expect(implied.status == explicit.status)
+        #expect(implied.stdout == explicit.stdout)
+        #expect(implied.stdout.split(separator: "\n").count >= 25)
+        // A scan option's usage error is scan's.
+        let wrong = try isbnscan(["--effort", "slow", folder])
+        #expect(wrong.status == 2)
+        #expect(wrong.stderr.hasSuffix("See 'isbnscan scan --help'.\n"))
+        // Not a scan option: no scan.
+        let unknown = try isbnscan(["--frobnicate", folder])
+        #expect(unknown.status == 2)
+        #expect(unknown.stderr.hasPrefix("Error: unknown option '--frobnicate'\n"))
     }
 
     @Test func aMissingFileIsNeitherASubcommandNorAScan() throws {
