@@ -1,4 +1,5 @@
-/// Standard error with the progress bar taken off before each line.
+/// A sink that takes the progress bar off before each line: standard error, and standard output
+/// when it is the terminal the bar is drawn on.
 final class DiagnosticSink: TextSink {
     private let sink: TextSink
     private let progress: ProgressBar?

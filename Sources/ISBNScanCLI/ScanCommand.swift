@@ -325,7 +325,10 @@ ArgumentParser.acceptOption,
             diagnostics.write("Error: \(error)\n")
             return .outputError
         }
-        var results: TextSink = file ?? stdout
+        // Results on the terminal the bar is drawn on (stdout and stderr both a terminal) take
+        // the bar off first, as diagnostics do, so that no result is written after the bar's text.
+        var results: TextSink = file ?? (progress != nil && ISBNScanCommand.isTerminal(stdout)
+            ? DiagnosticSink(stdout, clearing: progress) : stdout)
         var writerDiagnostics: TextSink = diagnostics
         var recorder: CatalogRecorder?
         var tally = Tally()

@@ -441,6 +441,15 @@ func peakChildMegabytes() -> Int {
         #expect(onTerminal.stdout.contains("/3 files"))
         #expect(onTerminal.stdout.contains(" files/s  "))
         #expect(onTerminal.stdout.contains("found "))
+        // Each result starts a line of its own: the bar is taken off before it. (The terminal
+        // ends lines with \r\n, one Character in Swift: split the UTF-8 bytes.)
+        let results = onTerminal.stdout.utf8.split(separator: UInt8(ascii: "\n")).map { String(decoding: $0, as: UTF8.self) }
+            .filter { $0.contains("9780306406157") }
+        #expect(results.count == 2)
+        for line in results {
+            let afterBar = line.components(separatedBy: "\r\u{1B}[K").last ?? ""
+            #expect(afterBar.hasPrefix(shelf.path), "\(line.debugDescription)")
+        }
         let quiet = try isbnscan(["-qec", command + " -q", "/dev/null"], executable: "/usr/bin/script")
         #expect(!quiet.stdout.contains("files/s"))
         #expect(quiet.stdout.contains("9780306406157"))
