@@ -78,7 +78,9 @@ extension Symbol {
     /// and their boxes touch; or they share the right half of their digits along the same
     /// stretch of bars; or — same digits, or digits that differ only in 1↔7 / 2↔8 — they span
     /// the same extent (80 % or more of the wider) along one axis and lie side by side along the
-    /// other, less than a quarter of that extent apart (two bands of the same bars); or one box
+    /// other, less than a quarter of that extent apart (two bands of the same bars); or — same
+    /// digits — they share a quarter or more of the longer box's length and lie less than half
+    /// that length apart across it (lines across a slanted barcode); or one box
     /// is small (zbar marks one point per scan line) and lies within the other, grown by a
     /// quarter of its longer side. zbar's boxes of a straight barcode can be thin (a few scan
     /// lines), so each box is first grown to at least 8 pixels in each direction. Box corners
@@ -117,6 +119,16 @@ extension Symbol {
         guard data == other.data || Self.differOnlyInBarWidths(data, other.data) else { return false }
         if ix * 5 >= 4 * max(aw, bw) && gapY * 4 <= max(aw, bw) { return true }
         if iy * 5 >= 4 * max(ah, bh) && gapX * 4 <= max(ah, bh) { return true }
+        // The same digits on lines across a slanted barcode: each line crosses the bars at another
+        // place along them, so the boxes share only part of their length and lie side by side,
+        // less than half that length apart (a photo of two copies of one book, stacked that close
+        // or in one row, is not told apart: see README's limits).
+        if data == other.data {
+            let horizontal = max(aw, bw) >= max(ah, bh)
+            let along = horizontal ? ix : iy, across = horizontal ? gapY : gapX
+            let longer = horizontal ? max(aw, bw) : max(ah, bh)
+            if along * 4 >= longer && across * 2 <= longer { return true }
+        }
         // zbar marks a symbol where its decode ends on each line; a pass with few lines gives a
         // box of one point. A small box whose centre lies within the other's box (grown by a
         // quarter of its longer side) is a read of the same bars.

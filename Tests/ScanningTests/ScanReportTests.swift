@@ -30,6 +30,26 @@ import ISBN
         #expect(ScanReport(symbols: [upper, other]).isbns.map(\.isbn13).sorted() == ["9780306406157", "9780553293357"])
     }
 
+    /// Lines across a slanted barcode cross its bars at different places along them: zbar's
+    /// boxes of one product code in a quagga2 photo (640×480) read along rows 44 pixels apart,
+    /// sharing 74 of their 186 pixels of length. One code, not two.
+    @Test func readingsAcrossASlantedBarcodeAreOneCode() {
+        let upper = Symbol(symbology: .ean13, data: "9002244845578", quality: 22, orientation: 180, polygon: box(193, 189, 186, 21))
+        let lower = Symbol(symbology: .ean13, data: "9002244845578", quality: 8, orientation: 180, polygon: box(72, 254, 195, 28))
+        #expect(upper.overlaps(lower))
+        #expect(ScanReport(symbols: [upper, lower]).codes.count == 1)
+        // Read along columns: the same, turned.
+        let left = Symbol(symbology: .ean13, data: "0882428015343", quality: 27, orientation: 90, polygon: box(331, 167, 26, 156))
+        let right = Symbol(symbology: .ean13, data: "0882428015343", quality: 16, orientation: 90, polygon: box(382, 70, 32, 163))
+        #expect(left.overlaps(right))
+        // Other digits at the same places stay apart; so do copies in one row, end to end.
+        var other = lower
+        other.data = "9780306406157"
+        #expect(!upper.overlaps(other))
+        let inRow = Symbol(symbology: .ean13, data: "9002244845578", quality: 8, orientation: 180, polygon: box(400, 189, 186, 21))
+        #expect(!upper.overlaps(inRow))
+    }
+
     @Test func twoBooksSideBySideAreBothKept() {
         let a = Symbol(symbology: .ean13, data: "9780306406157", quality: 10, orientation: 0, polygon: box(100, 100, 200, 10))
         let b = Symbol(symbology: .ean13, data: "9780131103627", quality: 10, orientation: 0, polygon: box(400, 100, 200, 10))
