@@ -29,6 +29,10 @@ static void on_error_exit(j_common_ptr cinfo) {
     int code = cinfo->err->msg_code;
     if (code == JERR_BAD_PRECISION || code == JERR_NOT_COMPILED || code == JERR_CCIR601_NOTIMPL)
         err->status = ISC_ERR_UNSUPPORTED;
+    /* The file ended first (a premature end was seen, e.g. inside the header, and the fake end
+     * marker libjpeg then reads makes the header invalid): truncated, as the message says. */
+    else if (err->damage == ISC_ERR_TRUNCATED && err->status == ISC_ERR_CORRUPT)
+        err->status = ISC_ERR_TRUNCATED;
     longjmp(err->jump, 1);
 }
 

@@ -85,6 +85,19 @@ import TestSupport
         }
     }
 
+    /// A JPEG cut anywhere before its image is complete is truncated, not corrupt: inside the
+    /// header (the fake end marker libjpeg reads then makes the header invalid) as well.
+    @Test(arguments: [100, 200, 360])
+    func aJPEGCutShortIsTruncated(bytes: Int) throws {
+        let whole = try Data(contentsOf: URL(fileURLWithPath: "\(testImages)/isbn/jpeg-rgb.jpg"))
+        #expect(whole.count > bytes)
+        #expect {
+            try whole.prefix(bytes).withUnsafeBytes { raw in _ = try ImageLoader.decode(raw, path: "cut.jpg") }
+        } throws: { error in
+            (error as? ImageError)?.cause == "truncated: file ends before the image does"
+        }
+    }
+
     @Test func pixelLimitIsCheckedBeforeDecoding() {
         #expect(throws: ImageError.tooLarge(path: "p", width: 501, height: 312, limit: 1000)) {
             try Data(contentsOf: URL(fileURLWithPath: "\(testImages)/isbn/png-gray8.png")).withUnsafeBytes { raw in
