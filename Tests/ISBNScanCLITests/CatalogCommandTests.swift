@@ -62,6 +62,46 @@ import TestSupport
         #expect(!forced.stderr.contains("unchanged since"))
     }
 
+    /// An unchanged file named on the command line gets one line on stderr; a folder's unchanged
+    /// files only the summary's count; none of their results, warnings or errors are printed again.
+    @Test func unchangedFilesAreNamedOnStderrAndNothingOfThemIsPrintedAgain() throws {
+        let shelf = try Shelf(["a.png": "isbn/png-gray8.png", "b.png": "rejected/jan.png", "c.jpg": "", "d.png": "negative/blank.png"])
+        defer { shelf.remove() }
+        let db = shelf.path + "/books.db"
+        let a = shelf.path + "/a.png", b = shelf.path + "/b.png"
+        let first = try isbnscan(["scan", "--db", db, "--json", a])
+        #expect(first.status == 0)
+        #expect(first.stdout.split(separator: "\n").count == 1)
+        let scannedAt = try #require(try Catalog(path: db).storedFile(path: Array(a.utf8))).scannedAt
+        let again = try isbnscan(["scan", "--db", db, "--json", a])
+        #expect(again.status == 0)
+        #expect(again.stdout == "")
+        #expect(again.stderr == "\(a): unchanged since it was catalogued on \(scannedAt), not scanned again (--rescan to scan it)\n")
+        #expect(try isbnscan(["scan", "--db", db, "--json", "-q", a]).stderr == "")
+        let rescanned = try isbnscan(["scan", "--db", db, "--json", "--rescan", a])
+        #expect(rescanned.stdout.split(separator: "\n").count == 1)
+        #expect(rescanned.stderr == "")
+
+        // A folder: its warnings and errors appear on the first run only.
+        let folder = try isbnscan(["scan", "--db", db, shelf.path])
+        #expect(folder.status == 1)
+        #expect(folder.stderr.contains("Warning: \(b): EAN-13 4901234567894 refused"))
+        #expect(folder.stderr.contains("Error: \(shelf.path)/c.jpg: empty file (0 bytes)"))
+        let folderAgain = try isbnscan(["scan", "--db", db, shelf.path])
+        #expect(folderAgain.status == 1)
+        #expect(folderAgain.stdout == "")
+        #expect(folderAgain.stderr.split(separator: "\n").count == 1)
+        #expect(folderAgain.stderr.hasPrefix("scanned 4 files: 1 with an ISBN, 1 with refused codes only, 1 without any barcode, 1 unreadable"))
+        #expect(folderAgain.stderr.contains("; 4 files unchanged since an earlier run, counted from the catalogue"))
+        // Named files: one line each, no warning, then the summary.
+        let named = try isbnscan(["scan", "--db", db, a, b])
+        #expect(named.stdout == "")
+        let lines = named.stderr.split(separator: "\n")
+        #expect(lines.count == 3)
+        #expect(lines[1].hasPrefix("\(b): unchanged since it was catalogued on "))
+        #expect(!named.stderr.contains("Warning:"))
+    }
+
     /// JSON Lines' `file` values.
     func files(_ jsonLines: String) -> Set<String> {
         Set(jsonLines.split(separator: "\n").compactMap {
