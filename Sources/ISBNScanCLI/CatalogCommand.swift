@@ -25,7 +25,7 @@ enum CatalogCommand {
                 object per book) or isbn-list (one ISBN-13 per line: what
                 LibraryThing, Goodreads, Libib and calibre import). Default csv.
                 """),
-            OptionSpec("json", help: "list and stats: JSON Lines instead of text."),
+            OptionSpec("json", help: "list and stats: JSON Lines instead of text (export: use\n--format jsonl; --json there is a usage error)."),
         ],
         discussion: """
         OUTPUT:
@@ -64,6 +64,9 @@ enum CatalogCommand {
         }
         guard let db = parsed.value("db"), !db.isEmpty else { throw UsageError("--db <file> is required") }
         if action != "export" && parsed.value("format") != nil { throw UsageError("--format goes with export") }
+        if action != "list" && action != "stats" && parsed.flag("json") {
+            throw UsageError("--json goes with list and stats" + (action == "export" ? " (export: --format jsonl)" : ""))
+        }
         if (action == "merge" || action == "remove") != !arguments.isEmpty {
             throw arguments.isEmpty ? UsageError("\(action) needs \(action == "merge" ? "a catalogue file" : "an ISBN")")
                                     : UsageError("unexpected argument '\(arguments[0])'")

@@ -231,6 +231,9 @@ import TestSupport
             (["catalog", "export", "--db", "x.db", "--format", "xls"], "Error: --format 'xls' is not one of csv, jsonl, isbn-list"),
             (["catalog", "merge", "--db", "x.db"], "Error: merge needs a catalogue file"),
             (["catalog", "list", "--db", "x.db", "extra"], "Error: unexpected argument 'extra'"),
+            (["catalog", "stats", "--db", "x.db", "--format", "csv"], "Error: --format goes with export"),
+            (["catalog", "export", "--json", "--db", "x.db"], "Error: --json goes with list and stats (export: --format jsonl)"),
+            (["catalog", "remove", "--json", "--db", "x.db", "9780306406157"], "Error: --json goes with list and stats"),
         ]
         for (arguments, message) in cases {
             let run = try isbnscan(arguments)
