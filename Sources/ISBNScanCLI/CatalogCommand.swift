@@ -42,11 +42,13 @@ enum CatalogCommand {
           merge: a file recorded in both keeps its later scan; a sighting or
           refusal recorded in both is kept once.
           remove: '<isbn13>: removed <n> sightings'; the files stay recorded.
+          A --db file (or a file to merge) that is not an SQLite database:
+          'Error: <file>: not an isbnscan catalogue (not an SQLite database)'.
 
         EXIT STATUS:
           0  done (list, export: at least one book)
           1  a catalogue could not be opened, read or written
-          2  usage error
+          2  usage error (also: merging the --db catalogue into itself)
           4  the catalogue holds no book; remove: the ISBN was not in it
 
         EXAMPLES:
@@ -74,6 +76,10 @@ enum CatalogCommand {
         let format = parsed.value("format") ?? "csv"
         guard ["csv", "jsonl", "isbn-list"].contains(format) else {
             throw UsageError("--format '\(format)' is not one of csv, jsonl, isbn-list")
+        }
+        // Attaching the --db file to itself would only wait for its own lock ("database is locked").
+        if action == "merge", let itself = arguments.first(where: { Catalog.sameFile(db, $0) }) {
+            throw UsageError("\(escaped(itself, json: false)) is the --db catalogue itself (the same file); a catalogue cannot be merged into itself")
         }
         // Reading never creates a catalogue; merge creates its target.
         if action != "merge" && access(db, F_OK) != 0 {

@@ -166,6 +166,27 @@ import TestSupport
         let run = try isbnscan(["scan", "--db", "/nonexistent/folder/books.db", "\(testImages)/isbn/png-gray8.png"])
         #expect(run.status == 1)
         #expect(run.stderr == "Error: /nonexistent/folder/books.db: unable to open database file (SQLite 14)\n")
+        // A file that is no SQLite database: named, without SQLite's code or SQL.
+        let shelf = try Shelf(["notdb.db": "text:" + String(repeating: "not a database\n", count: 100), "a.png": "isbn/png-gray8.png"])
+        defer { shelf.remove() }
+        let notDB = shelf.path + "/notdb.db"
+        for arguments in [["scan", "--db", notDB, shelf.path + "/a.png"], ["catalog", "list", "--db", notDB]] {
+            let refused = try isbnscan(arguments)
+            #expect(refused.status == 1, "\(arguments)")
+            #expect(refused.stdout == "", "\(arguments)")
+            #expect(refused.stderr == "Error: \(notDB): not an isbnscan catalogue (not an SQLite database)\n", "\(arguments)")
+        }
+        let mergeIn = try isbnscan(["catalog", "merge", "--db", shelf.path + "/merged.db", notDB])
+        #expect(mergeIn.status == 1)
+        #expect(mergeIn.stderr == "Error: \(notDB): not an isbnscan catalogue (not an SQLite database)\n")
+        // Merging the --db catalogue into itself, under its name or another: a usage error, at once.
+        let merged = shelf.path + "/merged.db"
+        _ = try isbnscan(["scan", "--db", merged, shelf.path + "/a.png"])
+        for other in [merged, shelf.path + "/./merged.db"] {
+            let itself = try isbnscan(["catalog", "merge", "--db", merged, other])
+            #expect(itself.status == 2)
+            #expect(itself.stderr.hasPrefix("Error: \(other) is the --db catalogue itself (the same file); a catalogue cannot be merged into itself\n"))
+        }
         let usage = try isbnscan(["scan", "--rescan", "\(testImages)/isbn/png-gray8.png"])
         #expect(usage.status == 2)
         #expect(usage.stderr.hasPrefix("Error: --rescan goes with --db\n"))
