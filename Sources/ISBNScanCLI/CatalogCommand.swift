@@ -42,13 +42,19 @@ enum CatalogCommand {
           merge: a file recorded in both keeps its later scan; a sighting or
           refusal recorded in both is kept once.
           remove: '<isbn13>: removed <n> sightings'; the files stay recorded.
+          An ISBN that is in no sighting: 'Warning: <isbn>: not in the
+          catalogue'. An argument that is no valid ISBN (978 or 979, ISBN-13
+          or ISBN-10, as validate judges it) is a usage error naming the
+          reason, and nothing is removed: 'Error: <arg>: not a valid ISBN
+          (<reason>: <detail>); nothing removed'.
           A --db file (or a file to merge) that is not an SQLite database:
           'Error: <file>: not an isbnscan catalogue (not an SQLite database)'.
 
         EXIT STATUS:
           0  done (list, export: at least one book)
           1  a catalogue could not be opened, read or written
-          2  usage error (also: merging the --db catalogue into itself)
+          2  usage error (also: merging the --db catalogue into itself;
+             remove: an argument that is no valid ISBN)
           4  the catalogue holds no book; remove: the ISBN was not in it
 
         EXAMPLES:
@@ -76,6 +82,17 @@ enum CatalogCommand {
         let format = parsed.value("format") ?? "csv"
         guard ["csv", "jsonl", "isbn-list"].contains(format) else {
             throw UsageError("--format '\(format)' is not one of csv, jsonl, isbn-list")
+        }
+        // remove: every argument must be an ISBN (978 or 979, as typed to validate); a typo removes nothing.
+        var toRemove: [(typed: String, isbn13: String)] = []
+        if action == "remove" {
+            for typed in arguments {
+                switch ISBN.judge(typed: typed, accepting: .with979) {
+                case .accepted(let isbn): toRemove.append((typed, isbn.isbn13))
+                case .rejected(let rejection):
+                    throw UsageError("\(escaped(typed, json: false)): not a valid ISBN (\(rejection)); nothing removed")
+                }
+            }
         }
         // Attaching the --db file to itself would only wait for its own lock ("database is locked").
         if action == "merge", let itself = arguments.first(where: { Catalog.sameFile(db, $0) }) {
@@ -116,8 +133,7 @@ enum CatalogCommand {
                 return .found
             default:
                 var removedAny = false
-                for typed in arguments {
-                    let isbn13 = ISBN.judge(typed: typed).isbn?.isbn13 ?? String(typed.filter { $0.isASCII && $0.isNumber })
+                for (typed, isbn13) in toRemove {
                     let removed = try catalog.remove(isbn13: isbn13)
                     if removed > 0 {
                         removedAny = true

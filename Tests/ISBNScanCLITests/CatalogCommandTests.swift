@@ -242,6 +242,24 @@ import TestSupport
         #expect(remove.stdout == "9780306406157: removed 2 sightings\n")
         #expect(remove.stderr == "Warning: 9780131103627: not in the catalogue\n")
         #expect(try isbnscan(["catalog", "export", "--db", dbOne, "--format", "isbn-list"]).stdout == "9780321125217\n")
+
+        // Arguments that are no ISBN: a usage error naming the reason, and nothing removed.
+        let cases: [([String], String)] = [
+            (["9780321125217", "abc-def"], "Error: abc-def: not a valid ISBN (non-digit: 'abcdef' has characters other than the digits 0-9); nothing removed"),
+            (["978-0-321-12521-8"], "Error: 978-0-321-12521-8: not a valid ISBN (check-digit: check digit is 8, expected 7); nothing removed"),
+            (["4901234567894"], "Error: 4901234567894: not a valid ISBN (prefix: prefix 490 is not 978: Japanese JAN product code); nothing removed"),
+        ]
+        for (arguments, message) in cases {
+            let refused = try isbnscan(["catalog", "remove", "--db", dbOne] + arguments)
+            #expect(refused.status == 2, "\(arguments)")
+            #expect(refused.stdout == "", "\(arguments)")
+            #expect(refused.stderr.hasPrefix(message + "\n"), "\(arguments)")
+        }
+        #expect(try isbnscan(["catalog", "export", "--db", dbOne, "--format", "isbn-list"]).stdout == "9780321125217\n")
+        // An ISBN-10 names the same book.
+        let byISBN10 = try isbnscan(["catalog", "remove", "--db", dbOne, "0-321-12521-5"])
+        #expect(byISBN10.status == 0)
+        #expect(byISBN10.stdout == "9780321125217: removed 1 sighting\n")
     }
 
     @Test func catalogUsageErrors() throws {
