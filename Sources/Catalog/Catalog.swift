@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Records
 
 /// A catalogue of scanned books in an SQLite file: every file scanned, every ISBN accepted
@@ -22,8 +25,9 @@ public final class Catalog {
     /// Opens or creates the catalogue at `path` and brings its schema up to date.
     ///
     /// - Throws: ``CatalogError``: ``CatalogError/cantOpen``, ``CatalogError/notADatabase`` (not
-    ///   an SQLite file), ``CatalogError/misuse`` (written by a newer isbnscan), or any error of
-    ///   a migration (which is then rolled back).
+    ///   an SQLite file: `not an isbnscan catalogue (not an SQLite database)`),
+    ///   ``CatalogError/misuse`` (written by a newer isbnscan), or any error of a migration (which
+    ///   is then rolled back).
     public convenience init(path: String) throws(CatalogError) {
         try self.init(path: path, upTo: Schema.version)
     }
@@ -32,7 +36,14 @@ public final class Catalog {
     init(path: String, upTo version: Int) throws(CatalogError) {
         self.path = path
         db = try Connection(path: path)
-        try db.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON")
+        do {
+            // The first statement reads the file's header: where a file that is no database shows.
+            try db.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON")
+        } catch {
+            guard error.code & 0xFF == CatalogError.notADatabase else { throw error }
+            throw CatalogError(code: CatalogError.notADatabase, message: "not an isbnscan catalogue (not an SQLite database)",
+                               sql: nil, path: path, sqliteMessage: false)
+        }
         try migrate(upTo: version)
     }
 
@@ -46,7 +57,7 @@ public final class Catalog {
         guard current <= Schema.version else {
             throw CatalogError(code: CatalogError.misuse,
                                message: "catalogue schema version \(current) is newer than this isbnscan's (\(Schema.version)); use a newer isbnscan",
-                               sql: nil, path: path)
+                               sql: nil, path: path, sqliteMessage: false)
         }
         guard current < target else { return }
         try db.execute("BEGIN IMMEDIATE")
@@ -311,9 +322,14 @@ public final class Catalog {
     /// Adds the catalogue at `other` (migrated first if older) to this one, without duplicates:
     /// a file path already here keeps the later of the two scans; a sighting or refusal (same
     /// code, file or device, frame and time) is added once.
-    /// - Throws: ``CatalogError`` (the other file missing, not a catalogue, newer); nothing is
-    ///   added then.
+    /// - Throws: ``CatalogError`` (the other file missing, not a catalogue, newer, or this
+    ///   catalogue's own file: ``CatalogError/misuse``); nothing is added then.
     public func merge(from other: String) throws(CatalogError) -> MergeCount {
+        if Self.sameFile(path, other) {
+            // Attaching it would wait on its own lock and fail with "database is locked".
+            throw CatalogError(code: CatalogError.misuse, message: "is the catalogue being merged into: it cannot be merged into itself",
+                               sql: nil, path: other, sqliteMessage: false)
+        }
         do { _ = try Catalog(path: other) }  // checks and migrates it; closed again here
         var count = MergeCount()
         try Statement(db, "ATTACH DATABASE ? AS other").run([.text(other)])
@@ -342,6 +358,12 @@ public final class Catalog {
             count = MergeCount(files: after.0 - before.0, sightings: after.1 - before.1, refusals: after.2 - before.2)
         }
         return count
+    }
+
+    /// Whether `a` and `b` name one existing file (same device and inode, stat(2)).
+    public static func sameFile(_ a: String, _ b: String) -> Bool {
+        var first = stat(), second = stat()
+        return stat(a, &first) == 0 && stat(b, &second) == 0 && first.st_dev == second.st_dev && first.st_ino == second.st_ino
     }
 
     private func totals() throws(CatalogError) -> (Int, Int, Int) {

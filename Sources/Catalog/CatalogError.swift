@@ -3,7 +3,9 @@ internal import CSQLite
 /// A catalogue operation failed: the SQLite result code, SQLite's message and the SQL that
 /// was running (or what was being done, for errors outside a statement).
 ///
-/// `description`: `books.db: database is locked (SQLite 5) in: INSERT INTO files …`.
+/// `description`: `books.db: database is locked (SQLite 5) in: INSERT INTO files …` for SQLite's
+/// messages; isbnscan's own sentences (``sqliteMessage`` false) are shown alone:
+/// `notes.db: not an isbnscan catalogue (not an SQLite database)`.
 public struct CatalogError: Error, CustomStringConvertible, Equatable, Sendable {
     /// The (extended) SQLite result code, e.g. ``busy`` or ``notADatabase``; ``misuse`` for
     /// errors found by isbnscan itself (a catalogue newer than this program).
@@ -14,12 +16,16 @@ public struct CatalogError: Error, CustomStringConvertible, Equatable, Sendable 
     public let sql: String?
     /// The catalogue file.
     public let path: String
+    /// Whether ``message`` is SQLite's (shown with the code and the SQL), or a sentence of
+    /// isbnscan's for people (shown alone).
+    public let sqliteMessage: Bool
 
-    public init(code: Int32, message: String, sql: String?, path: String) {
+    public init(code: Int32, message: String, sql: String?, path: String, sqliteMessage: Bool = true) {
         self.code = code
         self.message = message
         self.sql = sql
         self.path = path
+        self.sqliteMessage = sqliteMessage
     }
 
     /// SQLITE_ERROR: SQL error or a schema check failed.
@@ -38,6 +44,7 @@ public struct CatalogError: Error, CustomStringConvertible, Equatable, Sendable 
     public static let notADatabase: Int32 = 26
 
     public var description: String {
-        "\(path): \(message) (SQLite \(code & 0xFF))" + (sql.map { " in: \($0)" } ?? "")
+        guard sqliteMessage else { return "\(path): \(message)" }
+        return "\(path): \(message) (SQLite \(code & 0xFF))" + (sql.map { " in: \($0)" } ?? "")
     }
 }

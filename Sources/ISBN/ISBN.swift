@@ -45,7 +45,9 @@ public struct ISBN: Hashable, Sendable, CustomStringConvertible {
     /// and an optional leading `ISBN`, `ISBN-13:` or `ISBN-10:` label.
     ///
     /// An ISBN-10 (9 digits and a check digit 0-9 or X) must pass its modulo-11 check, then is
-    /// converted to its 978 ISBN-13 and judged like a scanned code.
+    /// converted to its 978 ISBN-13 and judged like a scanned code. A code of another length,
+    /// or an empty one (nothing after the label), is refused with ``RejectionReason/length``
+    /// naming both lengths: `"8 digits, an ISBN has 10 or 13"`, `"empty code, an ISBN has 10 or 13 digits"`.
     public static func judge(typed input: String, accepting prefixes: ISBNPrefixes = .only978) -> Verdict {
         // Dashes pasted from web catalogues (U+2010 hyphen, U+2011 non-breaking hyphen,
         // U+2012 figure dash, U+2013 en dash, U+2212 minus) count as the hyphen-minus.
@@ -54,7 +56,7 @@ public struct ISBN: Hashable, Sendable, CustomStringConvertible {
         for label in ["ISBN-13:", "ISBN-10:", "ISBN13:", "ISBN10:", "ISBN-13", "ISBN-10", "ISBN:", "ISBN"] {
             if text.uppercased().hasPrefix(label) { text = text.dropFirst(label.count); break }
         }
-        guard !text.isEmpty else { return .rejected(Rejection(.nonDigit, "empty code")) }
+        guard !text.isEmpty else { return .rejected(Rejection(.length, "empty code, an ISBN has 10 or 13 digits")) }
         if text.first == "-" || text.last == "-" {
             return .rejected(Rejection(.nonDigit, "'\(text)' starts or ends with a hyphen"))
         }
@@ -71,7 +73,12 @@ public struct ISBN: Hashable, Sendable, CustomStringConvertible {
             let isbn13 = (payload + [EAN.checkDigit(for: payload)]).map(String.init).joined()
             return judge(ean: isbn13, accepting: prefixes)
         }
-        return judge(ean: compact, accepting: prefixes)
+        let verdict = judge(ean: compact, accepting: prefixes)
+        // A typed code may be an ISBN-10 too: the length refusal names both lengths.
+        if verdict.rejection?.reason == .length {
+            return .rejected(Rejection(.length, "\(compact.count) digits, an ISBN has 10 or 13"))
+        }
+        return verdict
     }
 
     /// The ISBN-10 form: the 9 digits after 978 and a modulo-11 check digit (`X` for 10);

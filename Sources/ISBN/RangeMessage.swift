@@ -47,10 +47,19 @@ public struct RangeMessage: Sendable {
     /// least 100 registration groups; every `Range` of the form `ddddddd-ddddddd` with low ≤ high,
     /// every `Length` 0…7, ranges in ascending order without overlap; every group's prefix
     /// consistent with the rules of its GS1 prefix.
-    /// - Throws: ``RangeMessageError`` saying which check failed (an HTML error page fails the first).
+    /// - Throws: ``RangeMessageError`` saying which check failed (an HTML error page fails the first;
+    ///   a download cut short, where the message starts but `</ISBNRangeMessage>` never comes,
+    ///   is `truncated: …`).
     public init(xml: String) throws(RangeMessageError) {
         let text = Array(xml.utf8)
         guard let root = Self.element("ISBNRangeMessage", in: text[...]) else {
+            let started = ["<ISBNRangeMessage>", "<ISBNRangeMessage ", "<!DOCTYPE ISBNRangeMessage"].contains {
+                Self.find(Array($0.utf8), in: text[...], from: 0) != nil
+            }
+            if started {
+                throw RangeMessageError("truncated: the message ends after \(text.count) bytes, before its closing "
+                                        + "</ISBNRangeMessage> tag (an incomplete download)")
+            }
             throw RangeMessageError("not an ISBN range message (no ISBNRangeMessage element)")
         }
         guard let date = Self.element("MessageDate", in: root).map(Self.string), !date.isEmpty else {

@@ -3,7 +3,8 @@
 public enum RejectionReason: String, Sendable, CaseIterable, Hashable {
     /// The code holds characters other than the digits 0-9.
     case nonDigit = "non-digit"
-    /// Not 13 digits (an EAN-8, a truncated read).
+    /// Not 13 digits (an EAN-8, a truncated read); for a typed code, not 10 or 13 digits, or
+    /// empty.
     case length
     /// 13 digits, but the GS1 prefix is not 978 (979 ISBNs, ISMN, ISSN 977, JAN 45/49, UPC-A…).
     case prefix

@@ -25,7 +25,7 @@ enum CatalogCommand {
                 object per book) or isbn-list (one ISBN-13 per line: what
                 LibraryThing, Goodreads, Libib and calibre import). Default csv.
                 """),
-            OptionSpec("json", help: "list and stats: JSON Lines instead of text."),
+            OptionSpec("json", help: "list and stats: JSON Lines instead of text (export: use\n--format jsonl; --json there is a usage error)."),
         ],
         discussion: """
         OUTPUT:
@@ -42,11 +42,19 @@ enum CatalogCommand {
           merge: a file recorded in both keeps its later scan; a sighting or
           refusal recorded in both is kept once.
           remove: '<isbn13>: removed <n> sightings'; the files stay recorded.
+          An ISBN that is in no sighting: 'Warning: <isbn>: not in the
+          catalogue'. An argument that is no valid ISBN (978 or 979, ISBN-13
+          or ISBN-10, as validate judges it) is a usage error naming the
+          reason, and nothing is removed: 'Error: <arg>: not a valid ISBN
+          (<reason>: <detail>); nothing removed'.
+          A --db file (or a file to merge) that is not an SQLite database:
+          'Error: <file>: not an isbnscan catalogue (not an SQLite database)'.
 
         EXIT STATUS:
           0  done (list, export: at least one book)
           1  a catalogue could not be opened, read or written
-          2  usage error
+          2  usage error (also: merging the --db catalogue into itself;
+             remove: an argument that is no valid ISBN)
           4  the catalogue holds no book; remove: the ISBN was not in it
 
         EXAMPLES:
@@ -64,6 +72,9 @@ enum CatalogCommand {
         }
         guard let db = parsed.value("db"), !db.isEmpty else { throw UsageError("--db <file> is required") }
         if action != "export" && parsed.value("format") != nil { throw UsageError("--format goes with export") }
+        if action != "list" && action != "stats" && parsed.flag("json") {
+            throw UsageError("--json goes with list and stats" + (action == "export" ? " (export: --format jsonl)" : ""))
+        }
         if (action == "merge" || action == "remove") != !arguments.isEmpty {
             throw arguments.isEmpty ? UsageError("\(action) needs \(action == "merge" ? "a catalogue file" : "an ISBN")")
                                     : UsageError("unexpected argument '\(arguments[0])'")
@@ -71,6 +82,21 @@ enum CatalogCommand {
         let format = parsed.value("format") ?? "csv"
         guard ["csv", "jsonl", "isbn-list"].contains(format) else {
             throw UsageError("--format '\(format)' is not one of csv, jsonl, isbn-list")
+        }
+        // remove: every argument must be an ISBN (978 or 979, as typed to validate); a typo removes nothing.
+        var toRemove: [(typed: String, isbn13: String)] = []
+        if action == "remove" {
+            for typed in arguments {
+                switch ISBN.judge(typed: typed, accepting: .with979) {
+                case .accepted(let isbn): toRemove.append((typed, isbn.isbn13))
+                case .rejected(let rejection):
+                    throw UsageError("\(escaped(typed, json: false)): not a valid ISBN (\(rejection)); nothing removed")
+                }
+            }
+        }
+        // Attaching the --db file to itself would only wait for its own lock ("database is locked").
+        if action == "merge", let itself = arguments.first(where: { Catalog.sameFile(db, $0) }) {
+            throw UsageError("\(escaped(itself, json: false)) is the --db catalogue itself (the same file); a catalogue cannot be merged into itself")
         }
         // Reading never creates a catalogue; merge creates its target.
         if action != "merge" && access(db, F_OK) != 0 {
@@ -107,8 +133,7 @@ enum CatalogCommand {
                 return .found
             default:
                 var removedAny = false
-                for typed in arguments {
-                    let isbn13 = ISBN.judge(typed: typed).isbn?.isbn13 ?? String(typed.filter { $0.isASCII && $0.isNumber })
+                for (typed, isbn13) in toRemove {
                     let removed = try catalog.remove(isbn13: isbn13)
                     if removed > 0 {
                         removedAny = true

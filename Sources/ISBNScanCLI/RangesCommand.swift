@@ -9,13 +9,15 @@ enum RangesCommand {
     static let spec = CommandSpec(
         name: "ranges",
         abstract: "Show or replace the ISBN range message used for hyphenation.",
-        usage: "isbnscan ranges [update <file>]",
+        usage: "isbnscan ranges [update <file>|-]",
         arguments: [("update <file>", """
             Check <file> (RangeMessage.xml from the International ISBN
             Agency, isbn-international.org) and, if it is a usable range
             message, copy it to the user's data folder, where it replaces
             the copy built into isbnscan. A file that fails the checks (an
-            HTML error page, a truncated download) changes nothing.
+            HTML error page; a truncated download, reported as
+            'truncated: ...') changes nothing. '-' reads the message from
+            standard input: curl -s URL | isbnscan ranges update -
             """)],
         options: [],
         discussion: """
@@ -27,6 +29,10 @@ enum RangesCommand {
 
         OUTPUT:
           ranges: '<where>: serial <serial>, <date>, <n> registration groups'
+          update: 'installed <copy>: serial <serial>, <date>, <n> registration
+          groups'; refused: 'Error: <file>: not a usable range message:
+          <why>; the range message in use is unchanged' (<file> 'standard
+          input' for '-')
 
         EXIT STATUS:
           0  shown, or updated
@@ -75,12 +81,13 @@ enum RangesCommand {
         "\(escaped(source, json: false)): serial \(ranges.serialNumber ?? "(none)"), \(ranges.date), \(ranges.groups.count) registration groups"
     }
 
-    static func update(from file: String, stdout: TextSink, stderr: TextSink) -> ExitStatus {
-        let shown = escaped(file, json: false)
+    /// Checks the range message in `file` (`-`: standard input, `standardInput`) and installs it.
+    static func update(from file: String, stdout: TextSink, stderr: TextSink, standardInput: Int32 = 0) -> ExitStatus {
+        let shown = file == "-" ? "standard input" : escaped(file, json: false)
         let ranges: RangeMessage
         let text: String
         do {
-            text = try readFile(file)
+            text = file == "-" ? try readAll(standardInput, name: "standard input") : try readFile(file)
         } catch {
             stderr.write("Error: \(error)\n")
             return .inputError
@@ -125,17 +132,22 @@ enum RangesCommand {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw FileError("\(escaped(path, json: false)): \(String(cString: strerror(errno)))") }
         defer { close(fd) }
+        return try readAll(fd, name: escaped(path, json: false))
+    }
+
+    /// Everything `fd` holds up to end of file, as UTF-8 text; `name` goes into errors.
+    static func readAll(_ fd: Int32, name: String) throws(FileError) -> String {
         var bytes: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 65536)
         while true {
             let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
             if n < 0 {
                 if errno == EINTR { continue }
-                throw FileError("\(escaped(path, json: false)): \(String(cString: strerror(errno)))")
+                throw FileError("\(name): \(String(cString: strerror(errno)))")
             }
             if n == 0 { break }
             bytes += buffer[0..<n]
-            if bytes.count > 64 << 20 { throw FileError("\(escaped(path, json: false)): larger than 64 MB") }
+            if bytes.count > 64 << 20 { throw FileError("\(name): larger than 64 MB") }
         }
         return String(decoding: bytes, as: UTF8.self)
     }

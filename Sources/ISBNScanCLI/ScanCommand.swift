@@ -76,12 +76,17 @@ ArgumentParser.acceptOption,
                 Record every file scanned and every ISBN accepted in this
                 catalogue (SQLite; created if missing; see 'isbnscan catalog').
                 Run again, files already in it with the same size and
-                modification time are not scanned again; the summary counts
-                the whole folder.
+                modification time are not scanned again: nothing of theirs
+                is printed (no result line, JSON line or CSV row, no
+                warning), but the summary and the exit status count them.
+                A file named on the command line (not found in a folder)
+                gets a line on stderr instead: '<file>: unchanged since it
+                was catalogued on <time>, not scanned again (--rescan to
+                scan it)'.
                 """),
             OptionSpec("rescan", help: "With --db: scan every file again, even unchanged ones."),
             OptionSpec("max-pixels", value: "n", help: "Refuse images larger than n pixels before decoding\n(default: 120000000)."),
-            OptionSpec("quiet", short: "q", help: "No warnings, progress or summary on stderr (errors still\nappear)."),
+            OptionSpec("quiet", short: "q", help: "No warnings, progress, summary or --db 'unchanged' lines\non stderr (errors still appear)."),
         ],
         discussion: """
         OUTPUT (text, the default):
@@ -352,6 +357,12 @@ ArgumentParser.acceptOption,
                 if !settings.rescan, let stat, let stored = try? catalog.storedFile(path: input.path.bytes),
                    stored.size == stat.size, stored.modificationNanoseconds == stat.modificationNanoseconds {
                     tally.add(stored, all: settings.all)
+                    // Its results, warnings and errors were printed by the run that scanned it. A file
+                    // named (not found in a folder) gets a line, so that a run never ends in silence;
+                    // a folder's unchanged files are counted in the summary line.
+                    if !settings.quiet && !input.foundInFolder {
+                        diagnostics.write(Self.unchangedLine(input.path.description, scannedAt: stored.scannedAt))
+                    }
                     continue
                 }
                 inputs.append(input)
@@ -416,6 +427,13 @@ ArgumentParser.acceptOption,
 }
 
 extension ScanCommand {
+    /// `<file>: unchanged since it was catalogued on <time>, not scanned again (--rescan to scan it)`:
+    /// on stderr for a file named on the command line that `--db` holds with the same size and
+    /// modification time.
+    static func unchangedLine(_ file: String, scannedAt: String) -> String {
+        "\(escaped(file, json: false)): unchanged since it was catalogued on \(scannedAt), not scanned again (--rescan to scan it)\n"
+    }
+
     /// The input that is the same file as `output` (same device and inode), if any.
     static func input(in walk: FolderWalk, sameFileAs output: String) -> String? {
         var target = stat()

@@ -20,12 +20,20 @@ enum ValidateCommand {
         options: [OptionSpec("json", help: "One JSON object per code (JSON Lines)."), ArgumentParser.acceptOption],
         discussion: """
         OUTPUT:
-          <code>: valid ISBN-13 <isbn13> (ISBN-10 <isbn10>)
+          <code>: valid ISBN-13 <isbn13> (ISBN-10 <isbn10>), <hyphenated> (<group> <agency>)
+            e.g. 0306406152: valid ISBN-13 9780306406157 (ISBN-10 0306406152),
+            978-0-306-40615-7 (978-0 English language); '(979: no ISBN-10)'
+            for a 979 ISBN (--accept 979); ', not hyphenatable: <why>' instead
+            of the hyphenated form when the range message does not define
+            the ISBN's range (see 'isbnscan ranges').
           <code>: invalid, <reason>: <detail>
-          <code>: refused, prefix: <detail>   (a well-formed code outside 978,
-                                               e.g. a 979 ISBN: refused by policy)
-          Reasons: non-digit, length (not 13 digits), prefix (not 978), ismn
-          (979-0, printed music), check-digit.
+            reason non-digit, length or check-digit.
+          <code>: refused, <reason>: <detail>
+            reason prefix or ismn: a well-formed code outside 978 (a 979 ISBN,
+            a product code), refused by policy; an ISMN always.
+          Reasons: non-digit, length (not 10 or 13 digits, or empty), prefix
+          (not 978), ismn (979-0, printed music), check-digit (of the ISBN-13,
+          or of the ISBN-10 as typed).
           Hyphens may be ASCII or typographic dashes; a label ISBN, ISBN-13:,
           ISBN10: ... before the code is ignored.
 

@@ -68,7 +68,7 @@ func fileRecord(_ name: String, isbns: [String], refused: [String] = [], error: 
         try Connection(path: file.path).execute("PRAGMA user_version = 99")
         #expect(throws: CatalogError(code: CatalogError.misuse,
                                      message: "catalogue schema version 99 is newer than this isbnscan's (2); use a newer isbnscan",
-                                     sql: nil, path: file.path)) { try Catalog(path: file.path) }
+                                     sql: nil, path: file.path, sqliteMessage: false)) { try Catalog(path: file.path) }
     }
 
     @Test func aTextFileIsNotADatabase() throws {
@@ -80,9 +80,21 @@ func fileRecord(_ name: String, isbns: [String], refused: [String] = [], error: 
             Issue.record("opened a text file")
         } catch {
             #expect(error.code == CatalogError.notADatabase)
-            #expect(error.message == "file is not a database")
-            #expect(error.sql == "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON")
+            #expect(error.message == "not an isbnscan catalogue (not an SQLite database)")
+            #expect(error.sql == nil)
+            #expect(error.description == "\(file.path): not an isbnscan catalogue (not an SQLite database)")
         }
+    }
+
+    @Test func aCatalogueIsNotMergedIntoItself() throws {
+        let file = TemporaryCatalog()
+        defer { file.remove() }
+        let catalog = try Catalog(path: file.path)
+        let link = file.path + "-link"
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: file.path)
+        defer { try? FileManager.default.removeItem(atPath: link) }
+        #expect(throws: CatalogError(code: CatalogError.misuse, message: "is the catalogue being merged into: it cannot be merged into itself",
+                                     sql: nil, path: link, sqliteMessage: false)) { try catalog.merge(from: link) }
     }
 
     @Test func bindingErrorsKeepTheSQL() throws {

@@ -62,6 +62,46 @@ import TestSupport
         #expect(!forced.stderr.contains("unchanged since"))
     }
 
+    /// An unchanged file named on the command line gets one line on stderr; a folder's unchanged
+    /// files only the summary's count; none of their results, warnings or errors are printed again.
+    @Test func unchangedFilesAreNamedOnStderrAndNothingOfThemIsPrintedAgain() throws {
+        let shelf = try Shelf(["a.png": "isbn/png-gray8.png", "b.png": "rejected/jan.png", "c.jpg": "", "d.png": "negative/blank.png"])
+        defer { shelf.remove() }
+        let db = shelf.path + "/books.db"
+        let a = shelf.path + "/a.png", b = shelf.path + "/b.png"
+        let first = try isbnscan(["scan", "--db", db, "--json", a])
+        #expect(first.status == 0)
+        #expect(first.stdout.split(separator: "\n").count == 1)
+        let scannedAt = try #require(try Catalog(path: db).storedFile(path: Array(a.utf8))).scannedAt
+        let again = try isbnscan(["scan", "--db", db, "--json", a])
+        #expect(again.status == 0)
+        #expect(again.stdout == "")
+        #expect(again.stderr == "\(a): unchanged since it was catalogued on \(scannedAt), not scanned again (--rescan to scan it)\n")
+        #expect(try isbnscan(["scan", "--db", db, "--json", "-q", a]).stderr == "")
+        let rescanned = try isbnscan(["scan", "--db", db, "--json", "--rescan", a])
+        #expect(rescanned.stdout.split(separator: "\n").count == 1)
+        #expect(rescanned.stderr == "")
+
+        // A folder: its warnings and errors appear on the first run only.
+        let folder = try isbnscan(["scan", "--db", db, shelf.path])
+        #expect(folder.status == 1)
+        #expect(folder.stderr.contains("Warning: \(b): EAN-13 4901234567894 refused"))
+        #expect(folder.stderr.contains("Error: \(shelf.path)/c.jpg: empty file (0 bytes)"))
+        let folderAgain = try isbnscan(["scan", "--db", db, shelf.path])
+        #expect(folderAgain.status == 1)
+        #expect(folderAgain.stdout == "")
+        #expect(folderAgain.stderr.split(separator: "\n").count == 1)
+        #expect(folderAgain.stderr.hasPrefix("scanned 4 files: 1 with an ISBN, 1 with refused codes only, 1 without any barcode, 1 unreadable"))
+        #expect(folderAgain.stderr.contains("; 4 files unchanged since an earlier run, counted from the catalogue"))
+        // Named files: one line each, no warning, then the summary.
+        let named = try isbnscan(["scan", "--db", db, a, b])
+        #expect(named.stdout == "")
+        let lines = named.stderr.split(separator: "\n")
+        #expect(lines.count == 3)
+        #expect(lines[1].hasPrefix("\(b): unchanged since it was catalogued on "))
+        #expect(!named.stderr.contains("Warning:"))
+    }
+
     /// JSON Lines' `file` values.
     func files(_ jsonLines: String) -> Set<String> {
         Set(jsonLines.split(separator: "\n").compactMap {
@@ -126,6 +166,27 @@ import TestSupport
         let run = try isbnscan(["scan", "--db", "/nonexistent/folder/books.db", "\(testImages)/isbn/png-gray8.png"])
         #expect(run.status == 1)
         #expect(run.stderr == "Error: /nonexistent/folder/books.db: unable to open database file (SQLite 14)\n")
+        // A file that is no SQLite database: named, without SQLite's code or SQL.
+        let shelf = try Shelf(["notdb.db": "text:" + String(repeating: "not a database\n", count: 100), "a.png": "isbn/png-gray8.png"])
+        defer { shelf.remove() }
+        let notDB = shelf.path + "/notdb.db"
+        for arguments in [["scan", "--db", notDB, shelf.path + "/a.png"], ["catalog", "list", "--db", notDB]] {
+            let refused = try isbnscan(arguments)
+            #expect(refused.status == 1, "\(arguments)")
+            #expect(refused.stdout == "", "\(arguments)")
+            #expect(refused.stderr == "Error: \(notDB): not an isbnscan catalogue (not an SQLite database)\n", "\(arguments)")
+        }
+        let mergeIn = try isbnscan(["catalog", "merge", "--db", shelf.path + "/merged.db", notDB])
+        #expect(mergeIn.status == 1)
+        #expect(mergeIn.stderr == "Error: \(notDB): not an isbnscan catalogue (not an SQLite database)\n")
+        // Merging the --db catalogue into itself, under its name or another: a usage error, at once.
+        let merged = shelf.path + "/merged.db"
+        _ = try isbnscan(["scan", "--db", merged, shelf.path + "/a.png"])
+        for other in [merged, shelf.path + "/./merged.db"] {
+            let itself = try isbnscan(["catalog", "merge", "--db", merged, other])
+            #expect(itself.status == 2)
+            #expect(itself.stderr.hasPrefix("Error: \(other) is the --db catalogue itself (the same file); a catalogue cannot be merged into itself\n"))
+        }
         let usage = try isbnscan(["scan", "--rescan", "\(testImages)/isbn/png-gray8.png"])
         #expect(usage.status == 2)
         #expect(usage.stderr.hasPrefix("Error: --rescan goes with --db\n"))
@@ -181,6 +242,24 @@ import TestSupport
         #expect(remove.stdout == "9780306406157: removed 2 sightings\n")
         #expect(remove.stderr == "Warning: 9780131103627: not in the catalogue\n")
         #expect(try isbnscan(["catalog", "export", "--db", dbOne, "--format", "isbn-list"]).stdout == "9780321125217\n")
+
+        // Arguments that are no ISBN: a usage error naming the reason, and nothing removed.
+        let cases: [([String], String)] = [
+            (["9780321125217", "abc-def"], "Error: abc-def: not a valid ISBN (non-digit: 'abcdef' has characters other than the digits 0-9); nothing removed"),
+            (["978-0-321-12521-8"], "Error: 978-0-321-12521-8: not a valid ISBN (check-digit: check digit is 8, expected 7); nothing removed"),
+            (["4901234567894"], "Error: 4901234567894: not a valid ISBN (prefix: prefix 490 is not 978: Japanese JAN product code); nothing removed"),
+        ]
+        for (arguments, message) in cases {
+            let refused = try isbnscan(["catalog", "remove", "--db", dbOne] + arguments)
+            #expect(refused.status == 2, "\(arguments)")
+            #expect(refused.stdout == "", "\(arguments)")
+            #expect(refused.stderr.hasPrefix(message + "\n"), "\(arguments)")
+        }
+        #expect(try isbnscan(["catalog", "export", "--db", dbOne, "--format", "isbn-list"]).stdout == "9780321125217\n")
+        // An ISBN-10 names the same book.
+        let byISBN10 = try isbnscan(["catalog", "remove", "--db", dbOne, "0-321-12521-5"])
+        #expect(byISBN10.status == 0)
+        #expect(byISBN10.stdout == "9780321125217: removed 1 sighting\n")
     }
 
     @Test func catalogUsageErrors() throws {
@@ -191,6 +270,9 @@ import TestSupport
             (["catalog", "export", "--db", "x.db", "--format", "xls"], "Error: --format 'xls' is not one of csv, jsonl, isbn-list"),
             (["catalog", "merge", "--db", "x.db"], "Error: merge needs a catalogue file"),
             (["catalog", "list", "--db", "x.db", "extra"], "Error: unexpected argument 'extra'"),
+            (["catalog", "stats", "--db", "x.db", "--format", "csv"], "Error: --format goes with export"),
+            (["catalog", "export", "--json", "--db", "x.db"], "Error: --json goes with list and stats (export: --format jsonl)"),
+            (["catalog", "remove", "--json", "--db", "x.db", "9780306406157"], "Error: --json goes with list and stats"),
         ]
         for (arguments, message) in cases {
             let run = try isbnscan(arguments)

@@ -54,6 +54,36 @@ import TestSupport
         #expect(shown.stdout == "\(home.copy): serial 0000aaaa-new, Tue, 1 Dec 2026 07:00:00 GMT, 287 registration groups\n")
     }
 
+    /// `head -c 200000` of the agency's message: truncated, not "no ISBNRangeMessage element".
+    @Test func aTruncatedFileIsRefusedAsTruncated() throws {
+        let home = DataHome()
+        defer { home.remove() }
+        try FileManager.default.createDirectory(atPath: home.path, withIntermediateDirectories: true)
+        let cut = home.path + "-cut.xml"
+        try Data(try Data(contentsOf: URL(fileURLWithPath: Self.shipped)).prefix(200_000)).write(to: URL(fileURLWithPath: cut))
+        defer { try? FileManager.default.removeItem(atPath: cut) }
+        let run = try isbnscan(["ranges", "update", cut], environment: home.environment)
+        #expect(run.status == 1)
+        #expect(run.stdout == "")
+        #expect(run.stderr == "Error: \(cut): not a usable range message: truncated: the message ends after 200000 bytes, before its closing </ISBNRangeMessage> tag (an incomplete download); the range message in use is unchanged\n")
+        #expect(!FileManager.default.fileExists(atPath: home.copy))
+    }
+
+    /// `curl ... | isbnscan ranges update -`.
+    @Test func updateReadsStandardInput() throws {
+        let home = DataHome()
+        defer { home.remove() }
+        let update = try isbnscan(["ranges", "update", "-"], stdinFile: Self.shipped, environment: home.environment)
+        #expect(update.status == 0)
+        #expect(update.stderr == "")
+        #expect(update.stdout == "installed \(home.copy): serial 3b388def-5e30-451d-b9b2-12ca3f141051, Sat, 22 Aug 2026 17:51:37 BST, 287 registration groups\n")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: home.copy)) == Data(contentsOf: URL(fileURLWithPath: Self.shipped)))
+        // An empty standard input is no range message; errors name it.
+        let empty = try isbnscan(["ranges", "update", "-"], environment: home.environment)
+        #expect(empty.status == 1)
+        #expect(empty.stderr == "Error: standard input: not a usable range message: not an ISBN range message (no ISBNRangeMessage element); the range message in use is unchanged\n")
+    }
+
     @Test func aBrokenUserCopyFallsBackWithAWarning() throws {
         let home = DataHome()
         defer { home.remove() }

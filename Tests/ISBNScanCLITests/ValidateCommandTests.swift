@@ -13,13 +13,15 @@ import Testing
     }
 
     @Test func anyInvalidCodeExitsOne() throws {
-        let run = try isbnscan(["validate", "9780306406157", "9780306406158", "9791032305690", "96385074"])
+        let run = try isbnscan(["validate", "9780306406157", "9780306406158", "9791032305690", "96385074", "979-0-2306-7118-7", ""])
         #expect(run.status == 1)
         #expect(run.stdout == """
             9780306406157: valid ISBN-13 9780306406157 (ISBN-10 0306406152), 978-0-306-40615-7 (978-0 English language)
             9780306406158: invalid, check-digit: check digit is 8, expected 7
             9791032305690: refused, prefix: prefix 979 is not 978: ISBN-13 in the 979 range
-            96385074: invalid, length: 8 digits, an ISBN-13 has 13
+            96385074: invalid, length: 8 digits, an ISBN has 10 or 13
+            979-0-2306-7118-7: refused, ismn: prefix 979-0 is an ISMN (printed music), not an ISBN
+            : invalid, length: empty code, an ISBN has 10 or 13 digits
 
             """)
     }

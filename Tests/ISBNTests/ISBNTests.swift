@@ -58,7 +58,13 @@ import Testing
     }
 
     @Test func typedEmptyOrDanglingHyphen() {
-        #expect(ISBN.judge(typed: "") == .rejected(Rejection(.nonDigit, "empty code")))
+        // Empty (nothing typed, or a label alone): a length refusal, as it has no digits at all.
+        #expect(ISBN.judge(typed: "") == .rejected(Rejection(.length, "empty code, an ISBN has 10 or 13 digits")))
+        #expect(ISBN.judge(typed: "ISBN:") == .rejected(Rejection(.length, "empty code, an ISBN has 10 or 13 digits")))
+        // A typed code may be an ISBN-10: both lengths are named (a scanned EAN names 13 only).
+        #expect(ISBN.judge(typed: "03064061") == .rejected(Rejection(.length, "8 digits, an ISBN has 10 or 13")))
+        #expect(ISBN.judge(typed: "978-0-306-4061") == .rejected(Rejection(.length, "11 digits, an ISBN has 10 or 13")))
+        #expect(ISBN.judge(ean: "03064061") == .rejected(Rejection(.length, "8 digits, an ISBN-13 has 13")))
         #expect(ISBN.judge(typed: "-9780306406157").rejection?.reason == .nonDigit)
         #expect(ISBN.judge(typed: "9780306406157-").rejection?.reason == .nonDigit)
     }

@@ -83,9 +83,15 @@ let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     }
 
     @Test func aTruncatedDownloadIsRefused() {
-        let half = String(RangeMessage.bundledText.prefix(RangeMessage.bundledText.count / 2))
-        #expect(throws: RangeMessageError("not an ISBN range message (no ISBNRangeMessage element)")) {
+        let half = String(decoding: RangeMessage.bundledText.utf8.prefix(RangeMessage.bundledText.utf8.count / 2), as: UTF8.self)
+        let bytes = half.utf8.count
+        #expect(throws: RangeMessageError("truncated: the message ends after \(bytes) bytes, before its closing </ISBNRangeMessage> tag (an incomplete download)")) {
             try RangeMessage(xml: half)
+        }
+        // Cut inside the document type declaration, before the root element starts: truncated too.
+        let head = String(decoding: RangeMessage.bundledText.utf8.prefix(200), as: UTF8.self)
+        #expect(throws: RangeMessageError("truncated: the message ends after 200 bytes, before its closing </ISBNRangeMessage> tag (an incomplete download)")) {
+            try RangeMessage(xml: head)
         }
     }
 
