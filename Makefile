@@ -259,7 +259,8 @@ fuzz: deps
 	  i=$$((i+1)); { printf '\000'; cat $$f; } > $(FUZZ_CORPUS)/swift/image-$$i; done
 	@python3 -c "d='$(FUZZ_CORPUS)/swift/'; w=lambda n, b: open(d + n, 'wb').write(b); \
 	  w('line', bytes([1] + [255] * 20 + [0, 0, 255, 255] * 30 + [255] * 20)); \
-	  w('roi', b'\x020.05,0.4,0.9,0.15'); w('isbn', b'\x03ISBN 978-0-306-40615-7')"
+	  w('roi', b'\x020.05,0.4,0.9,0.15'); w('isbn', b'\x03ISBN 978-0-306-40615-7'); \
+	  w('map', bytes([4, 112]) + bytes(([30] * 3 + [220] * 2 + [30] + [220] * 3) * 14 + [220] * 2) * 64)"
 	@.build/fuzz/release/isbnscan-fuzz $(FUZZ_FLAGS) -artifact_prefix=Fuzz/findings/swift- $(FUZZ_CORPUS)/swift \
 	  > $(FUZZ_DIR)/swift.log 2>&1; status=$$?; \
 	  echo "fuzz swift: $$(grep -o 'Done [0-9]* runs in [0-9]* second(s)' $(FUZZ_DIR)/swift.log), exit $$status"

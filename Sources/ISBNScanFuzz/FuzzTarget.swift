@@ -5,6 +5,8 @@
 //   1: the EAN line decoder on one row of 8-bit samples
 //   2: --roi / --roi-avfoundation parsing
 //   3: ISBN judging of typed text and of zbar data
+//   4: the candidate map (with its bar-length and edge measurements) and the structure fit on
+//      a small picture: the next byte is its width (16 + 0…255), the rest its rows
 import Imaging
 import ISBN
 @testable import Scanning
@@ -13,7 +15,7 @@ import ISBN
 public func fuzzOne(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     guard let start, count > 0 else { return 0 }
     let rest = UnsafeRawBufferPointer(start: start + 1, count: count - 1)
-    switch start[0] % 4 {
+    switch start[0] % 5 {
     case 0:
         var options = DecodeOptions(maxPixels: 4_000_000)
         options.halveJPEGAbovePixels = 1_000_000
@@ -26,10 +28,22 @@ public func fuzzOne(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
         let text = String(decoding: rest, as: UTF8.self)
         _ = try? RegionOfInterest(parsing: text)
         _ = try? RegionOfInterest(parsingAVFoundation: text)
-    default:
+    case 3:
         let text = String(decoding: rest, as: UTF8.self)
         _ = ISBN.judge(typed: text)
         _ = ISBN.judge(ean: text)
+    default:
+        guard rest.count > 1 else { return 0 }
+        let width = 16 + Int(rest[0]), pixels = Array(rest.dropFirst())
+        let height = pixels.count / width
+        guard height >= 16 else { return 0 }
+        let image = LuminanceImage(width: width, height: height, pixels: Array(pixels.prefix(width * height)))
+        for candidate in CandidateMap.find(in: image).prefix(2) {
+            if let spacing = candidate.edgeSpacing, let edgeWidth = candidate.edgeWidth {
+                precondition(spacing > 0 && edgeWidth >= 0 && edgeWidth.isFinite)
+            }
+            _ = MultiPassDecoder.templateSymbols(image, around: candidate)
+        }
     }
     return 0
 }
