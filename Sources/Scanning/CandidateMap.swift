@@ -26,21 +26,22 @@ public struct Candidate: Sendable, Hashable {
     /// measured on the map's (reduced) image when its edges are at least
     /// ``CandidateMap/judgedSpacing`` of its pixels apart; else `nil` (finer than the map resolves).
     ///
-    /// An upper bound on the structure's fineness: an EAN-13's 59 spacings span 95 modules (1.6
-    /// modules each); where blur or the map's resolution loses its narrowest bars, the spacing it
-    /// measures is larger, up to 9 modules for a symbol defocused by 3 (blur sweep of
-    /// `make bench-accuracy`).
+    /// At least the symbol's own spacing: an EAN-13's 59 spacings span 95 modules (1.6 modules
+    /// each); where blur or the map's resolution loses its narrowest bars, the spacing measured
+    /// is larger, up to 9 modules for a symbol defocused by 3 (blur sweep of `make bench-accuracy`).
     public var edgeSpacing: Double?
     /// Width of its light/dark transitions, in pixels of the full image, measured with
     /// ``edgeSpacing`` (else `nil`): the share of samples on a slope, (Σ|Δ|)² / (n·ΣΔ²) along
     /// the profile across the bars, times the spacing. Sharp print has edges a pixel or two wide,
-    /// a fraction of the spacing (type 0.2–0.45 of it); defocused bars are all slope
-    /// (0.5–0.8 of it on the blur sweep).
+    /// a fraction of the spacing (type 0.2–0.45 of it); defocused bars are mostly slope (0.37–0.81
+    /// of it on the blur sweep, over 0.58 for 95 % of its symbols).
     public var edgeWidth: Double?
 
-    /// Whether its edges are sharp: narrower than ``sharpEdges`` of their spacing. The
-    /// narrowest bars of such a region are resolved where it was mapped, so ``edgeSpacing`` is
-    /// about 1.6 modules; `false` when not measured.
+    /// Whether its edges are sharp: narrower than ``sharpEdges`` of their spacing (`false` when
+    /// not measured). A print in focus, type or bars that zbar sees edge by edge; never a
+    /// defocused symbol. It does not say that the narrowest bars were resolved where the region
+    /// was mapped: at a reduced scale a symbol's wide bars keep sharp edges while its narrow ones
+    /// merge, so ``edgeSpacing`` may still be more than 1.6 modules.
     public var hasSharpEdges: Bool {
         guard let edgeSpacing, let edgeWidth else { return false }
         return edgeWidth < Self.sharpEdges * edgeSpacing
