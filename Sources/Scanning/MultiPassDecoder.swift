@@ -201,10 +201,10 @@ public final class MultiPassDecoder {
         if candidates == nil, nothingRead(), CandidateMap.canMap(rect) { candidates = map() }
         // The fit of the symbol's structure (``templateSymbols(_:around:policy:)``) on each
         // barcode-like region in turn, until `done` says what it read is enough. Not on a region
-        // with sharp edges (``Candidate/hasSharpEdges``): zbar sees every edge of such bars, and
-        // what survives the map with sharp edges and no reading is type (on the sets of
-        // `make bench-accuracy` the fit read no code that no pass read on a sharp region, and
-        // a large-type page at 48 megapixels spent 80 ms of its 410 in it).
+        // with sharp edges (``Candidate/hasSharpEdges``): the fit is made for defocused and
+        // too-fine bars, and what the passes leave unread with sharp edges is type (on the sets
+        // of `make bench-accuracy` the fit read no code on a sharp region that no pass read too,
+        // and a large-type page at 48 megapixels spent 80 ms of its 410 in it).
         func fit(until done: ([Symbol]) -> Bool) -> [Symbol] {
             var fitted: [Symbol] = []
             for candidate in (candidates ?? map()).prefix(max(0, policy.maximumAreas)) where !candidate.hasSharpEdges {
