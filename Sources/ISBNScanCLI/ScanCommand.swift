@@ -310,7 +310,7 @@ ArgumentParser.acceptOption,
         // The bar counts the files that will be scanned, not the non-images left out.
         let progress = isTerminal && !settings.quiet && walk.inputs.count > 1
             ? ProgressBar(sink: stderr, total: walk.inputs.count { !BatchScanner.willBeLeftOut($0) }) : nil
-        let diagnostics = DiagnosticSink(stderr, clearing: progress)
+        let diagnostics = BarClearingSink(stderr, clearing: progress)
         if !settings.quiet {
             for folder in walk.revisitedFolders {
                 diagnostics.write("Warning: \(escaped(folder.description, json: false)): folder already walked (named twice, or reached again through a symbolic link), not entered again\n")
@@ -333,7 +333,7 @@ ArgumentParser.acceptOption,
         // Results on the terminal the bar is drawn on (stdout and stderr both a terminal) take
         // the bar off first, as diagnostics do, so that no result is written after the bar's text.
         var results: TextSink = file ?? (progress != nil && ISBNScanCommand.isTerminal(stdout)
-            ? DiagnosticSink(stdout, clearing: progress) : stdout)
+            ? BarClearingSink(stdout, clearing: progress) : stdout)
         var writerDiagnostics: TextSink = diagnostics
         var recorder: CatalogRecorder?
         var tally = Tally()

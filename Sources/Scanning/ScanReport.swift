@@ -100,15 +100,16 @@ extension Symbol {
         if data == other.data && ix > 0 && iy > 0 { return true }
         let (aw, ah, bw, bh) = (ax1 - ax0, ay1 - ay0, bx1 - bx0, by1 - by0)
         let gapY = max(0, max(ay0, by0) - min(ay1, by1)), gapX = max(0, max(ax0, bx0) - min(ax1, bx1))
+        // Along the reading direction (the longer side of the longer box) and across it.
+        let horizontal = max(aw, bw) >= max(ah, bh)
+        let along = horizontal ? ix : iy, across = horizontal ? gapY : gapX
+        let shorter = horizontal ? min(aw, bw) : min(ah, bh), longer = horizontal ? max(aw, bw) : max(ah, bh)
         // zbar decodes the two halves of an EAN apart: a misread of one half keeps the other.
         // Two readings that share their right half (6 digits and the check digit, which two
         // different books share by chance once in a million) and lie along the same stretch of
         // bars, less than that stretch apart across them, are two reads of one barcode.
         if symbology == other.symbology && data.count == other.data.count && data.count >= 8 && data != other.data
             && data.suffix(data.count / 2) == other.data.suffix(data.count / 2) {
-            let horizontal = max(aw, bw) >= max(ah, bh)
-            let along = horizontal ? ix : iy, across = horizontal ? gapY : gapX
-            let shorter = horizontal ? min(aw, bw) : min(ah, bh), longer = horizontal ? max(aw, bw) : max(ah, bh)
             if along * 2 >= shorter && across <= longer { return true }
         }
         // Two reads of one barcode by different passes can cover different bands of its bars:
@@ -123,12 +124,7 @@ extension Symbol {
         // place along them, so the boxes share only part of their length and lie side by side,
         // less than half that length apart (a photo of two copies of one book, stacked that close
         // or in one row, is not told apart: see README's limits).
-        if data == other.data {
-            let horizontal = max(aw, bw) >= max(ah, bh)
-            let along = horizontal ? ix : iy, across = horizontal ? gapY : gapX
-            let longer = horizontal ? max(aw, bw) : max(ah, bh)
-            if along * 4 >= longer && across * 2 <= longer { return true }
-        }
+        if data == other.data && along * 4 >= longer && across * 2 <= longer { return true }
         // zbar marks a symbol where its decode ends on each line; a pass with few lines gives a
         // box of one point. A small box whose centre lies within the other's box (grown by a
         // quarter of its longer side) is a read of the same bars.
