@@ -279,22 +279,17 @@ public final class MultiPassDecoder {
         let wholeImage = area.x == 0 && area.y == 0 && area.width == image.width && area.height == image.height
         let crop = (wholeImage && factor == 2 ? halved : nil)
             ?? image.cropped(x: area.x, y: area.y, width: area.width, height: area.height).downscaled(by: factor)
-        let passes = Self.ordered(Self.passes(for: effort, width: crop.width, height: crop.height, policy: policy), for: candidate)
+        // `focused`: the area is around this one region, which says what is in it (thorough tries
+        // every pass on every line all the same).
+        let around = focused && effort != .thorough ? candidate : nil
+        let passes = Self.planned(Self.passes(for: effort, width: crop.width, height: crop.height, policy: policy),
+                                  for: candidate, focused: around != nil)
         // normal scans every n-th line (``DecodingPolicy/recoveryLines``); thorough every line.
         let recoveryDensity = effort == .thorough ? 1 : max(1, min(crop.width, crop.height) / max(1, policy.recoveryLines))
-        // Around a barcode-like region, zbar scans across its bars only (rows for upright bars,
-        // columns for bars lying flat; both when turned 30–60°), about
-        // ``DecodingPolicy/focusedRecoveryLines`` lines each way.
-        var lines: (rows: Int, columns: Int)?
-        if let candidate, focused, effort != .thorough {
-            let across = max(1, policy.focusedRecoveryLines)
-            let rows = max(1, crop.height / across), columns = max(1, crop.width / across)
-            let turn = abs(candidate.angle)
-            lines = turn < 30 ? (rows, 0) : turn > 60 ? (0, columns) : (rows, columns)
-        }
         func run(_ pass: DecodingPass, on source: LuminanceImage, as name: PassName? = nil) -> [Symbol] {
             let (transformed, toRegion) = pass.apply(source)
-            let across = pass.name.rawValue.contains("rotate") ? nil : lines  // a turned copy turns the bars too
+            let across = around.map { Self.lines(across: $0, width: transformed.width, height: transformed.height,
+                                                 turned: pass.name.rawValue.contains("rotate"), policy: policy) }
             let symbols = pass.byLines ? EANLineDecoder.scan(transformed, pass: name ?? pass.name)
                 : across.map { scanner.scan(transformed, pixels: PixelRect(x: 0, y: 0, width: transformed.width, height: transformed.height),
                                             pass: name ?? pass.name, rows: $0.rows, columns: $0.columns) }
@@ -374,6 +369,33 @@ public final class MultiPassDecoder {
             areas.append((PixelRect(x: minX, y: minY, width: maxX - minX, height: maxY - minY), looksLike))
         }
         return areas
+    }
+
+    /// The passes to run for `candidate`, the most barcode-like region of the area:
+    /// ``ordered(_:for:)`` for what it looks like and, when the area is around that region only
+    /// (`focused`) and its edges are sharp (``Candidate/hasSharpEdges``), without smoothing and
+    /// unsharp masking. Those passes restore noisy and defocused bars, and both noise and defocus
+    /// widen the edges; on the sets of `make bench-accuracy` they read no code around a sharp region.
+    static func planned(_ passes: [DecodingPass], for candidate: Candidate?, focused: Bool) -> [DecodingPass] {
+        var planned = ordered(passes, for: candidate)
+        if focused, let candidate, candidate.hasSharpEdges {
+            planned.removeAll { ["smooth", "unsharp", "unsharp-strong"].contains($0.name.rawValue) }
+        }
+        return planned
+    }
+
+    /// The zbar densities (every n-th row, every n-th column; 0: none) that scan across the bars
+    /// of `candidate` in a `width`×`height` copy of its area, about
+    /// ``DecodingPolicy/focusedRecoveryLines`` lines each way: rows for upright bars, columns for
+    /// bars lying flat, both when turned 30–60°. In a `turned` copy (a rotation pass), whose
+    /// bars are turned too, both.
+    static func lines(across candidate: Candidate, width: Int, height: Int, turned: Bool,
+                      policy: DecodingPolicy = DecodingPolicy()) -> (rows: Int, columns: Int) {
+        let count = max(1, policy.focusedRecoveryLines)
+        let rows = max(1, height / count), columns = max(1, width / count)
+        let turn = abs(candidate.angle)
+        if turned { return (rows, columns) }
+        return turn < 30 ? (rows, 0) : turn > 60 ? (0, columns) : (rows, columns)
     }
 
     /// `passes` reordered for what the most barcode-like region looks like: inversions first

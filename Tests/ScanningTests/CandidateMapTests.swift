@@ -150,4 +150,31 @@ import TestSupport
         #expect(MultiPassDecoder.ordered(passes, for: candidate(angle: 32, inverted: false)).prefix(2).map(\.name) == ["rotate+30", "rotate-30"])
         #expect(MultiPassDecoder.ordered(passes, for: candidate(angle: 2, inverted: false)).map(\.name) == passes.map(\.name))
     }
+
+    @Test func aSharpRegionGetsNoSmoothingOrUnsharpMaskingWhenTheAreaIsAroundItAlone() {
+        let passes = MultiPassDecoder.passes(for: .normal, width: 1000, height: 800)
+        func region(spacing: Double, edgeWidth: Double) -> Candidate {
+            Candidate(rect: PixelRect(x: 0, y: 0, width: 300, height: 100), angle: 0, inverted: false, blocks: 20,
+                      coherence: 0.95, edges: 60, edgeSpacing: spacing, edgeWidth: edgeWidth)
+        }
+        let sharp = region(spacing: 10, edgeWidth: 3), defocused = region(spacing: 10, edgeWidth: 7)
+        #expect(sharp.hasSharpEdges && !defocused.hasSharpEdges)
+        let names = passes.map(\.name.rawValue)
+        let restoring: Set = ["smooth", "unsharp", "unsharp-strong"]
+        #expect(MultiPassDecoder.planned(passes, for: sharp, focused: true).map(\.name.rawValue) == names.filter { !restoring.contains($0) })
+        #expect(MultiPassDecoder.planned(passes, for: defocused, focused: true).map(\.name.rawValue) == names)
+        // An area that is not around that region alone may hold other bars: every pass.
+        #expect(MultiPassDecoder.planned(passes, for: sharp, focused: false).map(\.name.rawValue) == names)
+    }
+
+    @Test func zbarScansAcrossTheBarsAroundARegionAndBothWaysOnATurnedCopy() {
+        func region(angle: Double) -> Candidate {
+            Candidate(rect: PixelRect(x: 0, y: 0, width: 300, height: 100), angle: angle, inverted: false, blocks: 20, coherence: 0.95)
+        }
+        // About 300 lines (DecodingPolicy.focusedRecoveryLines) each way: every 2nd row of 600, every 3rd column of 900.
+        #expect(MultiPassDecoder.lines(across: region(angle: 3), width: 900, height: 600, turned: false) == (2, 0))
+        #expect(MultiPassDecoder.lines(across: region(angle: -88), width: 900, height: 600, turned: false) == (0, 3))
+        #expect(MultiPassDecoder.lines(across: region(angle: 45), width: 900, height: 600, turned: false) == (2, 3))
+        #expect(MultiPassDecoder.lines(across: region(angle: 3), width: 900, height: 600, turned: true) == (2, 3))
+    }
 }
