@@ -34,6 +34,8 @@ let package = Package(
         // C shim: the SIGINT/SIGTERM stop flag and the file removed on a fatal signal (the CLI's);
         // the names of the stop signals, for the CLI's messages and Capture's error text.
         .target(name: "CSignals"),
+        // C: the barcode map's block gradient sums on SSE2 vectors (the hot loop of CandidateMap).
+        .target(name: "CKernels"),
 
         // Pure Swift: ISBN-13 / ISBN-10 rules. Depends on nothing.
         // The range message is compiled in from BundledRangeMessage.swift (`make ranges-source`).
@@ -41,7 +43,7 @@ let package = Package(
         // 8-bit luminance images, format sniffing, decoding (PNG, JPEG, TIFF, WebP, GIF, HEIF, BMP, PNM), orientation.
         .target(name: "Imaging", dependencies: ["CCodecs"]),
         // zbar wrapper, region of interest, symbols.
-        .target(name: "Scanning", dependencies: ["CZBar", "Imaging", "ISBN"]),
+        .target(name: "Scanning", dependencies: ["CZBar", "CKernels", "Imaging", "ISBN"]),
         // The output records (file result, symbol, ISBN, refusal, device, frame event), their
         // hand-written JSON (keys in the documented order) and the text, JSON Lines and CSV formatters.
         .target(name: "Records", dependencies: ["ISBN", "Scanning"]),
@@ -68,7 +70,7 @@ let package = Package(
         // loops' cases, test pictures (out-of-focus symbols).
         .target(name: "TestSupport", dependencies: ["Imaging"], path: "Tests/TestSupport"),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging", "CCodecs", "TestSupport"]),
-        .testTarget(name: "ScanningTests", dependencies: ["Scanning", "Imaging", "ISBN", "TestSupport"]),
+        .testTarget(name: "ScanningTests", dependencies: ["Scanning", "CKernels", "Imaging", "ISBN", "TestSupport"]),
         .testTarget(name: "RecordsTests", dependencies: ["Records", "Scanning", "ISBN"]),
         .testTarget(name: "CatalogTests", dependencies: ["Catalog", "Records"]),
         .testTarget(name: "BatchTests", dependencies: ["Batch", "Scanning", "Imaging", "TestSupport"]),

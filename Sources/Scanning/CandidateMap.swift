@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import CKernels
 import Imaging
 
 /// A place in an image that looks like a barcode: many parallel edges close together.
@@ -90,7 +91,9 @@ public struct Candidate: Sendable, Hashable {
 /// and its bars run on along themselves (``barLength(in:around:angle:enough:)``: the strokes of
 /// large type do not).
 ///
-/// Cost: one pass over half the rows, about 1 ns per pixel of the image.
+/// Cost: one pass over half the rows (``CKernels``' `isc_block_gradient_sums`, on SSE2 vectors:
+/// about 0.25 ns per pixel of the image; 1 ns in Swift), then lines across and along each region
+/// that passes the block tests (about 0.3 ms per region of type: 77 on a 48-megapixel page of text).
 public enum CandidateMap {
     /// Block side in pixels.
     public static let block = 16
@@ -145,42 +148,18 @@ public enum CandidateMap {
         let area = rect ?? PixelRect(x: 0, y: 0, width: image.width, height: image.height)
         let columns = area.width / block, rows = area.height / block
         guard columns >= 2, rows >= 2 else { return [] }
-        var stats = [BlockStats](repeating: BlockStats(), count: columns * rows)
+        // The blocks' gradient sums, in C on SSE2 vectors (CKernels: the loop of the whole map).
+        var sums = [isc_block_sums](repeating: isc_block_sums(), count: columns * rows)
         image.withUnsafeBytes { raw in
-            let stride = image.width
-            let bytes = raw.bindMemory(to: UInt8.self)
-            guard let base = bytes.baseAddress else { return }
-            stats.withUnsafeMutableBufferPointer { cells in
-                for by in 0..<rows {
-                    for dy in Swift.stride(from: 0, to: block, by: 2) {
-                        let y = area.y + by * block + dy
-                        guard y + 1 < image.height else { continue }
-                        let top = base + y * stride, bottom = top + stride
-                        for bx in 0..<columns {
-                            let x0 = area.x + bx * block
-                            let count = min(block, image.width - 1 - x0)
-                            guard count > 0 else { continue }
-                            // 32-bit wrapping sums (a block's row of 16 cells stays far below 2³¹), so
-                            // that the loop vectorizes.
-                            var sxx: Int32 = 0, syy: Int32 = 0, sxy: Int32 = 0, sumAbs: Int32 = 0, sum: Int32 = 0
-                            for x in x0..<(x0 + count) {
-                                // The gradient at the centre of the 2×2 cell (both components at one
-                                // point, so that thin turned bars give a consistent direction).
-                                let here = Int32(top[x]), right = Int32(top[x + 1])
-                                let below = Int32(bottom[x]), diagonal = Int32(bottom[x + 1])
-                                let gx = (right &+ diagonal &- here &- below) / 2
-                                let gy = (below &+ diagonal &- here &- right) / 2
-                                sxx &+= gx &* gx; syy &+= gy &* gy; sxy &+= gx &* gy
-                                sumAbs &+= (gx < 0 ? 0 &- gx : gx) &+ (gy < 0 ? 0 &- gy : gy)
-                                sum &+= here
-                            }
-                            let k = by * columns + bx
-                            cells[k].sxx += Int(sxx); cells[k].syy += Int(syy); cells[k].sxy += Int(sxy)
-                            cells[k].sumAbs += Int(sumAbs); cells[k].n += count; cells[k].luminance += Int(sum)
-                        }
-                    }
-                }
+            guard let base = raw.bindMemory(to: UInt8.self).baseAddress else { return }
+            sums.withUnsafeMutableBufferPointer { cells in
+                isc_block_gradient_sums(base, Int32(image.width), Int32(image.height), Int32(area.x), Int32(area.y),
+                                        Int32(columns), Int32(rows), Int32(block), cells.baseAddress)
             }
+        }
+        let stats = sums.map {
+            BlockStats(sxx: Int($0.sxx), syy: Int($0.syy), sxy: Int($0.sxy), sumAbs: Int($0.sum_abs), n: Int($0.n),
+                       luminance: Int($0.luminance))
         }
         let like = stats.map(\.isBarcodeLike)
         // A block inside a wide bar or space has few edges; with the energy and coherence of a
