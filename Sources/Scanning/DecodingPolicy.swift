@@ -64,10 +64,11 @@ public struct DecodingPolicy: Sendable, Equatable {
     /// each way, a tight crop around the barcode needs no more.
     public var focusedRecoveryLines = 300
 
-    /// Pixels added on every side of a barcode-like region, besides half its longer side, to make
-    /// the area the first look, the full scan and the recovery passes search around it (pixels of
-    /// the image the region was found in: half size in a half-size look). Default 32: a region
-    /// found in part (a symbol cut by a wide bar, a small one) still gets its quiet zones.
+    /// Pixels added on every side of a barcode-like region, besides half its longer side across
+    /// its bars (and on every side when they are turned 15–75°), to make the area the first look,
+    /// the full scan and the recovery passes search around it (pixels of the image the region was
+    /// found in: half size in a half-size look). Default 32: a region found in part (a symbol cut
+    /// by a wide bar, a small one) still gets its quiet zones.
     public var areaMargin = 32
 
     /// The recovery pass that scans the crop at half size (`half`) runs when the crop's shorter

@@ -252,11 +252,21 @@ public final class MultiPassDecoder {
             let fitted = effort != .fast && unconfirmed ? fit { !$0.isEmpty } : []
             return ScanReport(symbols: readings + fitted)
         }
+        // Areas in turn, each until what was read in it is settled. Once everything read is
+        // settled, only a region that looks strongly like a barcode (``Candidate/isStrong``: a
+        // second book) is still searched.
         var found: [Symbol] = []
-        for (area, candidate) in areas {
-            found += recover(image, area: area, halved: area == rect ? halved : nil, before: readings + found,
+        for (k, (area, candidate)) in areas.enumerated() {
+            if k > 0, Arbiter.isSettled(readings + found, minimumEvidence: confirmations), !(candidate?.isStrong ?? false) {
+                continue
+            }
+            // What this area's passes must settle: what was read in it (an area around one region).
+            let before = focused ? (readings + found).filter { symbol in
+                let b = symbol.bounds, x = (b.minX + b.maxX) / 2, y = (b.minY + b.maxY) / 2
+                return x >= area.x && x < area.x + area.width && y >= area.y && y < area.y + area.height
+            } : readings + found
+            found += recover(image, area: area, halved: area == rect ? halved : nil, before: before,
                              looksLike: candidate, focused: focused)
-            if Arbiter.isSettled(readings + found, minimumEvidence: confirmations) { break }
         }
         // Still unsettled: fit the symbol's structure to profiles across each barcode-like region
         // (out-of-focus and tiny barcodes, which no pass above reads).
@@ -342,17 +352,24 @@ public final class MultiPassDecoder {
         return [symbol]
     }
 
-    /// The areas to search for `candidates` (at most `maximum`, in their order): each
-    /// widened by half its longer side (and `margin` pixels, ``DecodingPolicy/areaMargin``) on
-    /// every side — a region found in part still gets its quiet zones — overlapping ones merged,
-    /// clipped to `rect`.
+    /// The areas to search for `candidates` (at most `maximum`, in their order): each widened by
+    /// half its longer side and `margin` pixels (``DecodingPolicy/areaMargin``) across its bars —
+    /// a region found in part still gets its quiet zones — and by `margin` along them (bars upright
+    /// or lying flat, within 15°: any line across the bars reads them, and a taller area costs
+    /// every pass; a line of type 600 pixels wide was searched in 16 times its own area); bars
+    /// turned 15–75° get the wide margin on every side. Overlapping areas are merged, and clipped
+    /// to `rect`.
     static func areas(_ candidates: [Candidate], within rect: PixelRect, maximum: Int = DecodingPolicy().maximumAreas,
                       margin extra: Int = DecodingPolicy().areaMargin) -> [(rect: PixelRect, looksLike: Candidate?)] {
         var areas: [(rect: PixelRect, looksLike: Candidate?)] = []
         for c in candidates.prefix(max(0, maximum)) {
             let margin = max(c.rect.width, c.rect.height) / 2 + extra
-            var box = (minX: c.rect.x - margin, minY: c.rect.y - margin,
-                       maxX: c.rect.x + c.rect.width + margin, maxY: c.rect.y + c.rect.height + margin)
+            // Bars upright or lying flat (within 15°): along them, the margin only (any line across
+            // the bars reads them; the region's own extent along them is enough).
+            let upright = CandidateMap.turn(c.angle, 0) < 15, flat = CandidateMap.turn(c.angle, 90) < 15
+            let (mx, my) = upright ? (margin, extra) : flat ? (extra, margin) : (margin, margin)
+            var box = (minX: c.rect.x - mx, minY: c.rect.y - my,
+                       maxX: c.rect.x + c.rect.width + mx, maxY: c.rect.y + c.rect.height + my)
             // Areas that overlap become one (the parts of one symbol, cut by a wide bar).
             var looksLike: Candidate? = c
             while let k = areas.firstIndex(where: { a in

@@ -93,15 +93,32 @@ import TestSupport
         #expect(abs(x - 199.5) <= 2 && abs(y - 149.5) <= 2, "the centre maps to (\(x), \(y))")
     }
 
-    /// The area searched around a barcode-like region is widened by half its longer side plus
-    /// ``DecodingPolicy/areaMargin`` on every side.
+    /// The area searched around a barcode-like region is widened across its bars by half its
+    /// longer side plus ``DecodingPolicy/areaMargin``, and along them by that margin alone (bars
+    /// upright or lying flat), or by both on every side (bars turned 15–75°).
     @Test func theAreaMarginIsThePolicys() {
-        let candidate = Candidate(rect: PixelRect(x: 400, y: 300, width: 100, height: 60), angle: 0, inverted: false, blocks: 20,
-                                  coherence: 0.95)
+        func region(angle: Double) -> Candidate {
+            Candidate(rect: PixelRect(x: 400, y: 300, width: 100, height: 60), angle: angle, inverted: false, blocks: 20,
+                      coherence: 0.95)
+        }
         let rect = PixelRect(x: 0, y: 0, width: 1000, height: 1000)
-        let standard = MultiPassDecoder.areas([candidate], within: rect).map(\.rect)
-        #expect(standard == [PixelRect(x: 400 - 82, y: 300 - 82, width: 100 + 164, height: 60 + 164)])
-        let tight = MultiPassDecoder.areas([candidate], within: rect, margin: 0).map(\.rect)
-        #expect(tight == [PixelRect(x: 350, y: 250, width: 200, height: 160)])
+        // Upright bars (read along rows): 50 + 32 left and right, 32 above and below.
+        #expect(MultiPassDecoder.areas([region(angle: 4)], within: rect).map(\.rect)
+                == [PixelRect(x: 400 - 82, y: 300 - 32, width: 100 + 164, height: 60 + 64)])
+        #expect(MultiPassDecoder.areas([region(angle: 4)], within: rect, margin: 0).map(\.rect)
+                == [PixelRect(x: 350, y: 300, width: 200, height: 60)])
+        // Bars lying flat (read along columns): the other way round.
+        #expect(MultiPassDecoder.areas([region(angle: -88)], within: rect).map(\.rect)
+                == [PixelRect(x: 400 - 32, y: 300 - 82, width: 100 + 64, height: 60 + 164)])
+        // Turned bars: on every side.
+        #expect(MultiPassDecoder.areas([region(angle: 40)], within: rect).map(\.rect)
+                == [PixelRect(x: 400 - 82, y: 300 - 82, width: 100 + 164, height: 60 + 164)])
+        // Overlapping areas are one: their bounding box.
+        var below = region(angle: 0)
+        below.rect.y = 380
+        #expect(MultiPassDecoder.areas([region(angle: 0), below], within: rect).map(\.rect)
+                == [PixelRect(x: 400 - 82, y: 300 - 32, width: 100 + 164, height: 380 + 60 + 32 - 268)])
+        below.rect.y = 460
+        #expect(MultiPassDecoder.areas([region(angle: 0), below], within: rect).count == 2)
     }
 }
