@@ -46,6 +46,31 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
 #elif defined(FUZZ_JPEG)
     /* Half size when over 1 megapixel, as the first look of a big photo. */
     status = isc_jpeg_decode_luma(data, size, LIMIT, 0, 1000000u, &out, message, sizeof message);
+    /* Some rows only (the full-size decode around barcode-like regions), from memory and from a
+     * file, two bands from bytes of the input: on an undamaged image, the same rows as a whole
+     * full-size decode, and 0 elsewhere up to the last band. */
+    if (size >= 4) {
+        check(status, &out);
+        isc_row_band bands[2] = {{(uint32_t)data[size / 2] * 3, (uint32_t)data[size / 3] + 1},
+                                 {(uint32_t)data[size / 2] * 3 + (uint32_t)data[size / 4] * 2, (uint32_t)data[size / 5] + 1}};
+        isc_luma_image whole;
+        isc_status whole_status = isc_jpeg_decode_luma(data, size, LIMIT, 1, 0, &whole, message, sizeof message);
+        for (int from_file = 0; from_file <= 1; from_file++) {
+            status = from_file ? isc_jpeg_decode_luma_rows(NULL, 0, as_file(data, size), LIMIT, bands, 2, &out, message, sizeof message)
+                               : isc_jpeg_decode_luma_rows(data, size, -1, LIMIT, bands, 2, &out, message, sizeof message);
+            if (status == ISC_OK && whole_status == ISC_OK && out.damage == ISC_OK && whole.damage == ISC_OK) {
+                if (out.width != whole.width || out.height != whole.height) abort();
+                for (int b = 0; b < 2; b++) {
+                    size_t first = bands[b].first < out.height ? bands[b].first : out.height;
+                    size_t end = bands[b].count < out.height - first ? first + bands[b].count : out.height;
+                    if (memcmp(out.pixels + first * out.width, whole.pixels + first * out.width, (end - first) * out.width) != 0)
+                        abort();
+                }
+            }
+            if (from_file == 0) check(status, &out);
+        }
+        if (whole_status == ISC_OK) free(whole.pixels);
+    }
 #elif defined(FUZZ_MJPEG)
     int inserted = 0;
     status = isc_mjpeg_decode_luma(data, size, LIMIT, &out, &inserted, message, sizeof message);

@@ -102,6 +102,7 @@ ISBN = {k: ean13(v[:12]) for k, v in {
     "addon-ean5": "9780553293357",
     "addon-ean2": "9780439708180",
     "photo-like": "9780140449136",
+    "jpeg-big-inverted": "9780262510875",
     "exif": "9780262033848",
     "roi-inside": "9780345391803",
     "roi-outside": "9780060850524",
@@ -560,6 +561,28 @@ def gen_isbn():
     write_bytes(src, pnm_bytes(bg))
     run(["cjpeg", "-quality", "85", "-optimize", "-outfile", p("photo-like.jpg"), src])
     write_txt(p("photo-like"), ISBN["photo-like"])
+
+    gen_big_inverted(p)
+
+
+def gen_big_inverted(p):
+    """jpeg-big-inverted: 2400x2000 (4.8 MP, so looked at half size first), light bars on a dark
+    label, 4 px per module, on a plain grey page with some lines of faint texture. The half-size
+    look cannot read it (inverted); the decoder decodes the label's rows at full size only and an
+    inverting pass reads it. Written separately (python3 -c 'import generate ...') as well."""
+    W, H = 2400, 2000
+    rnd = random.Random(99)
+    bg = Img(W, H, 1, 196)
+    for y in range(0, H, 7):
+        row = bg.px[y]
+        for x in range(W):
+            row[x] = 196 + rnd.randint(-3, 3)
+    label = barcode_with_text(ISBN["jpeg-big-inverted"], scale=2)
+    bg.paste_gray(label, 1500, 1300, dark=(236,), light=(28,))
+    src = os.path.join(TMP, "big.pgm")
+    write_bytes(src, pnm_bytes(bg))
+    run(["cjpeg", "-grayscale", "-quality", "85", "-optimize", "-outfile", p("jpeg-big-inverted.jpg"), src])
+    write_txt(p("jpeg-big-inverted"), ISBN["jpeg-big-inverted"])
 
 
 # --------------------------------------------------------------------------

@@ -130,6 +130,7 @@ static void fd_term_source(j_decompress_ptr cinfo) { (void)cinfo; }
 static isc_status decode_with(struct jpeg_decompress_struct *cinfo, error_manager *err,
                               const uint8_t *data, size_t size, fd_source *source, uint64_t max_pixels,
                               unsigned scale_denom, uint64_t halve_above,
+                              const isc_row_band *bands, size_t band_count,
                               isc_luma_image *out, char *message, size_t message_size) {
     /* Written after setjmp and read after longjmp: volatile, per C11 7.13.2.1. */
     uint8_t *volatile pixels = NULL;
@@ -209,14 +210,36 @@ static isc_status decode_with(struct jpeg_decompress_struct *cinfo, error_manage
     const JDIMENSION width = cinfo->output_width, height = cinfo->output_height;
     out->width = width;
     out->height = height;
-    pixels = malloc((size_t)width * height);
+    /* Only some rows: the others stay zero pages of calloc's fresh mapping, never touched. */
+    const int banded = bands != NULL && !cmyk && width == cinfo->image_width;
+    pixels = banded ? calloc((size_t)width, height) : malloc((size_t)width * height);
     if (pixels == NULL) {
         err->status = ISC_ERR_NO_MEMORY;
         snprintf(err->message, sizeof err->message, "out of memory for %ux%u pixels",
                  (unsigned)width, (unsigned)height);
         longjmp(err->jump, 1);
     }
-    if (!cmyk) {
+    if (banded) {
+        for (size_t b = 0; b < band_count; b++) {
+            JDIMENSION first = bands[b].first < height ? bands[b].first : height;
+            JDIMENSION end = bands[b].count < height - first ? first + bands[b].count : height;
+            if (first < cinfo->output_scanline) first = cinfo->output_scanline;
+            if (first >= end) continue;
+            if (cinfo->output_scanline < first) jpeg_skip_scanlines(cinfo, first - cinfo->output_scanline);
+            while (cinfo->output_scanline < end) {
+                JSAMPROW rows[4];
+                JDIMENSION n = end - cinfo->output_scanline < 4 ? end - cinfo->output_scanline : 4;
+                for (JDIMENSION i = 0; i < n; i++) rows[i] = pixels + (size_t)width * (cinfo->output_scanline + i);
+                if (jpeg_read_scanlines(cinfo, rows, n) == 0) break;
+            }
+        }
+        if (cinfo->output_scanline < height) {
+            /* The rows below the last band are not wanted: stop without reading the rest. */
+            err->pixels_done = 1;
+            jpeg_abort_decompress(cinfo);
+            goto finished;
+        }
+    } else if (!cmyk) {
         while (cinfo->output_scanline < height) {
             JSAMPROW rows[4];
             for (int i = 0; i < 4; i++) {
@@ -280,24 +303,20 @@ finished:
 /* From `data`/`size`, or from `source` when it is not NULL (read in 64 KiB steps, so memory
  * follows the image, not the file). */
 static isc_status decode(const uint8_t *data, size_t size, fd_source *source, uint64_t max_pixels,
-                         unsigned scale_denom, uint64_t halve_above,
+                         unsigned scale_denom, uint64_t halve_above, const isc_row_band *bands, size_t band_count,
                          isc_luma_image *out, char *message, size_t message_size) {
     memset(out, 0, sizeof *out);
     struct jpeg_decompress_struct cinfo;
     error_manager err;
     memset(&err, 0, sizeof err);
-    return decode_with(&cinfo, &err, data, size, source, max_pixels, scale_denom, halve_above,
+    return decode_with(&cinfo, &err, data, size, source, max_pixels, scale_denom, halve_above, bands, band_count,
                        out, message, message_size);
 }
 
-isc_status isc_jpeg_decode_luma(const uint8_t *data, size_t size, uint64_t max_pixels,
-                                unsigned scale_denom, uint64_t halve_above,
-                                isc_luma_image *out, char *message, size_t message_size) {
-    return decode(data, size, NULL, max_pixels, scale_denom, halve_above, out, message, message_size);
-}
-
-isc_status isc_jpeg_decode_luma_fd(int fd, uint64_t max_pixels, unsigned scale_denom, uint64_t halve_above,
-                                   isc_luma_image *out, char *message, size_t message_size) {
+/* decode() reading the open regular file `fd` from its start. */
+static isc_status decode_fd(int fd, uint64_t max_pixels, unsigned scale_denom, uint64_t halve_above,
+                            const isc_row_band *bands, size_t band_count,
+                            isc_luma_image *out, char *message, size_t message_size) {
     memset(out, 0, sizeof *out);
     fd_source *source = malloc(sizeof *source);
     if (source == NULL) { isc_set_message(message, message_size, "out of memory"); return ISC_ERR_NO_MEMORY; }
@@ -307,7 +326,28 @@ isc_status isc_jpeg_decode_luma_fd(int fd, uint64_t max_pixels, unsigned scale_d
         return ISC_ERR_CORRUPT;
     }
     source->fd = fd;
-    isc_status status = decode(NULL, 0, source, max_pixels, scale_denom, halve_above, out, message, message_size);
+    isc_status status = decode(NULL, 0, source, max_pixels, scale_denom, halve_above, bands, band_count, out,
+                               message, message_size);
     free(source);
     return status;
+}
+
+isc_status isc_jpeg_decode_luma(const uint8_t *data, size_t size, uint64_t max_pixels,
+                                unsigned scale_denom, uint64_t halve_above,
+                                isc_luma_image *out, char *message, size_t message_size) {
+    return decode(data, size, NULL, max_pixels, scale_denom, halve_above, NULL, 0, out, message, message_size);
+}
+
+isc_status isc_jpeg_decode_luma_fd(int fd, uint64_t max_pixels, unsigned scale_denom, uint64_t halve_above,
+                                   isc_luma_image *out, char *message, size_t message_size) {
+    return decode_fd(fd, max_pixels, scale_denom, halve_above, NULL, 0, out, message, message_size);
+}
+
+isc_status isc_jpeg_decode_luma_rows(const uint8_t *data, size_t size, int fd, uint64_t max_pixels,
+                                     const isc_row_band *bands, size_t band_count,
+                                     isc_luma_image *out, char *message, size_t message_size) {
+    static const isc_row_band none = {0, 0};
+    if (bands == NULL || band_count == 0) { bands = &none; band_count = 1; }  /* no row wanted: none decoded */
+    if (data == NULL) return decode_fd(fd, max_pixels, 1, UINT64_MAX, bands, band_count, out, message, message_size);
+    return decode(data, size, NULL, max_pixels, 1, UINT64_MAX, bands, band_count, out, message, message_size);
 }

@@ -20,6 +20,13 @@ public struct DecodeOptions: Sendable, Equatable {
     /// TIFF only: the page (directory) to decode, from 0. Default 0; ``DecodedImage/pageCount``
     /// says how many there are.
     public var page: Int = 0
+    /// JPEG at full size only (no ``halveJPEGAbovePixels``, ``jpegScale`` 1), when set: decode
+    /// only these rows of the image as stored in the file (before the EXIF orientation; ranges in
+    /// increasing order, overlaps ignored). The other rows of the whole-size image are 0 (black):
+    /// libjpeg skips them without the inverse DCT and stops after the last range, and their
+    /// memory is never touched. Damage to the file after the last range goes unseen. CMYK files
+    /// are decoded whole. ``DecodedImage/decodedRows`` repeats the ranges. Default `nil`.
+    public var jpegRows: [Range<Int>]?
 
     public init(maxPixels: Int = 120_000_000, appliesOrientation: Bool = true, jpegScale: Int = 1) {
         self.maxPixels = maxPixels
@@ -45,6 +52,10 @@ public struct DecodedImage {
     public var fullSize: (width: Int, height: Int)
     /// The page decoded, from 0 (``DecodeOptions/page``).
     public var page: Int = 0
+    /// The rows of the stored image asked for with ``DecodeOptions/jpegRows`` when the JPEG was
+    /// decoded at full size: the others are 0 (a CMYK file is decoded whole all the same); `nil`:
+    /// every row was decoded.
+    public var decodedRows: [Range<Int>]?
     /// Pages in the file: TIFF directories (a multi-page scan); 1 for every other format.
     public var pageCount: Int = 1
     /// Set when the file is damaged and only part of it was decoded (JPEG, PNG), e.g.
@@ -182,6 +193,14 @@ public enum ImageLoader {
                 case .png:
                     if let fd { return isc_png_decode_luma_fd(fd, limit, &out, m, ms) }
                     return isc_png_decode_luma(base, data.count, limit, &out, m, ms)
+                case .jpeg where options.jpegRows != nil && options.halveJPEGAbovePixels == nil && options.jpegScale == 1:
+                    let bands = (options.jpegRows ?? []).map { rows in
+                        isc_row_band(first: UInt32(clamping: rows.lowerBound), count: UInt32(clamping: rows.count))
+                    }
+                    return bands.withUnsafeBufferPointer { b in
+                        isc_jpeg_decode_luma_rows(fd == nil ? base : nil, data.count, fd ?? -1, limit, b.baseAddress, b.count,
+                                                  &out, m, ms)
+                    }
                 case .jpeg:
                     let scale = options.halveJPEGAbovePixels == nil ? UInt32(options.jpegScale) : 0
                     let halve = UInt64(options.halveJPEGAbovePixels ?? Int.max)
@@ -252,8 +271,11 @@ public enum ImageLoader {
         let upright = options.appliesOrientation ? stored.applying(orientation) : stored
         var fullSize = sourceSize ?? (stored.width, stored.height)
         if upright.width != stored.width { fullSize = (fullSize.height, fullSize.width) }  // transposing orientation
+        let banded = format == .jpeg && options.jpegRows != nil && options.halveJPEGAbovePixels == nil
+            && options.jpegScale == 1 && stored.width == sourceSize?.width
         return DecodedImage(image: upright, format: format, orientation: orientation, scale: scale, fullSize: fullSize,
-                            page: options.page, pageCount: pageCount, warning: warning)
+                            page: options.page, decodedRows: banded ? options.jpegRows : nil, pageCount: pageCount,
+                            warning: warning)
     }
 
     /// Standard input through a pipe (`-`) is read into memory up to this many bytes (100 MiB);

@@ -6,7 +6,7 @@ import Glibc
 /// as often as it needs, while the file is read once.
 ///
 /// A JPEG that is a regular file of at most ``maxBytesInMemory`` bytes is read into memory when
-/// the source is made, and every ``decode(page:halvingJPEGAbovePixels:)`` decodes those bytes
+/// the source is made, and every ``decode(page:halvingJPEGAbovePixels:rows:)`` decodes those bytes
 /// (``ImageLoader/decode(_:path:options:)``). Anything else is decoded straight from the file at
 /// each call, as ``ImageLoader/load(path:options:)-(RawPath,_)`` does, so that memory follows the
 /// image size, not the file size: a larger JPEG (a huge tail after the image) decoded twice is
@@ -19,7 +19,7 @@ public struct ImageSource {
 
     /// The file, as the caller named it.
     public let path: RawPath
-    /// How every decode of the source decodes (``decode(page:halvingJPEGAbovePixels:)`` may add the halving).
+    /// How every decode of the source decodes (``decode(page:halvingJPEGAbovePixels:rows:)`` may add the halving).
     public let options: DecodeOptions
     /// The file's bytes, when held in memory; else `nil`.
     private let bytes: [UInt8]?
@@ -36,7 +36,7 @@ public struct ImageSource {
         self.bytes = path.isStandardInput ? nil : try Self.readSmallJPEG(path)
     }
 
-    /// Whether ``decode(page:halvingJPEGAbovePixels:)`` may be called more than once: not for
+    /// Whether ``decode(page:halvingJPEGAbovePixels:rows:)`` may be called more than once: not for
     /// standard input, which can be read once only.
     public var canDecodeAgain: Bool { !path.isStandardInput }
 
@@ -51,11 +51,15 @@ public struct ImageSource {
     ///   - page: TIFF only: the page (directory) to decode, from 0, in place of ``options``'
     ///     ``DecodeOptions/page``; ``DecodedImage/pageCount`` says how many there are.
     ///   - halvingJPEGAbovePixels: pixels of the full-size image (width × height).
+    ///   - rows: a JPEG decoded at full size: only these rows of the stored image
+    ///     (``DecodeOptions/jpegRows``; ``DecodedImage/decodedRows`` says whether it happened).
     /// - Throws: ``ImageError`` as ``ImageLoader/load(path:options:)-(RawPath,_)`` does.
-    public func decode(page: Int? = nil, halvingJPEGAbovePixels: Int? = nil) throws(ImageError) -> DecodedImage {
+    public func decode(page: Int? = nil, halvingJPEGAbovePixels: Int? = nil, rows: [Range<Int>]? = nil) throws(ImageError)
+        -> DecodedImage {
         var options = options
         if let page { options.page = page }
         if let halvingJPEGAbovePixels { options.halveJPEGAbovePixels = halvingJPEGAbovePixels }
+        if let rows { options.jpegRows = rows }
         guard let bytes else { return try ImageLoader.load(path: path, options: options) }
         let result = bytes.withUnsafeBytes { raw in
             Result { () throws(ImageError) -> DecodedImage in try ImageLoader.decode(raw, path: path.description, options: options) }

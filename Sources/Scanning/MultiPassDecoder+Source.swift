@@ -24,7 +24,7 @@ extension MultiPassDecoder {
     ///   - region: the part scanned (normalized to the upright image).
     /// - Returns: the report (polygons in pixels of the full-size, upright image), the image's
     ///   full size, the file's page count and a damaged file's warning.
-    /// - Throws: ``ImageError`` from decoding the file, as ``ImageSource/decode(page:halvingJPEGAbovePixels:)``
+    /// - Throws: ``ImageError`` from decoding the file, as ``ImageSource/decode(page:halvingJPEGAbovePixels:rows:)``
     ///   throws it.
     public func decode(_ source: ImageSource, page: Int? = nil, region: RegionOfInterest = .full) throws(ImageError)
         -> SourceReport {
@@ -51,9 +51,42 @@ extension MultiPassDecoder {
             candidates = found
         }
         // Something barcode-like, or a reading the fit could not confirm at half size: decode
-        // at full size, where what the preview read is measured again.
-        let decoded = try source.decode(page: page)
+        // at full size, where what the preview read is measured again. When the search will keep
+        // to the areas around the barcode-like regions (after a look at the half-size copy that
+        // covered the whole image), only their rows are decoded.
+        let rows = big ? candidates.flatMap { searchedRows(around: $0, of: preview, region: region) } : nil
+        let decoded = try source.decode(page: page, rows: rows)
         let report = decode(decoded.image, region: region, firstLookDone: big, earlier: symbols ?? [], candidates: candidates)
-        return SourceReport(report, of: decoded)
+        var result = SourceReport(report, of: decoded)
+        // Damage after the last row decoded went unseen there; the half-size decode saw it.
+        if decoded.decodedRows != nil && result.warning == nil { result.warning = preview.warning }
+        return result
+    }
+
+    /// The rows of the full-size image (as stored in the file) that the search of `candidates`
+    /// reads when it keeps to the areas around them (``areas(_:within:maximum:margin:)``, less
+    /// than half of the region, as ``decode(_:region:firstLookDone:earlier:candidates:)`` decides):
+    /// each area's rows and as many again above and below it (plus ``DecodingPolicy/areaMargin``),
+    /// where the re-measurement of a reading (``ReadingVerifier``) and the fit of the symbol's
+    /// structure may look beyond the area. `nil` (every row) when the search is not so kept, or for
+    /// an image that is not a JPEG stored upright (the EXIF orientation would turn the whole image
+    /// over, every row of it).
+    func searchedRows(around candidates: [Candidate], of preview: DecodedImage, region: RegionOfInterest) -> [Range<Int>]? {
+        guard preview.format == .jpeg, preview.orientation == .up, !candidates.isEmpty else { return nil }
+        let (width, height) = preview.fullSize
+        let rect = region.pixelRect(imageWidth: width, imageHeight: height)
+        let around = Self.areas(candidates, within: rect, maximum: policy.maximumAreas, margin: policy.areaMargin)
+        guard around.reduce(0, { $0 + $1.rect.width * $1.rect.height }) * 2 < rect.width * rect.height else { return nil }
+        var rows: [Range<Int>] = []
+        for area in around.map(\.rect).sorted(by: { $0.y < $1.y }) {
+            let pad = area.height + policy.areaMargin
+            let band = max(0, area.y - pad)..<min(height, area.y + area.height + pad)
+            if let last = rows.last, last.upperBound >= band.lowerBound {
+                rows[rows.count - 1] = last.lowerBound..<max(last.upperBound, band.upperBound)
+            } else {
+                rows.append(band)
+            }
+        }
+        return rows
     }
 }

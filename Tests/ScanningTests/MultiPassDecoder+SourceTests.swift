@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import Imaging
+@testable import Imaging
 @testable import Scanning
 import TestSupport
 
@@ -45,6 +45,34 @@ import TestSupport
         let read = try bytesReadByThisThread() - before
         #expect(result.report.codes.map(\.symbol.pass) == [.full], "the half-size look did not settle it: both decodes happened")
         #expect(read >= size && read < size + 4096, "\(read) bytes read of a \(size)-byte file")
+    }
+
+    /// A big JPEG whose half-size look finds a barcode-like region but reads nothing is decoded
+    /// again at full size in the rows around that region only, and read there.
+    @Test func onlyTheRowsAroundABarcodeLikeRegionAreDecodedAtFullSize() throws {
+        let path = "\(testImages)/isbn/jpeg-big-inverted.jpg"
+        let source = try ImageSource(path: RawPath(path))
+        let decoder = MultiPassDecoder(scanner: BarcodeScanner(), policy: DecodingPolicy())
+        let preview = try source.decode(halvingJPEGAbovePixels: decoder.policy.previewAbovePixels)
+        #expect(preview.scale == 2)
+        let look = decoder.look(preview.image, scale: 2)
+        #expect(look.symbols == nil)
+        let candidates = try #require(look.candidates)
+        let rows = try #require(decoder.searchedRows(around: candidates, of: preview, region: .full))
+        // The label's rows (1300...1540) and as many again around them; far fewer than all 2000.
+        #expect(rows.count == 1 && rows[0].contains(1300) && rows[0].contains(1539), "\(rows)")
+        #expect(rows.reduce(0) { $0 + $1.count } <= 1200, "\(rows)")
+        #expect(rows[0].lowerBound >= 700, "the rows above the label are skipped: \(rows)")
+        let result = try decoder.decode(source)
+        #expect(result.report.isbns.map(\.isbn13) == ["9780262510875"])
+        #expect(result.report.codes.first?.symbol.pass.rawValue == "invert")
+        #expect(result.imageSize == (2400, 2000) && result.warning == nil)
+        // Read the same from every row.
+        let whole = try ImageLoader.load(path: path).image
+        #expect(decoder.decode(whole).codes.map(\.symbol.data) == ["9780262510875"])
+        // Stored turned (an EXIF orientation): every row.
+        let turned = DecodedImage(image: preview.image, format: .jpeg, orientation: .right, scale: 2, fullSize: (2000, 2400))
+        #expect(decoder.searchedRows(around: candidates, of: turned, region: .full) == nil)
     }
 
     /// Decoded pixels and the file they came from read the same (no half-size look below

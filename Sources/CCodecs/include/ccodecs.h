@@ -95,6 +95,26 @@ isc_status isc_jpeg_decode_luma(const uint8_t *data, size_t size, uint64_t max_p
                                 unsigned scale_denom, uint64_t halve_above,
                                 isc_luma_image *out, char *message, size_t message_size);
 
+/** Rows `first` ..< `first + count` of an image. */
+typedef struct {
+    uint32_t first;
+    uint32_t count;
+} isc_row_band;
+
+/**
+ * As isc_jpeg_decode_luma at full size, but only the rows of `bands` (`band_count` of them, in
+ * increasing order; overlaps and rows past the image are ignored) are decoded: libjpeg skips the
+ * rows between them (jpeg_skip_scanlines: entropy decoding without the inverse DCT) and stops after
+ * the last (jpeg_abort_decompress), so the file's later data is not even read. `out->pixels` is a
+ * whole `width * height` image (calloc: pages of rows never written cost no memory) whose other
+ * rows are 0. Damage after the last band goes unseen. CMYK and YCCK files are decoded whole.
+ * From `data`/`size`, or from the open regular file `fd` when `data` is NULL (as
+ * isc_jpeg_decode_luma_fd).
+ */
+isc_status isc_jpeg_decode_luma_rows(const uint8_t *data, size_t size, int fd, uint64_t max_pixels,
+                                     const isc_row_band *bands, size_t band_count,
+                                     isc_luma_image *out, char *message, size_t message_size);
+
 /**
  * As isc_png_decode_luma and isc_jpeg_decode_luma, reading the open regular file `fd` from its
  * start in 64 KiB steps (PNG: libpng's read callback over a dup'ed descriptor with stdio; JPEG: a
