@@ -34,7 +34,7 @@ let package = Package(
         // C shim: the SIGINT/SIGTERM stop flag and the file removed on a fatal signal (the CLI's);
         // the names of the stop signals, for the CLI's messages and Capture's error text.
         .target(name: "CSignals"),
-        // C: the barcode map's block gradient sums on SSE2 vectors (the hot loop of CandidateMap).
+        // C: the hot loops of CandidateMap on SSE2 vectors (block gradient sums, the bar-length walk's profiles).
         .target(name: "CKernels"),
 
         // Pure Swift: ISBN-13 / ISBN-10 rules. Depends on nothing.

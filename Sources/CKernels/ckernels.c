@@ -96,3 +96,69 @@ void isc_block_gradient_sums(const uint8_t *pixels, int width, int height, int x
     }
 }
 
+
+/* One line of `count` bilinear samples added to `sum` (floats). */
+static void add_line(const uint8_t *pixels, int width, int height, float ox, float oy, float dx, float dy, float half,
+                     int count, float *sum) {
+    int i = 0;
+#ifdef ISC_HAVE_SSE2
+    const __m128 vdx = _mm_set1_ps(dx), vdy = _mm_set1_ps(dy), vox = _mm_set1_ps(ox), voy = _mm_set1_ps(oy);
+    const __m128 zero = _mm_setzero_ps(), gray = _mm_set1_ps(128);
+    const __m128 xmax = _mm_set1_ps((float)(width - 1)), ymax = _mm_set1_ps((float)(height - 1));
+    for (; i + 4 <= count; i += 4) {
+        __m128 t = _mm_sub_ps(_mm_setr_ps((float)i, (float)(i + 1), (float)(i + 2), (float)(i + 3)), _mm_set1_ps(half));
+        __m128 x = _mm_add_ps(vox, _mm_mul_ps(t, vdx)), y = _mm_add_ps(voy, _mm_mul_ps(t, vdy));
+        /* Inside: 0 <= x, y and x0 + 1 < width, y0 + 1 < height, i.e. x < width - 1 after flooring. */
+        __m128 inside = _mm_and_ps(_mm_and_ps(_mm_cmpge_ps(x, zero), _mm_cmpge_ps(y, zero)),
+                                   _mm_and_ps(_mm_cmplt_ps(x, xmax), _mm_cmplt_ps(y, ymax)));
+        x = _mm_and_ps(x, inside); y = _mm_and_ps(y, inside);  /* outside lanes read pixel 0 */
+        __m128i x0 = _mm_cvttps_epi32(x), y0 = _mm_cvttps_epi32(y);
+        __m128 fx = _mm_sub_ps(x, _mm_cvtepi32_ps(x0)), fy = _mm_sub_ps(y, _mm_cvtepi32_ps(y0));
+        int32_t xs[4], ys[4];
+        _mm_storeu_si128((__m128i *)xs, x0);
+        _mm_storeu_si128((__m128i *)ys, y0);
+        float a[4], b[4], c[4], d[4];
+        for (int k = 0; k < 4; k++) {
+            const uint8_t *p = pixels + (size_t)ys[k] * (size_t)width + (size_t)xs[k];
+            a[k] = p[0]; b[k] = p[1]; c[k] = p[width]; d[k] = p[width + 1];
+        }
+        __m128 top = _mm_add_ps(_mm_loadu_ps(a), _mm_mul_ps(_mm_sub_ps(_mm_loadu_ps(b), _mm_loadu_ps(a)), fx));
+        __m128 bottom = _mm_add_ps(_mm_loadu_ps(c), _mm_mul_ps(_mm_sub_ps(_mm_loadu_ps(d), _mm_loadu_ps(c)), fx));
+        __m128 v = _mm_add_ps(top, _mm_mul_ps(_mm_sub_ps(bottom, top), fy));
+        v = _mm_or_ps(_mm_and_ps(inside, v), _mm_andnot_ps(inside, gray));
+        _mm_storeu_ps(sum + i, _mm_add_ps(_mm_loadu_ps(sum + i), v));
+    }
+#endif
+    for (; i < count; i++) {
+        float t = (float)i - half, x = ox + t * dx, y = oy + t * dy;
+        float v = 128;
+        if (x >= 0 && y >= 0 && x < (float)(width - 1) && y < (float)(height - 1)) {
+            int x0 = (int)x, y0 = (int)y;
+            float fx = x - (float)x0, fy = y - (float)y0;
+            const uint8_t *p = pixels + (size_t)y0 * (size_t)width + (size_t)x0;
+            float top = p[0] + (p[1] - (float)p[0]) * fx, bottom = p[width] + (p[width + 1] - (float)p[width]) * fx;
+            v = top + (bottom - top) * fy;
+        }
+        sum[i] += v;
+    }
+}
+
+void isc_bar_profile(const uint8_t *pixels, int width, int height, double cx, double cy, double dx, double dy,
+                     double half, int count, double offset, int window, double *scratch, double *out) {
+    /* The float sums live in `out`'s storage (count doubles hold 2·count floats). */
+    float *sum = (float *)out;
+    for (int k = 0; k < count; k++) sum[k] = 0;
+    for (int d = -2; d <= 2; d++) {
+        double o = offset + (double)d;
+        add_line(pixels, width, height, (float)(cx - dy * o), (float)(cy + dx * o), (float)dx, (float)dy, (float)half,
+                 count, sum);
+    }
+    scratch[0] = 0;
+    for (int k = 0; k < count; k++) scratch[k + 1] = scratch[k] + (double)sum[k];
+    /* The sums are read from `scratch` from here on: `out` may be overwritten. */
+    for (int k = 0; k < count; k++) {
+        int lo = k - window > 0 ? k - window : 0, hi = k + window + 1 < count ? k + window + 1 : count;
+        double s = scratch[k + 1] - scratch[k];
+        out[k] = s - (scratch[hi] - scratch[lo]) / (double)(hi - lo);
+    }
+}

@@ -34,6 +34,19 @@ typedef struct {
 void isc_block_gradient_sums(const uint8_t *pixels, int width, int height, int x0, int y0, int columns,
                              int rows, int block, isc_block_sums *out);
 
+/**
+ * The profile across the bars that the barcode map's bar-length walk compares (CandidateMap.swift,
+ * `barLength`), into `out` (`count` values): the sum of the 5 lines at `offset` − 2 … `offset` + 2
+ * pixels along the bars, each `count` bilinear samples of `pixels` (`width`×`height`, rows
+ * `width` bytes apart, origin top-left) at (cx − dy·o + t·dx, cy + dx·o + t·dy) for
+ * t = i − `half`, i = 0 ..< `count` (128 where the 2×2 neighbourhood leaves the image), less the
+ * mean of those sums within `window` samples either side. Sampled in single precision, 4 samples
+ * at a time on SSE2 (differences from double precision: well under a thousandth of a level).
+ * `scratch` holds `count` + 1 doubles.
+ */
+void isc_bar_profile(const uint8_t *pixels, int width, int height, double cx, double cy, double dx, double dy,
+                     double half, int count, double offset, int window, double *scratch, double *out);
+
 #ifdef __cplusplus
 }
 #endif

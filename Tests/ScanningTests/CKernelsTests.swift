@@ -1,4 +1,7 @@
 import CKernels
+import Foundation
+import Imaging
+@testable import Scanning
 import Testing
 
 /// The C kernel of the barcode map (SSE2 blocks, scalar edges) against the sums written out
@@ -64,6 +67,46 @@ import Testing
             let expected = Self.reference(pixels, width: width, height: height, x0: x0, y0: y0, columns: columns, rows: rows, block: block)
             #expect(Self.kernel(pixels, width: width, height: height, x0: x0, y0: y0, columns: columns, rows: rows, block: block) == expected)
             #expect(expected.contains { $0.n > 0 && $0.sxx > 0 })
+        }
+    }
+}
+
+/// The bar-length walk's profile in single precision (CKernels) against the same sums in double
+/// precision through ``LineSampler``, as CandidateMap computed it before the kernel.
+@Suite struct BarProfileTests {
+    static func reference(_ image: LuminanceImage, cx: Double, cy: Double, dx: Double, dy: Double, half: Double, count: Int,
+                          offset: Double, window: Int) -> [Double] {
+        let sampler = LineSampler(image: image, cx: cx, cy: cy, dx: dx, dy: dy, half: half, count: count, outside: 128)
+        var sum = [Double](repeating: 0, count: count)
+        for d in -2...2 {
+            let l = sampler.line(offset + Double(d))
+            for k in 0..<count { sum[k] += l[k] }
+        }
+        var prefix = [Double](repeating: 0, count: count + 1)
+        for k in 0..<count { prefix[k + 1] = prefix[k] + sum[k] }
+        return (0..<count).map { k in
+            let lo = max(0, k - window), hi = min(count, k + window + 1)
+            return sum[k] - (prefix[hi] - prefix[lo]) / Double(hi - lo)
+        }
+    }
+
+    /// Random pixels, lines at several angles, partly outside the image (128 there), odd counts.
+    @Test(arguments: [0.0, 3.5, -41, 89.9, 137])
+    func theKernelsProfileIsTheDoublePrecisionOne(degrees: Double) {
+        var generator = SystemRandomNumberGenerator()
+        let image = LuminanceImage(width: 203, height: 151, pixels: (0..<(203 * 151)).map { _ in UInt8.random(in: 0...255, using: &generator) })
+        let (dx, dy) = (cos(degrees * .pi / 180), sin(degrees * .pi / 180))
+        for (cx, cy, half, offset) in [(101.5, 75.0, 60.0, 0.0), (30.2, 20.7, 90.0, -13.3), (180.0, 140.0, 45.5, 7.75)] {
+            let count = Int(2 * half) + 1
+            let expected = Self.reference(image, cx: cx, cy: cy, dx: dx, dy: dy, half: half, count: count, offset: offset, window: 7)
+            var scratch = [Double](repeating: 0, count: count + 1), out = [Double](repeating: .nan, count: count)
+            image.withUnsafeBytes { raw in
+                isc_bar_profile(raw.bindMemory(to: UInt8.self).baseAddress, Int32(image.width), Int32(image.height), cx, cy, dx, dy,
+                                half, Int32(count), offset, 7, &scratch, &out)
+            }
+            let worst = zip(out, expected).map { abs($0 - $1) }.max() ?? .nan
+            #expect(worst < 0.01, "largest difference \(worst) at \(degrees)°, centre (\(cx), \(cy))")
+            #expect(expected.contains { abs($0) > 50 })
         }
     }
 }
