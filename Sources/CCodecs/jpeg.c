@@ -122,6 +122,30 @@ static void fd_skip_input_data(j_decompress_ptr cinfo, long count) {
 
 static void fd_term_source(j_decompress_ptr cinfo) { (void)cinfo; }
 
+/* Reads rows, one at a time into `row`, until `cinfo->output_scanline` is `to`. */
+static void read_over(j_decompress_ptr cinfo, JSAMPROW row, JDIMENSION to) {
+    while (cinfo->output_scanline < to) {
+        if (jpeg_read_scanlines(cinfo, &row, 1) == 0) return;
+    }
+}
+
+/* Goes on to output row `to`: libjpeg skips whole iMCU rows (entropy decoding only), from an iMCU
+ * row's start; the rows before the first such start and after the last are read into `row` and
+ * dropped. libjpeg-turbo 2.1.5's jpeg_skip_scanlines, asked to skip a few rows inside an iMCU row
+ * that reading had stopped in the middle of, returns an earlier row next (4:2:0, rows 179 -> 183
+ * gave row 179 again): it is only asked to skip from an iMCU row's start to another's. */
+static void pass_over(j_decompress_ptr cinfo, JSAMPROW row, JDIMENSION to) {
+    const JDIMENSION imcu = (JDIMENSION)cinfo->max_v_samp_factor * DCTSIZE;  /* output rows per iMCU row at full size */
+    JDIMENSION at = cinfo->output_scanline;
+    if (to <= at) return;
+    JDIMENSION start = (at + imcu - 1) / imcu * imcu, stop = to / imcu * imcu;
+    if (stop > start) {
+        read_over(cinfo, row, start);
+        if (cinfo->output_scanline == start) jpeg_skip_scanlines(cinfo, stop - start);
+    }
+    read_over(cinfo, row, to);
+}
+
 /* The decoding, with setjmp. `cinfo` and `err` belong to the caller: libjpeg and the handlers
  * above change them between setjmp and longjmp, and C11 7.13.2.1 leaves such objects
  * indeterminate after longjmp only when they are automatic objects of the function that
@@ -135,6 +159,7 @@ static isc_status decode_with(struct jpeg_decompress_struct *cinfo, error_manage
     /* Written after setjmp and read after longjmp: volatile, per C11 7.13.2.1. */
     uint8_t *volatile pixels = NULL;
     uint8_t *volatile row = NULL;
+    volatile int some_rows = 0;  /* only the rows of `bands` are decoded */
 
     struct jpeg_progress_mgr progress = {.progress_monitor = on_progress};
 
@@ -212,6 +237,7 @@ static isc_status decode_with(struct jpeg_decompress_struct *cinfo, error_manage
     out->height = height;
     /* Only some rows: the others stay zero pages of calloc's fresh mapping, never touched. */
     const int banded = bands != NULL && !cmyk && width == cinfo->image_width;
+    some_rows = banded;
     pixels = banded ? calloc((size_t)width, height) : malloc((size_t)width * height);
     if (pixels == NULL) {
         err->status = ISC_ERR_NO_MEMORY;
@@ -220,12 +246,19 @@ static isc_status decode_with(struct jpeg_decompress_struct *cinfo, error_manage
         longjmp(err->jump, 1);
     }
     if (banded) {
+        /* Rows passed over that are not worth skipping go through this one row. */
+        row = malloc(width);
+        if (row == NULL) {
+            err->status = ISC_ERR_NO_MEMORY;
+            snprintf(err->message, sizeof err->message, "out of memory");
+            longjmp(err->jump, 1);
+        }
         for (size_t b = 0; b < band_count; b++) {
             JDIMENSION first = bands[b].first < height ? bands[b].first : height;
             JDIMENSION end = bands[b].count < height - first ? first + bands[b].count : height;
             if (first < cinfo->output_scanline) first = cinfo->output_scanline;
             if (first >= end) continue;
-            if (cinfo->output_scanline < first) jpeg_skip_scanlines(cinfo, first - cinfo->output_scanline);
+            pass_over(cinfo, row, first);
             while (cinfo->output_scanline < end) {
                 JSAMPROW rows[4];
                 JDIMENSION n = end - cinfo->output_scanline < 4 ? end - cinfo->output_scanline : 4;
@@ -281,7 +314,9 @@ finished:
         /* A progressive file is read whole before the first row comes out: every row has the
          * scans that arrived (coarser, not missing). */
         if (good == 0 && cinfo->progressive_mode) good = height;
-        if (good == 0) {
+        /* Rows skipped, not read: damage among them leaves no row before it, and the rows asked
+         * for after it are what a whole decode gives there (white after the end of a cut file). */
+        if (good == 0 && !some_rows) {
             isc_set_message(message, message_size, "%s", err->message);
             free(pixels);
             jpeg_destroy_decompress(cinfo);

@@ -58,8 +58,9 @@ extension MultiPassDecoder {
         let decoded = try source.decode(page: page, rows: rows)
         let report = decode(decoded.image, region: region, firstLookDone: big, earlier: symbols ?? [], candidates: candidates)
         var result = SourceReport(report, of: decoded)
-        // Damage after the last row decoded went unseen there; the half-size decode saw it.
-        if decoded.decodedRows != nil && result.warning == nil { result.warning = preview.warning }
+        // Some rows only: damage after the last went unseen, and damage among the rows passed over
+        // is placed where the skip began; the half-size decode read the whole file.
+        if decoded.decodedRows != nil { result.warning = preview.warning ?? result.warning }
         return result
     }
 

@@ -39,6 +39,39 @@ import TestSupport
         }
     }
 
+    /// A band that starts a few rows after the last one ended, inside the same 16-row iMCU row of a
+    /// 4:2:0 JPEG: libjpeg-turbo 2.1.5's jpeg_skip_scanlines returned the row where reading had
+    /// stopped (row 179 for row 183), so those rows are read and dropped instead.
+    @Test(arguments: ["isbn/photo-like.jpg", "isbn/jpeg-rgb.jpg"])
+    func aBandStartingInsideTheIMCURowWhereTheLastEndedHasItsOwnRows(file: String) throws {
+        let path = "\(testImages)/\(file)"
+        let whole = try ImageLoader.load(path: path).image
+        var options = DecodeOptions()
+        options.jpegRows = [71..<179, 183..<211, 230..<232]
+        let decoded = try ImageLoader.load(path: path, options: options).image
+        for range in options.jpegRows! where range.upperBound <= whole.height {
+            #expect(Self.rows(decoded, range) == Self.rows(whole, range), "rows \(range) of \(file)")
+        }
+    }
+
+    /// A file cut short: the rows before the cut are the whole decode's, the rows asked for after
+    /// it white as in a whole decode, and the damage is reported, not an error (also when the cut
+    /// lies among rows passed over).
+    @Test func aCutFileGivesTheWholeDecodesRowsAndItsDamage() throws {
+        let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: "\(testImages)/isbn/photo-like.jpg")))
+        let cut = Array(bytes.prefix(bytes.count * 6 / 10))
+        let whole = try cut.withUnsafeBytes { try ImageLoader.decode($0, path: "cut.jpg") }
+        let warning = try #require(whole.warning)
+        #expect(warning.hasPrefix("truncated: decoded "))
+        var options = DecodeOptions()
+        options.jpegRows = [0..<50, 700..<750]
+        let banded = try cut.withUnsafeBytes { try ImageLoader.decode($0, path: "cut.jpg", options: options) }
+        #expect(banded.warning?.hasPrefix("truncated: decoded ") == true)
+        #expect(Self.rows(banded.image, 0..<50) == Self.rows(whole.image, 0..<50))
+        #expect(Self.rows(banded.image, 700..<750) == Self.rows(whole.image, 700..<750))
+        #expect(Self.rows(whole.image, 700..<750).allSatisfy { $0 == 255 })
+    }
+
     /// Rows beyond the last band are not decoded, and a band past the image is ignored.
     @Test func nothingAfterTheLastBand() throws {
         let path = "\(testImages)/isbn/photo-like.jpg"
