@@ -107,7 +107,11 @@ typedef struct {
  * rows between them (jpeg_skip_scanlines: entropy decoding without the inverse DCT) and stops after
  * the last (jpeg_abort_decompress), so the file's later data is not even read. `out->pixels` is a
  * whole `width * height` image (calloc: pages of rows never written cost no memory) whose other
- * rows are 0. Damage after the last band goes unseen. CMYK and YCCK files are decoded whole.
+ * rows are 0. libjpeg skips whole iMCU rows only (jpeg_skip_scanlines inside one returned wrong
+ * rows in libjpeg-turbo 2.1.5); the rows around them are read and dropped. Damage among the rows
+ * passed over is `out->damage` with `rows_decoded` where the skip began (not an error), the rows
+ * asked for after it as a whole decode leaves them; damage after the last band goes unseen. CMYK
+ * and YCCK files are decoded whole.
  * From `data`/`size`, or from the open regular file `fd` when `data` is NULL (as
  * isc_jpeg_decode_luma_fd).
  */
