@@ -18,9 +18,9 @@ public enum ISBNScanCommand {
 
     USAGE: isbnscan <subcommand> [options]
            isbnscan [scan options] <file-or-folder> ...
-             (when the first argument is a scan option, or an existing file or
-             folder that is not a subcommand's name, 'scan' is implied, as with
-             zbarimg: isbnscan photo.jpg, isbnscan -r --csv photos/)
+             (when the first argument is a scan option, '-' (standard input), or an
+             existing file or folder that is not a subcommand's name, 'scan' is
+             implied, as with zbarimg: isbnscan photo.jpg, isbnscan -r --csv photos/)
 
     SUBCOMMANDS:
       scan                    Read the barcodes in image files (JPEG, PNG, HEIC, TIFF,
@@ -106,8 +106,8 @@ public enum ISBNScanCommand {
         default:
             let rawArguments = raw ?? arguments.map { Array($0.utf8) }
             // `isbnscan photo.jpg`, as zbarimg users type it: an existing file or folder first
-            // means `scan`.
-            if !first.hasPrefix("-"), isFileOrFolder(rawArguments[0]) {
+            // means `scan`; so does `-`, standard input (`cat photo.jpg | isbnscan -`).
+            if first == "-" || (!first.hasPrefix("-") && isFileOrFolder(rawArguments[0])) {
                 return scan(arguments, raw: raw, stdout: stdout, stderr: stderr)
             }
             if first.hasPrefix("-") {

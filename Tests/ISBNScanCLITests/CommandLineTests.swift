@@ -142,6 +142,13 @@ import TestSupport
         #expect(unknown.stderr.hasPrefix("Error: unknown option '--frobnicate'\n"))
     }
 
+    /// `isbnscan -` reads standard input, as `isbnscan scan -` does.
+    @Test func standardInputFirstImpliesScan() throws {
+        let implied = try isbnscan(["-"], stdinFile: "\(testImages)/isbn/png-gray8.png")
+        #expect(implied.status == 0)
+        #expect(implied.stdout == "9780306406157\n")
+    }
+
     @Test func aMissingFileIsNeitherASubcommandNorAScan() throws {
         let empty = try Shelf([:])
         defer { empty.remove() }
