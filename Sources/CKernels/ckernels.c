@@ -101,6 +101,10 @@ void isc_block_gradient_sums(const uint8_t *pixels, int width, int height, int x
 static void add_line(const uint8_t *pixels, int width, int height, float ox, float oy, float dx, float dy, float half,
                      int count, float *sum) {
     int i = 0;
+    if (width < 2 || height < 2) {  /* no 2×2 neighbourhood anywhere (and no pixel 0's to read) */
+        for (; i < count; i++) sum[i] += 128;
+        return;
+    }
 #ifdef ISC_HAVE_SSE2
     const __m128 vdx = _mm_set1_ps(dx), vdy = _mm_set1_ps(dy), vox = _mm_set1_ps(ox), voy = _mm_set1_ps(oy);
     const __m128 zero = _mm_setzero_ps(), gray = _mm_set1_ps(128);

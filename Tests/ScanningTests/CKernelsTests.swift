@@ -109,4 +109,17 @@ import Testing
             #expect(expected.contains { abs($0) > 50 })
         }
     }
+
+    /// An image without a 2×2 neighbourhood anywhere (a row, a column): every sample is outside,
+    /// so the profile is flat, and nothing is read past the pixels.
+    @Test(arguments: [(8, 1), (1, 8), (1, 1)])
+    func anImageOnePixelHighOrWideGivesAFlatProfile(width: Int, height: Int) {
+        let image = LuminanceImage(width: width, height: height, filledWith: 100)
+        var scratch = [Double](repeating: 0, count: 6), out = [Double](repeating: .nan, count: 5)
+        image.withUnsafeBytes { raw in
+            isc_bar_profile(raw.bindMemory(to: UInt8.self).baseAddress, Int32(width), Int32(height), 0, 0, 1, 0, 2, 5, 0, 1,
+                            &scratch, &out)
+        }
+        #expect(out == [0, 0, 0, 0, 0])
+    }
 }

@@ -41,7 +41,9 @@ void isc_block_gradient_sums(const uint8_t *pixels, int width, int height, int x
  * `width` bytes apart, origin top-left) at (cx − dy·o + t·dx, cy + dx·o + t·dy) for
  * t = i − `half`, i = 0 ..< `count` (128 where the 2×2 neighbourhood leaves the image), less the
  * mean of those sums within `window` samples either side. Sampled in single precision, 4 samples
- * at a time on SSE2 (differences from double precision: well under a thousandth of a level).
+ * at a time on SSE2: differences from double precision are well under a thousandth of a level,
+ * but a sample that lies on the last row or column within rounding is inside in one precision
+ * and outside (128) in the other. Any size of image (under 2×2 every sample is 128).
  * `scratch` holds `count` + 1 doubles.
  */
 void isc_bar_profile(const uint8_t *pixels, int width, int height, double cx, double cy, double dx, double dy,
