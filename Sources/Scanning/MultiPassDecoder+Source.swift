@@ -65,8 +65,8 @@ extension MultiPassDecoder {
     }
 
     /// The rows of the full-size image (as stored in the file) that the search of `candidates`
-    /// reads when it keeps to the areas around them (``areas(_:within:maximum:margin:)``, less
-    /// than half of the region, as ``decode(_:region:firstLookDone:earlier:candidates:)`` decides):
+    /// reads when it keeps to the areas around them (``focusedAreas(_:within:)``, as
+    /// ``decode(_:region:firstLookDone:earlier:candidates:)`` decides):
     /// each area's rows and as many again above and below it (plus ``DecodingPolicy/areaMargin``),
     /// where the re-measurement of a reading (``ReadingVerifier``) and the fit of the symbol's
     /// structure may look beyond the area. `nil` (every row) when the search is not so kept, or for
@@ -76,8 +76,7 @@ extension MultiPassDecoder {
         guard preview.format == .jpeg, preview.orientation == .up, !candidates.isEmpty else { return nil }
         let (width, height) = preview.fullSize
         let rect = region.pixelRect(imageWidth: width, imageHeight: height)
-        let around = Self.areas(candidates, within: rect, maximum: policy.maximumAreas, margin: policy.areaMargin)
-        guard around.reduce(0, { $0 + $1.rect.width * $1.rect.height }) * 2 < rect.width * rect.height else { return nil }
+        guard let around = focusedAreas(candidates, within: rect) else { return nil }
         var rows: [Range<Int>] = []
         for area in around.map(\.rect).sorted(by: { $0.y < $1.y }) {
             let pad = area.height + policy.areaMargin

@@ -229,8 +229,7 @@ public final class MultiPassDecoder {
         if let candidates, !candidates.isEmpty, nothingRead() {
             looked = candidates
             areas = [(rect, candidates[0])]
-            let around = Self.areas(candidates, within: rect, maximum: policy.maximumAreas, margin: policy.areaMargin)
-            if around.reduce(0, { $0 + $1.rect.width * $1.rect.height }) * 2 < rect.width * rect.height {
+            if let around = focusedAreas(candidates, within: rect) {
                 areas = around
                 focused = true
             }
@@ -386,6 +385,15 @@ public final class MultiPassDecoder {
             areas.append((PixelRect(x: minX, y: minY, width: maxX - minX, height: maxY - minY), looksLike))
         }
         return areas
+    }
+
+    /// The areas around `candidates` (``areas(_:within:maximum:margin:)`` with the policy's
+    /// ``DecodingPolicy/maximumAreas`` and ``DecodingPolicy/areaMargin``) when together they cover
+    /// less than half of `rect`: the full scan and the recovery passes then keep to them. `nil`
+    /// when they cover more (the whole region is searched).
+    func focusedAreas(_ candidates: [Candidate], within rect: PixelRect) -> [(rect: PixelRect, looksLike: Candidate?)]? {
+        let around = Self.areas(candidates, within: rect, maximum: policy.maximumAreas, margin: policy.areaMargin)
+        return around.reduce(0, { $0 + $1.rect.width * $1.rect.height }) * 2 < rect.width * rect.height ? around : nil
     }
 
     /// The passes to run for `candidate`, the most barcode-like region of the area:
