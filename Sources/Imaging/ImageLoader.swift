@@ -27,6 +27,8 @@ public struct DecodeOptions: Sendable, Equatable {
     /// memory is never touched. Damage to the file after the last range goes unseen. CMYK files
     /// are decoded whole. ``DecodedImage/decodedRows`` repeats the ranges. Default `nil`.
     public var jpegRows: [Range<Int>]?
+    /// Whether ``jpegRows`` applies: set, with no scaling asked for.
+    var decodesSomeJPEGRows: Bool { jpegRows != nil && halveJPEGAbovePixels == nil && jpegScale == 1 }
 
     public init(maxPixels: Int = 120_000_000, appliesOrientation: Bool = true, jpegScale: Int = 1) {
         self.maxPixels = maxPixels
@@ -193,7 +195,7 @@ public enum ImageLoader {
                 case .png:
                     if let fd { return isc_png_decode_luma_fd(fd, limit, &out, m, ms) }
                     return isc_png_decode_luma(base, data.count, limit, &out, m, ms)
-                case .jpeg where options.jpegRows != nil && options.halveJPEGAbovePixels == nil && options.jpegScale == 1:
+                case .jpeg where options.decodesSomeJPEGRows:
                     let bands = (options.jpegRows ?? []).map { rows in
                         isc_row_band(first: UInt32(clamping: rows.lowerBound), count: UInt32(clamping: rows.count))
                     }
@@ -271,8 +273,7 @@ public enum ImageLoader {
         let upright = options.appliesOrientation ? stored.applying(orientation) : stored
         var fullSize = sourceSize ?? (stored.width, stored.height)
         if upright.width != stored.width { fullSize = (fullSize.height, fullSize.width) }  // transposing orientation
-        let banded = format == .jpeg && options.jpegRows != nil && options.halveJPEGAbovePixels == nil
-            && options.jpegScale == 1 && stored.width == sourceSize?.width
+        let banded = format == .jpeg && options.decodesSomeJPEGRows && stored.width == sourceSize?.width
         return DecodedImage(image: upright, format: format, orientation: orientation, scale: scale, fullSize: fullSize,
                             page: options.page, decodedRows: banded ? options.jpegRows : nil, pageCount: pageCount,
                             warning: warning)

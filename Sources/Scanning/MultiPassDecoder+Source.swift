@@ -11,8 +11,9 @@ extension MultiPassDecoder {
     /// images over ``DecodingPolicy/halfSizeAbovePixels``). What that look reads and the fit of
     /// the bars confirms (``ReadingVerifier``) is the answer. When it reads nothing and nothing
     /// in the half-size copy looks like a barcode (``CandidateMap``), the search ends there.
-    /// Otherwise the image is decoded again at full size and ``decode(_:region:)`` goes on from
-    /// what the look found, measuring what it read again. Any other image (and a JPEG decoded
+    /// Otherwise the image is decoded again at full size — only the rows around the barcode-like
+    /// regions when the search keeps to them (``searchedRows(around:of:region:)``) — and
+    /// ``decode(_:region:)`` goes on from what the look found, measuring what it read again. Any other image (and a JPEG decoded
     /// at a reduced scale by ``ImageSource/options``, or one from standard input, which can be
     /// decoded once only) is decoded once, as ``ImageSource/options`` say, and scanned by
     /// ``decode(_:region:)``.
