@@ -122,6 +122,17 @@ static void fd_skip_input_data(j_decompress_ptr cinfo, long count) {
 
 static void fd_term_source(j_decompress_ptr cinfo) { (void)cinfo; }
 
+/* malloc(size), or the decode ends with ISC_ERR_NO_MEMORY (longjmp to decode_with's setjmp). */
+static uint8_t *allocate_or_fail(error_manager *err, size_t size) {
+    uint8_t *p = malloc(size);
+    if (p == NULL) {
+        err->status = ISC_ERR_NO_MEMORY;
+        snprintf(err->message, sizeof err->message, "out of memory");
+        longjmp(err->jump, 1);
+    }
+    return p;
+}
+
 /* Reads rows, one at a time into `row`, until `cinfo->output_scanline` is `to`. */
 static void read_over(j_decompress_ptr cinfo, JSAMPROW row, JDIMENSION to) {
     while (cinfo->output_scanline < to) {
@@ -245,17 +256,16 @@ static isc_status decode_with(struct jpeg_decompress_struct *cinfo, error_manage
                  (unsigned)width, (unsigned)height);
         longjmp(err->jump, 1);
     }
-    if (banded) {
+    if (!cmyk) {
+        /* The rows wanted: `bands`, or every row. */
+        const isc_row_band every = {0, height};
+        const isc_row_band *wanted = banded ? bands : &every;
+        const size_t wanted_count = banded ? band_count : 1;
         /* Rows passed over that are not worth skipping go through this one row. */
-        row = malloc(width);
-        if (row == NULL) {
-            err->status = ISC_ERR_NO_MEMORY;
-            snprintf(err->message, sizeof err->message, "out of memory");
-            longjmp(err->jump, 1);
-        }
-        for (size_t b = 0; b < band_count; b++) {
-            JDIMENSION first = bands[b].first < height ? bands[b].first : height;
-            JDIMENSION end = bands[b].count < height - first ? first + bands[b].count : height;
+        if (banded) row = allocate_or_fail(err, width);
+        for (size_t b = 0; b < wanted_count; b++) {
+            JDIMENSION first = wanted[b].first < height ? wanted[b].first : height;
+            JDIMENSION end = wanted[b].count < height - first ? first + wanted[b].count : height;
             if (first < cinfo->output_scanline) first = cinfo->output_scanline;
             if (first >= end) continue;
             pass_over(cinfo, row, first);
@@ -272,25 +282,11 @@ static isc_status decode_with(struct jpeg_decompress_struct *cinfo, error_manage
             jpeg_abort_decompress(cinfo);
             goto finished;
         }
-    } else if (!cmyk) {
-        while (cinfo->output_scanline < height) {
-            JSAMPROW rows[4];
-            for (int i = 0; i < 4; i++) {
-                JDIMENSION y = cinfo->output_scanline + i;
-                rows[i] = pixels + (size_t)width * (y < height ? y : height - 1);
-            }
-            jpeg_read_scanlines(cinfo, rows, 4);
-        }
     } else {
         /* Adobe writes CMYK inverted (stored = 255 - ink); Photoshop, ImageMagick and
          * cameras follow it. Without an Adobe marker, samples are plain ink amounts. */
         const int inverted = cinfo->saw_Adobe_marker;
-        row = malloc((size_t)width * 4);
-        if (row == NULL) {
-            err->status = ISC_ERR_NO_MEMORY;
-            snprintf(err->message, sizeof err->message, "out of memory");
-            longjmp(err->jump, 1);
-        }
+        row = allocate_or_fail(err, (size_t)width * 4);
         while (cinfo->output_scanline < height) {
             uint8_t *dst = pixels + (size_t)width * cinfo->output_scanline;
             JSAMPROW rows[1] = {row};
