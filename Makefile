@@ -15,7 +15,13 @@
 #                        generated misread-prone set (issues 5, 9); then a generated blur sweep (disk
 #                        defocus of 0.5-3 modules at 1.5/2/3 px per module: read rate per cell, wrong
 #                        codes, ms/image) and 200 generated pictures without a barcode (noise, textures,
-#                        text, bar-like patterns: every code is wrong) (issue 11); BENCH_JSON=file also
+#                        text, bar-like patterns: every code is wrong) (issue 11); then a second, independent
+#                        generated blur set, "blur as the world makes it" (Gaussian, disk defocus, motion
+#                        across and along the bars, defocus + motion; 1.2-4 px per module, in linear light),
+#                        a tune part and a held-out part reported apart, read rate per blur kind and size,
+#                        and generated crops without a quiet zone (cut at, inside or outside the guard bars):
+#                        reads per reader and cut (issue 27). Every set: wrong ISBNs per effort and files a
+#                        higher effort reads less than a lower one, with a summary. BENCH_JSON=file also
 #                        writes JSON
 #   make bench-camera  release build, then `isbnscan camera` on the fake V4L2 device (tests/):
 #                frames/s at 1280x720 YUYV with the band region of interest, without and with
@@ -167,8 +173,11 @@ bench-accuracy: bench-deps $(RELEASE_BIN)
 	$(BENCH_PY) Bench/make_misread_set.py --out $(BENCH_DIR)/misread --seed 11
 	$(BENCH_PY) Bench/make_blur_sweep.py --out $(BENCH_DIR)/blur --per-cell 16 --seed 13
 	$(BENCH_PY) Bench/make_noise_set.py --out $(BENCH_DIR)/noise --count 200 --seed 17
+	$(BENCH_PY) Bench/make_blur_world.py --out $(BENCH_DIR)/world --seed 19 --holdout-seed 23
+	$(BENCH_PY) Bench/make_crop_set.py --out $(BENCH_DIR)/crops --per-category 8 --seed 29
 	$(BENCH_PY) Bench/accuracy.py --bin $(RELEASE_BIN) --corpus $(CORPUS) --hard $(BENCH_DIR)/hard \
 	  --misread $(BENCH_DIR)/misread --blur $(BENCH_DIR)/blur --noise $(BENCH_DIR)/noise \
+	  --world $(BENCH_DIR)/world --crops $(BENCH_DIR)/crops \
 	  $(if $(BENCH_JSON),--json-out $(BENCH_JSON))
 $(FAKE_V4L2): Tests/FakeV4L2/fakev4l2.c
 	@mkdir -p $(dir $@)

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Accuracy benchmark (make bench-accuracy): how many images each reader decodes, per set and per category.
 
-    accuracy.py --bin .build/release/isbnscan --corpus ../shared/corpus --hard DIR [--misread DIR]
-                [--blur DIR] [--noise DIR] [--json-out FILE]
+    accuracy.py --bin .build/release/isbnscan --corpus ../shared/corpus [--hard DIR] [--misread DIR]
+                [--blur DIR] [--noise DIR] [--world DIR] [--crops DIR] [--json-out FILE]
 
 Sets: (a) the real photos under --corpus (every folder with NAME.png/.jpg + NAME.txt; a folder whose name
 contains 'extension' or 'addon' holds EAN-13 + add-on, the .txt being the 13 digits followed directly by the
@@ -11,7 +11,10 @@ add-on digits; a 12-digit UPC-A answer is compared as the 13-digit EAN-13 with a
 misread-prone set of Bench/make_misread_set.py (bars printed too thick or too thin), (d) with --blur, the blur
 sweep of Bench/make_blur_sweep.py (defocus = a disk of radius 0.5-3 modules at 1.5, 2 and 3 px per module),
 (e) with --noise, the pictures without any barcode of Bench/make_noise_set.py (noise, textures, text, bar-like
-patterns), where every code returned is a wrong code.
+patterns), where every code returned is a wrong code, (f) with --world, the two parts DIR/tune and DIR/holdout of
+Bench/make_blur_world.py (Gaussian, disk, motion across and along the bars, disk + motion; reported apart, the
+held-out part is never tuned on), (g) with --crops, the no-quiet-zone crops of Bench/make_crop_set.py.
+--corpus '' skips the corpus; without --hard there is no hard set.
 Per set: decoded counts, a trust table (wrong ISBNs accepted, books lost to a misread, ambiguous results) and
 targets: 0 wrong ISBNs at every effort; on the misread-prone set the right ISBN accepted on at least 95% of the
 images where some pass read it.
@@ -26,6 +29,12 @@ codes (a code read that is not the expected one) and ms per image per reader; ta
 radius 1 module >= 90 %, 1.5 >= 75 %, 2 >= 50 %; 0 wrong codes at every effort). Noise set: per reader the
 images with a code and the codes returned, ISBNs accepted, and for isbnscan also every symbol it reports,
 refused ones included; target: no code at any effort.
+World set, per part: read rate per blur kind and per category (kind and size), wrong codes and wrong ISBNs per
+reader; targets of issue 27 (at normal: disk radius 1 / 1.5 / 2 modules >= 95 / 85 / 70 %, the other kinds
+together >= 2/3). Crops: reads per reader per category (side and cut); target: normal reads at least as many as
+zxing-cpp. Every set, at the end of its report: the wrong ISBNs accepted per effort and the monotonicity check
+(files a higher effort no longer reads: read at fast but not at normal or thorough, or at normal but not at
+thorough), listed; a summary over all sets closes the run (targets: 0 wrong ISBNs and 0 such files anywhere).
 """
 
 import argparse
@@ -376,14 +385,226 @@ def report_noise(title, rows, runs):
             "commands": {r.tool: r.cmd[:12] for r in runs}}
 
 
+def efforts_read(rows, runs):
+    """{tool: set of files read} (score_files: a reading equal to the expected code, not refused)."""
+    return {r.tool: B.score_files(rows, r.reads)[2][0] for r in runs}
+
+
+def monotonicity(rows, runs):
+    """[(name, [lower>higher, ...])]: files that an effort reads and a higher effort does not."""
+    ok = efforts_read(rows, runs)
+    pairs = [(lo, hi) for i, lo in enumerate(EFFORTS) for hi in EFFORTS[i + 1:]]
+    out = []
+    for r in rows:
+        lost = ["%s>%s" % (lo, hi) for lo, hi in pairs
+                if r["file"] in ok["isbnscan " + lo] and r["file"] not in ok["isbnscan " + hi]]
+        if lost:
+            out.append((r["name"], lost))
+    return out
+
+
+SUMMARY = []  # one entry per set reported: what the closing summary prints
+
+
+def report_common(key, rows, runs):
+    """Printed at the end of every set: wrong ISBNs accepted per reader and effort, monotonicity violations."""
+    trust = {r.tool: B.trust_counts(rows, r) for r in runs}
+    mono = monotonicity(rows, runs)
+    print("%s: wrong ISBNs accepted: %s" % (key, ", ".join("%s %d" % (t.replace("isbnscan ", ""), v["wrong"])
+                                                              for t, v in trust.items())))
+    for t, v in trust.items():
+        for w in v["wrong_files"]:
+            print("%s: wrong ISBN: %s: %s" % (key, t, w))
+    print("%s: monotonicity: %d file%s read at a lower effort but not at a higher one%s" % (
+        key, len(mono), "" if len(mono) == 1 else "s", ":" if mono else ""))
+    for name, lost in mono:
+        print("  %s  (%s)" % (name, ", ".join(lost)))
+    print()
+    entry = {"set": key, "images": len(rows), "wrong_isbns": {t: v["wrong"] for t, v in trust.items()},
+             "wrong_isbn_files": {t: v["wrong_files"] for t, v in trust.items() if v["wrong_files"]},
+             "monotonicity": [{"file": n, "lost": lost} for n, lost in mono]}
+    SUMMARY.append(entry)
+    return entry
+
+
+def ordered(values):
+    out = []
+    for v in values:
+        if v not in out:
+            out.append(v)
+    return out
+
+
+def group_rates(rows, ok, tools, key):
+    """Table rows [group, images, rate per tool] and {group: {tool: count, 'images': n}} in order of appearance."""
+    table, data = [], {}
+    for g in ordered(key(r) for r in rows):
+        files = {r["file"] for r in rows if key(r) == g}
+        counts = {t: len(files & ok[t]) for t in tools}
+        data[g] = dict(counts, images=len(files))
+        table.append([g, len(files)] + [rate(counts[t], len(files)) for t in tools])
+    return table, data
+
+
+def print_wrong_codes(rows, runs, wrong):
+    by_name = {r["name"]: r for r in rows}
+    for run in runs:
+        for name, codes in sorted(wrong[run.tool].items()):
+            if run.verdicts is not None:
+                v = run.verdicts.get(by_name[name]["file"], {"isbns": [], "symbols": []})
+                reasons = {d: reason for d, reason in v["symbols"]}
+                codes = ["%s (%s)" % (c, "accepted" if c in v["isbns"] else reasons.get(c) or "not an ISBN")
+                         for c in codes]
+            print("wrong code: %s: %s expected %s, read %s" % (run.tool, name, by_name[name]["main"], " ".join(codes)))
+
+
+def reader_table(rows, runs, ok, wrong, trust):
+    n = len(rows)
+    print("wrong codes = codes read that are not the expected one (isbnscan: not refused as ambiguous/misread);")
+    print("wrong ISBNs = accepted ISBNs that are not the expected code (zbarimg, zxing-cpp: every 978 reading):")
+    print(B.table(["tool", "read", "wrong codes", "images with one", "wrong ISBNs", "seconds", "ms/image"],
+                  [[r.tool, rate(len(ok[r.tool]), n), sum(len(v) for v in wrong[r.tool].values()), len(wrong[r.tool]),
+                    trust[r.tool]["wrong"], "%.2f" % r.seconds, "%.1f" % (1000.0 * r.seconds / n)] for r in runs]))
+    print_wrong_codes(rows, runs, wrong)
+
+
+# Issue 27: read rate at isbnscan normal on the world set's disk categories per radius (modules), and on all its
+# other blur kinds together.
+WORLD_DISK_TARGETS = [(1.0, 0.95), (1.5, 0.85), (2.0, 0.70)]
+WORLD_OTHER_TARGET = 2.0 / 3.0
+
+
+def report_world(title, part, rows, runs):
+    n = len(rows)
+    print("== %s: %d images ==" % (title, n))
+    for r in runs:
+        print("$ " + B.shell_join(r.cmd))
+    tools = [r.tool for r in runs]
+    short = [t.replace("isbnscan ", "") for t in tools]
+    ok = efforts_read(rows, runs)
+    wrong = {r.tool: wrong_codes(rows, r) for r in runs}
+    trust = {r.tool: B.trust_counts(rows, r) for r in runs}
+    print()
+    reader_table(rows, runs, ok, wrong, trust)
+    kinds_table, kinds = group_rates(rows, ok, tools, lambda r: r["columns"].get("kind", "?"))
+    print()
+    print("%s: read rate per blur kind:" % part)
+    print(B.table(["kind", "images"] + short, kinds_table))
+    cats_table, cats = group_rates(rows, ok, tools, lambda r: r["category"])
+    print()
+    print("%s: read rate per blur kind and size (s = Gaussian sigma, r = disk radius, l = motion length; modules):"
+          % part)
+    print(B.table(["category", "images"] + short, cats_table))
+
+    checks = []
+    normal = ok["isbnscan normal"]
+    for radius, want in WORLD_DISK_TARGETS:
+        files = {r["file"] for r in rows if r["columns"].get("kind") == "disk" and float(r["columns"]["severity"]) == radius}
+        if files:
+            got = len(files & normal)
+            checks.append(("%s normal: disk radius %g module%s >= %.0f%% read" % (
+                part, radius, "" if radius == 1 else "s", want * 100), got >= want * len(files), rate(got, len(files))))
+    other = {r["file"] for r in rows if r["columns"].get("kind") != "disk"}
+    if other:
+        got = len(other & normal)
+        checks.append(("%s normal: other blur kinds (not disk) >= 2/3 read" % part, got >= WORLD_OTHER_TARGET * len(other),
+                       rate(got, len(other))))
+    for effort in EFFORTS:
+        w = trust["isbnscan " + effort]["wrong"]
+        checks.append(("%s %s: 0 wrong ISBNs" % (part, effort), w == 0, str(w)))
+    print()
+    print(B.table(["target (issue 27)", "result", "value"],
+                  [[c, "PASS" if good else "FAIL", v] for c, good, v in checks], left=3))
+    print()
+    return {"images": n, "part": part,
+            "tools": {r.tool: {"read": len(ok[r.tool]), "wrong_codes": sum(len(v) for v in wrong[r.tool].values()),
+                               "wrong_reads": wrong[r.tool], "wrong_isbns": trust[r.tool]["wrong"],
+                               "seconds": r.seconds, "ms_per_image": 1000.0 * r.seconds / n} for r in runs},
+            "per_kind": kinds, "per_category": cats,
+            "checks": [{"target": c, "pass": good, "value": v} for c, good, v in checks],
+            "commands": {r.tool: r.cmd[:12] for r in runs}}
+
+
+def report_crops(title, rows, runs):
+    n = len(rows)
+    print("== %s: %d images ==" % (title, n))
+    for r in runs:
+        print("$ " + B.shell_join(r.cmd))
+    tools = [r.tool for r in runs]
+    short = [t.replace("isbnscan ", "") for t in tools]
+    ok = efforts_read(rows, runs)
+    wrong = {r.tool: wrong_codes(rows, r) for r in runs}
+    trust = {r.tool: B.trust_counts(rows, r) for r in runs}
+    print()
+    reader_table(rows, runs, ok, wrong, trust)
+
+    def counts(key, label):
+        table, data = group_rates(rows, ok, tools, key)
+        print()
+        print(B.table([label, "images"] + short,
+                      [[g, d["images"]] + [d[t] for t in tools] for g, d in data.items()]))
+        return data
+
+    cats = counts(lambda r: r["category"], "category (side cut_where)")
+    sides = counts(lambda r: r["columns"].get("side", "?"), "side cut")
+    wheres = counts(lambda r: r["columns"].get("where", "?"), "cut (modules inside/outside the guard)")
+    kinds = counts(lambda r: r["columns"].get("kind", "?"), "code")
+    checks = []
+    if "zxing-cpp" in ok:
+        for effort in EFFORTS:
+            got, ref = len(ok["isbnscan " + effort]), len(ok["zxing-cpp"])
+            if effort == "normal":
+                checks.append(("crops normal: read >= zxing-cpp", got >= ref, "%d vs %d" % (got, ref)))
+            else:
+                print("crops %s: %d read, zxing-cpp %d" % (effort, got, ref))
+    for effort in EFFORTS:
+        w = trust["isbnscan " + effort]["wrong"]
+        checks.append(("crops %s: 0 wrong ISBNs" % effort, w == 0, str(w)))
+    print()
+    print(B.table(["target (issue 27)", "result", "value"],
+                  [[c, "PASS" if good else "FAIL", v] for c, good, v in checks], left=3))
+    print()
+    return {"images": n,
+            "tools": {r.tool: {"read": len(ok[r.tool]), "wrong_codes": sum(len(v) for v in wrong[r.tool].values()),
+                               "wrong_reads": wrong[r.tool], "wrong_isbns": trust[r.tool]["wrong"],
+                               "seconds": r.seconds} for r in runs},
+            "per_category": cats, "per_side": sides, "per_cut": wheres, "per_code": kinds,
+            "checks": [{"target": c, "pass": good, "value": v} for c, good, v in checks],
+            "commands": {r.tool: r.cmd[:12] for r in runs}}
+
+
+def report_summary(results):
+    """Every set's wrong ISBNs per effort and monotonicity violations, and every PASS/FAIL target of the run."""
+    print("== summary: every set ==")
+    tools = ordered(t for e in SUMMARY for t in e["wrong_isbns"])
+    print("wrong ISBNs accepted per set and reader; monotonic = files read at a lower effort but not at a higher one:")
+    print(B.table(["set", "images"] + [t.replace("isbnscan ", "") for t in tools] + ["monotonic"],
+                  [[e["set"], e["images"]] + [e["wrong_isbns"].get(t, "-") for t in tools] + [len(e["monotonicity"])]
+                   for e in SUMMARY]))
+    wrong = sum(e["wrong_isbns"].get("isbnscan " + x, 0) for e in SUMMARY for x in EFFORTS)
+    mono = sum(len(e["monotonicity"]) for e in SUMMARY)
+    checks = [("every set, every effort: 0 wrong ISBNs", wrong == 0, str(wrong)),
+              ("every set: 0 monotonicity violations", mono == 0, str(mono))]
+    # The issue-27 targets of the world and crop sets (their wrong-ISBN lines are in the first check).
+    for key, res in results.items():
+        if key.startswith(("world", "crops")):
+            checks += [(c["target"], c["pass"], c["value"]) for c in res["checks"] if "wrong ISBNs" not in c["target"]]
+    print()
+    print(B.table(["target", "result", "value"], [[c, "PASS" if good else "FAIL", v] for c, good, v in checks], left=3))
+    print()
+    return {"sets": SUMMARY, "checks": [{"target": c, "pass": good, "value": v} for c, good, v in checks]}
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--bin", default=".build/release/isbnscan")
     ap.add_argument("--corpus", default="../shared/corpus")
-    ap.add_argument("--hard", required=True, help="folder written by make_hard_set.py")
+    ap.add_argument("--hard", help="folder written by make_hard_set.py")
     ap.add_argument("--misread", help="folder written by make_misread_set.py")
     ap.add_argument("--blur", help="folder written by make_blur_sweep.py")
     ap.add_argument("--noise", help="folder written by make_noise_set.py")
+    ap.add_argument("--world", help="folder written by make_blur_world.py (its tune and holdout parts)")
+    ap.add_argument("--crops", help="folder written by make_crop_set.py")
     ap.add_argument("--json-out")
     a = ap.parse_args()
 
@@ -395,28 +616,42 @@ def main():
     print("all readers single-threaded here; images/s = images / wall seconds of the one invocation\n")
 
     out = {"zbarimg": B.zbarimg_version(), "zxing-cpp": zxing_version, "sets": {}}
-    rows = corpus_rows(a.corpus)
+
+    def measure(key, rows, report):
+        runs = run_tools(rows, a.bin, has_jobs, zxing_version)
+        out["sets"][key] = report(rows, runs)
+        out["sets"][key]["common"] = report_common(key, rows, runs)
+
+    rows = corpus_rows(a.corpus) if a.corpus else []
     if not rows:
-        print("corpus: no images with .txt found under %s: skipped\n" % a.corpus)
+        print("corpus: no images with .txt found under %r: skipped\n" % a.corpus)
     else:
-        out["sets"]["corpus"] = report_set("corpus %s" % os.path.abspath(a.corpus), rows,
-                                           run_tools(rows, a.bin, has_jobs, zxing_version), synthetic=False)
-    rows = B.read_truth(os.path.join(a.hard, "truth.tsv"))
-    out["sets"]["synthetic"] = report_set("hard synthetic set %s" % os.path.abspath(a.hard), rows,
-                                          run_tools(rows, a.bin, has_jobs, zxing_version), synthetic=True)
+        measure("corpus", rows, lambda rows, runs: report_set("corpus %s" % os.path.abspath(a.corpus), rows, runs,
+                                                              synthetic=False))
+    if a.hard:
+        measure("synthetic", B.read_truth(os.path.join(a.hard, "truth.tsv")),
+                lambda rows, runs: report_set("hard synthetic set %s" % os.path.abspath(a.hard), rows, runs,
+                                              synthetic=True))
     if a.misread:
-        rows = B.read_truth(os.path.join(a.misread, "truth.tsv"))
-        out["sets"]["misread"] = report_set("misread-prone set %s" % os.path.abspath(a.misread), rows,
-                                            run_tools(rows, a.bin, has_jobs, zxing_version), synthetic=False,
-                                            misread=True)
+        measure("misread", B.read_truth(os.path.join(a.misread, "truth.tsv")),
+                lambda rows, runs: report_set("misread-prone set %s" % os.path.abspath(a.misread), rows, runs,
+                                              synthetic=False, misread=True))
     if a.blur:
-        rows = B.read_truth(os.path.join(a.blur, "truth.tsv"))
-        out["sets"]["blur"] = report_blur("blur sweep %s" % os.path.abspath(a.blur), rows,
-                                          run_tools(rows, a.bin, has_jobs, zxing_version))
+        measure("blur", B.read_truth(os.path.join(a.blur, "truth.tsv")),
+                lambda rows, runs: report_blur("blur sweep %s" % os.path.abspath(a.blur), rows, runs))
     if a.noise:
-        rows = B.read_truth(os.path.join(a.noise, "truth.tsv"))
-        out["sets"]["noise"] = report_noise("noise/texture set %s" % os.path.abspath(a.noise), rows,
-                                            run_tools(rows, a.bin, has_jobs, zxing_version))
+        measure("noise", B.read_truth(os.path.join(a.noise, "truth.tsv")),
+                lambda rows, runs: report_noise("noise/texture set %s" % os.path.abspath(a.noise), rows, runs))
+    if a.world:
+        for part in ("tune", "holdout"):
+            d = os.path.join(a.world, part)
+            measure("world-" + part, B.read_truth(os.path.join(d, "truth.tsv")),
+                    lambda rows, runs, d=d, part=part: report_world(
+                        "blur world, %s part %s" % (part, os.path.abspath(d)), part, rows, runs))
+    if a.crops:
+        measure("crops", B.read_truth(os.path.join(a.crops, "truth.tsv")),
+                lambda rows, runs: report_crops("no-quiet-zone crops %s" % os.path.abspath(a.crops), rows, runs))
+    out["summary"] = report_summary(out["sets"])
     if a.json_out:
         with open(a.json_out, "w") as f:
             json.dump(out, f, indent=1, default=str)
