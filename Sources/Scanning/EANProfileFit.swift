@@ -54,37 +54,15 @@ enum EANProfileFit {
     static func options(leftHand: Bool) -> [(digit: UInt8, isG: Bool, widths: [Int])] {
         var result: [(UInt8, Bool, [Int])] = []
         for digit in 0..<10 {
-            let l = EANLineDecoder.lWidths[digit].map { Int($0) }
+            let l = EANSymbol.widthsA[digit]
             result.append((UInt8(digit), false, l))
             if leftHand { result.append((UInt8(digit), true, l.reversed())) }
         }
         return result
     }
 
-    /// The element widths of the whole symbol (bar first; guards included) for `digits`
-    /// (13 for EAN-13, 8 for EAN-8), or `nil` for another length.
-    static func elements(of digits: [UInt8]) -> [Int]? {
-        let half: Int
-        let parity: [Bool]
-        switch digits.count {
-        case 13: half = 6; parity = EANLineDecoder.parities[Int(digits[0])]
-        case 8: half = 4; parity = [Bool](repeating: false, count: 4)
-        default: return nil
-        }
-        let encoded = digits.count == 13 ? Array(digits[1...]) : digits
-        var widths = [1, 1, 1]
-        for c in 0..<half {
-            let l = EANLineDecoder.lWidths[Int(encoded[c])].map { Int($0) }
-            // Left-hand characters begin with a space: the space after the guard's last bar.
-            widths += parity[c] ? l.reversed() : l
-        }
-        widths += [1, 1, 1, 1, 1]
-        for c in half..<(2 * half) { widths += EANLineDecoder.lWidths[Int(encoded[c])].map { Int($0) } }
-        widths += [1, 1, 1]
-        // widths alternate bar, space, … from the first guard bar; the middle guard starts with
-        // a space, right-hand characters with a bar, and that keeps the alternation.
-        return widths
-    }
+    /// The element widths of the whole symbol (``EANSymbol/elements(of:)``).
+    static func elements(of digits: [UInt8]) -> [Int]? { EANSymbol.elements(of: digits) }
 
     /// Bars (start, end) in modules from the symbol's left edge, for element widths starting with a bar.
     static func bars(_ widths: [Int]) -> [(Double, Double)] {
@@ -416,7 +394,7 @@ enum EANProfileFit {
         }
         var digits = encoded
         if half == 6 {
-            guard let leading = EANLineDecoder.parities.firstIndex(of: Array(parity[0..<6])) else { return (nil, smallest) }
+            guard let leading = EANSymbol.parities.firstIndex(of: Array(parity[0..<6])) else { return (nil, smallest) }
             digits.insert(UInt8(leading), at: 0)
         } else if parity.contains(true) {
             return (nil, smallest)

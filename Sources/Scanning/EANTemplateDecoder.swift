@@ -54,19 +54,13 @@ enum EANTemplateDecoder {
 
     // MARK: The symbol
 
-    /// Module patterns (1 = bar) of the digits in sets A (L), B (G) and C (R).
-    static let setA: [[UInt8]] = ["0001101", "0011001", "0010011", "0111101", "0100011",
-                                  "0110001", "0101111", "0111011", "0110111", "0001011"].map(bits)
-    static let setB: [[UInt8]] = ["0100111", "0110011", "0011011", "0100001", "0011101",
-                                  "0111001", "0000101", "0010001", "0001001", "0010111"].map(bits)
-    static let setC: [[UInt8]] = setA.map { $0.map { 1 - $0 } }
-    private static func bits(_ s: String) -> [UInt8] { s.map { $0 == "1" ? 1 : 0 } }
+    /// Module patterns of the digits in sets A (L), B (G) and C (R) (``EANSymbol``).
+    static let setA = EANSymbol.modulesA, setB = EANSymbol.modulesB, setC = EANSymbol.modulesC
 
     /// First module of symbol character `c` (0…11).
-    @inline(__always) static func firstModule(_ c: Int) -> Int { c < 6 ? 3 + 7 * c : 50 + 7 * (c - 6) }
+    @inline(__always) static func firstModule(_ c: Int) -> Int { EANSymbol.firstModule(c) }
     /// Guard modules: start 0–2, centre 45–49, end 92–94 (1 = bar).
-    static let guards: [(module: Int, bar: UInt8)] =
-        [(0, 1), (1, 0), (2, 1), (45, 0), (46, 1), (47, 0), (48, 1), (49, 0), (92, 1), (93, 0), (94, 1)]
+    static let guards = EANSymbol.guards13
     /// Weight of symbol character `c` in the check sum (the leading digit weighs 1).
     @inline(__always) static func weight(_ c: Int) -> Int { c % 2 == 0 ? 3 : 1 }
 
@@ -176,7 +170,7 @@ enum EANTemplateDecoder {
     static func modules(of digits: [UInt8]) -> [UInt8] {
         var m = [UInt8](repeating: 0, count: 95)
         for (k, bar) in guards { m[k] = bar }
-        let parity = EANLineDecoder.parities[Int(digits[0])]
+        let parity = EANSymbol.parities[Int(digits[0])]
         for c in 0..<12 {
             let d = Int(digits[c + 1])
             let pattern = c < 6 ? (parity[c] ? setB[d] : setA[d]) : setC[d]
@@ -323,7 +317,7 @@ enum EANTemplateDecoder {
         }
         // Option index of digit d at character c for leading digit `lead`.
         func option(_ c: Int, _ d: Int, lead: Int) -> Int {
-            c < 6 && EANLineDecoder.parities[lead][c] ? d + 10 : d
+            c < 6 && EANSymbol.parities[lead][c] ? d + 10 : d
         }
         let inf = Double.infinity
         var bestSSE = inf, bestDigits: [UInt8] = [], bestLead = 0
