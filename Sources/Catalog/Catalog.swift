@@ -161,7 +161,7 @@ public final class Catalog {
                 RETURNING id
                 """).run([.blob(path), .text(record.file), size.map { .int($0) } ?? .null,
                           modificationNanoseconds.map { .int($0) } ?? .null, .text(status), .int(Int64(record.isbns.count)),
-                          .int(Int64(record.rejected.count)), .int(Int64(record.symbols.count)),
+                          .int(Int64(record.rejected.filter(\.isProblem).count)), .int(Int64(record.symbols.count)),
                           record.error.map { .text($0) } ?? .null,
                           warnings.isEmpty ? .null : .text(warnings.joined(separator: "\n")),
                           .text(record.json.encoded), .text(time)]) { row in fileID = row.int(0) }
@@ -204,7 +204,8 @@ public final class Catalog {
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
         for symbol in symbols {
-            guard let r = symbol.refusal else { continue }
+            // A misread of a code accepted at its place is in the record, not a refusal to count.
+            guard let r = symbol.refusal, r.isProblem else { continue }
             try refusal.run([fileID.map { .int($0) } ?? .null, device.map { .text($0) } ?? .null,
                              frame.map { .int(Int64($0)) } ?? .null, .text(source), .text(r.type), .text(r.data),
                              .text(r.reason), .text(r.detail), .text(time)])

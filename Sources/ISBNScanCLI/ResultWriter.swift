@@ -67,7 +67,8 @@ final class ResultWriter {
         guard record.wasRead else { return [] }
         // A file read only in part: first, as it qualifies everything else said about the file.
         let partial = record.warning.map { [escaped($0, json: false)] } ?? []
-        let refusals = record.rejected.map { "\($0.type) \($0.data) refused, \($0.explanation)" }
+        // A misread of a code accepted at its place is listed (--all, JSON), not warned about.
+        let refusals = record.rejected.filter(\.isProblem).map { "\($0.type) \($0.data) refused, \($0.explanation)" }
         // Only a region that looks much like a barcode is named (text can look a little like one).
         let unread = record.candidates.first(where: \.isStrong).map {
             "; something that looks like a barcode (\($0.place)) could not be read: "

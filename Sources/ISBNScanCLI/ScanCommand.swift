@@ -58,8 +58,10 @@ enum ScanCommand {
                 for curved or tiny barcodes, tone curves, thresholding,
                 inversion, scaling, rotations, and a fit of the whole
                 symbol for out-of-focus barcodes; the default) or thorough
-                (more angles, upscaling, every line). A photo where nothing
-                looks like a barcode ends after the first look.
+                (then more angles, upscaling, every line). Each level does
+                all the level below does first, so it reads every code the
+                lower level reads. A photo where nothing looks like a
+                barcode ends after the first look.
                 """),
             OptionSpec("all", help: "Print every EAN-13/EAN-8 read, each with its verdict,\nnot only accepted ISBNs."),
             OptionSpec("addons", help: "Also read EAN-5/EAN-2 add-ons (the price code beside an\nISBN) and print them after the ISBN."),
@@ -95,7 +97,8 @@ ArgumentParser.acceptOption,
           one line per code: '<type> <digits> accepted ISBN-10 <isbn10>
           <hyphenated> (<group> <agency>) add-on <digits> (<price>)' or
           '<type> <digits> rejected <reason>: <detail>'. Without --all,
-          refused codes are reported on stderr as warnings instead.
+          refused codes are reported on stderr as warnings instead (not a
+          misread of an ISBN accepted at the same place: that is no problem).
           With --unique: '<isbn13> <count> <first file>' per ISBN.
           A code is accepted only if it has 13 digits, starts with 978 (or 979
           with --accept 979) and has the right check digit. Reasons for
@@ -375,7 +378,7 @@ ArgumentParser.acceptOption,
         recorder?.commit()
 
         let options = settings.decode, scannerOptions = ScannerOptions(addOns: settings.addOns)
-        let region = settings.region, policy = DecodingPolicy(effort: settings.effort)
+        let region = settings.region, policy = DecodingPolicy(effort: settings.effort, accepting: settings.prefixes)
         let batch = BatchScanner(jobs: settings.jobs) {
             FileScanner(decodeOptions: options, scannerOptions: scannerOptions, region: region, policy: policy)
         }

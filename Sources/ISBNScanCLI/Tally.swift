@@ -26,7 +26,7 @@ struct Tally {
         if hasISBN { withISBN += 1 }
         if record.symbols.isEmpty { withoutCode += 1 }
         if !hasISBN && !record.symbols.isEmpty { refusedOnly += 1 }
-        rejectedCodes += record.rejected.count
+        rejectedCodes += record.rejected.filter(\.isProblem).count
         if hasISBN || (all && !record.symbols.isEmpty) { found = true }
     }
 

@@ -17,6 +17,35 @@ extension LuminanceImage {
         return out
     }
 
+    /// The image inside a border of grey `value`, `x` pixels wide left and right and `y` pixels
+    /// above and below: a barcode cropped at its guard bars gets back a quiet zone (EAN-13: 11
+    /// modules on the left, 7 on the right, GS1 General Specifications §5.2.3.4), which zbar
+    /// needs to find the symbol. Pixel (u, v) of `self` is pixel (u + x, v + y) of the result.
+    public func padded(x: Int, y: Int, with value: UInt8) -> LuminanceImage {
+        let x = max(0, x), y = max(0, y)
+        guard x > 0 || y > 0 else { return self }
+        let w = width + 2 * x, h = height + 2 * y
+        let out = LuminanceImage(width: w, height: h, filledWith: value)
+        for row in 0..<height {
+            (out.buffer.pointer + (row + y) * w + x).update(from: buffer.pointer + row * width, count: width)
+        }
+        return out
+    }
+
+    /// The grey level that `fraction` of the pixels are at most (0.9: the paper of a label).
+    public func percentile(_ fraction: Double) -> UInt8 {
+        var histogram = [Int](repeating: 0, count: 256)
+        let src = buffer.pointer, count = width * height
+        for i in 0..<count { histogram[Int(src[i])] += 1 }
+        let wanted = Int(Double(count - 1) * min(1, max(0, fraction)))
+        var seen = 0
+        for level in 0..<256 {
+            seen += histogram[level]
+            if seen > wanted { return UInt8(level) }
+        }
+        return 255
+    }
+
     /// Each pixel replaced through a 256-entry lookup table.
     public func mapped(through table: [UInt8]) -> LuminanceImage {
         precondition(table.count == 256, "lookup table needs 256 entries")

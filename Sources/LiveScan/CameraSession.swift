@@ -51,6 +51,10 @@ public final class CameraSession: Sendable {
         /// CPU seconds of the session's own thread over the same time
         /// (CLOCK_THREAD_CPUTIME_ID): what scanning cost, without other threads (a window).
         public var sessionThreadCPUSeconds = 0.0
+        /// Frames judged by following codes confirmed in earlier frames (``FrameScanner/follow(_:in:)``).
+        public var trackedFrames = 0
+        /// Frames that got the whole scan of the region.
+        public var fullDecodes = 0
     }
 
     public init(options: LiveScanOptions, control: SessionControl? = nil) {
@@ -88,7 +92,7 @@ public final class CameraSession: Sendable {
                                          region: control.region.pixelRect(imageWidth: format.width, imageHeight: format.height)))
 
         let scanner = FrameScanner(region: o.region, scannerOptions: ScannerOptions(addOns: o.addOns), effort: o.effort,
-                                   lineStep: o.lineStep)
+                                   lineStep: o.lineStep, accepting: o.prefixes)
         var confirmer = FrameConfirmer(requiredFrames: o.confirmFrames, repeatAfter: o.repeatAfter)
         var refusals = FrameConfirmer(requiredFrames: o.confirmFrames, repeatAfter: .infinity)
         let clock = ContinuousClock()
@@ -151,7 +155,7 @@ public final class CameraSession: Sendable {
                                                  region: pixels.rect, scanned: !paused, image: taken.image)))
                 guard !paused else { continue loop }
                 summary.scannedFrames += 1
-                let report = scanner.scan(pixels).judged(accepting: o.prefixes)
+                let report = scanner.scan(pixels)
                 if !report.codes.isEmpty { keepGoing = handler(.read(frame: frame, report: report)) && keepGoing }
                 // Every reading of the frame goes to the confirmer (a misread is a rival of the
                 // code it misreads); only accepted ISBNs can be reported. Readings the frame's
@@ -159,11 +163,14 @@ public final class CameraSession: Sendable {
                 let accepted = report.accepted
                 let sightings = report.codes.filter { $0.verdict.rejection?.reason != .misread }.map(\.symbol)
                 let due = Set(confirmer.observe(sightings, reportable: Set(accepted.map(\.symbol.data)), at: time))
-                let refusedDue = Set(refusals.observe(report.rejected.map(\.symbol.data), at: time))
-                for code in report.rejected where refusedDue.contains(code.symbol.data) {
+                // A misread of a code accepted at its place is no problem to report.
+                let refusedDue = Set(refusals.observe(report.problems.map(\.symbol.data), at: time))
+                for code in report.problems where refusedDue.contains(code.symbol.data) {
                     keepGoing = handler(.refused(frame: frame, code: code)) && keepGoing
                 }
                 let confirmed = accepted.filter { due.contains($0.verdict.isbn!.isbn13) }
+                // Confirmed codes are followed cheaply in the next frames while they stay in view.
+                if !confirmed.isEmpty { scanner.follow(confirmed, in: pixels) }
                 if !confirmed.isEmpty {
                     let codes = o.continuous ? confirmed : [confirmed[0]]
                     keepGoing = handler(.confirmed(frame: frame, time: time, width: pixels.frameWidth,
@@ -172,6 +179,8 @@ public final class CameraSession: Sendable {
                 }
             }
         }
+        summary.trackedFrames = scanner.trackedFrames
+        summary.fullDecodes = scanner.fullDecodes
         summary.seconds = now()
         summary.cpuSeconds = Self.cpuSeconds() - cpuStart
         summary.sessionThreadCPUSeconds = Self.threadCPUSeconds() - threadStart

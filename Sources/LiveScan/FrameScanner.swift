@@ -1,4 +1,5 @@
 import Capture
+import ISBN
 import Imaging
 import Scanning
 
@@ -54,12 +55,14 @@ public final class FrameScanner {
     ///     is the next chance, and ``FrameConfirmer`` guards against misreads.
     ///   - lineStep: see ``lineStep``; 1…16 (clamped).
     ///   - outOfFocusShare: see ``outOfFocusShare``.
+    ///   - prefixes: the GS1 prefixes accepted as ISBNs (978; 979 with `--accept 979`).
     public init(region: RegionOfInterest, scannerOptions: ScannerOptions = ScannerOptions(), effort: Effort = .fast,
-                lineStep: Int = FrameScanner.defaultLineStep, outOfFocusShare: Double = FrameScanner.defaultOutOfFocusShare) {
+                lineStep: Int = FrameScanner.defaultLineStep, outOfFocusShare: Double = FrameScanner.defaultOutOfFocusShare,
+                accepting prefixes: ISBNPrefixes = .only978) {
         self.region = region
         self.outOfFocusShare = outOfFocusShare
         self.decoder = MultiPassDecoder(scanner: BarcodeScanner(options: scannerOptions),
-                                        policy: DecodingPolicy(effort: effort))
+                                        policy: DecodingPolicy(effort: effort, accepting: prefixes))
         self.lineStep = min(max(1, lineStep), 16)
     }
 
@@ -118,7 +121,7 @@ public final class FrameScanner {
         framesWithoutRead += 1
         guard outOfFocusDebt == 0, mapFrame,
               CandidateMap.canMap(PixelRect(x: 0, y: 0, width: image.width, height: image.height)) else {
-            return ScanReport(symbols: [])
+            return ScanReport(symbols: [], accepting: decoder.policy.accepting)
         }
         var symbols: [Symbol] = []
         // Only bars the region's lines can cross: upright in a band, lying flat in a tall region.
@@ -131,7 +134,50 @@ public final class FrameScanner {
         }
         outOfFocusDebt += (clock.now - started).seconds
         lastScan = clock.now
-        return ScanReport(symbols: symbols)
+        return ScanReport(symbols: symbols, accepting: decoder.policy.accepting)
+    }
+
+    // MARK: Following confirmed codes
+
+    /// Codes the session confirmed (``follow(_:)``), as last read: place (pixels of the region)
+    /// and the re-measurement of their bars.
+    private var followed: [Symbol] = []
+    /// Frames judged by following confirmed codes, without the whole scan.
+    public private(set) var trackedFrames = 0
+    /// Frames that got the whole scan (``MultiPassDecoder/decode(_:region:)``).
+    public private(set) var fullDecodes = 0
+
+    /// Follows `codes` — codes confirmed across frames (``FrameConfirmer``), polygons in pixels
+    /// of the whole frame — in the next frames: a frame whose sparse lines read those digits at
+    /// those places, and nothing else, is judged on them with the re-measurement made when they
+    /// were confirmed, instead of a whole scan and fit of the same bars again. A new reading, a
+    /// code at another place, or a frame where the sparse lines read nothing ends it (the whole
+    /// scan runs again). Every frame still gives the session its own sighting, so the rules
+    /// across frames are unchanged.
+    public func follow(_ codes: [ReadCode], in pixels: RegionPixels) {
+        followed = codes.compactMap { code in
+            guard case .confirmed? = code.symbol.verification else { return nil }
+            var symbol = code.symbol
+            symbol.polygon = symbol.polygon.map { Point(x: $0.x - pixels.rect.x, y: $0.y - pixels.rect.y) }
+            return symbol
+        }
+    }
+
+    /// The report of a frame whose sparse readings `sparse` (pixels of the region) are all codes
+    /// followed at their places, or `nil`.
+    func judgeFollowed(_ sparse: [Symbol]) -> ScanReport? {
+        let main = sparse.filter { !$0.symbology.isAddOn }
+        guard !followed.isEmpty, !main.isEmpty else { return nil }
+        var kept: [Symbol] = []
+        for symbol in main {
+            guard let known = followed.first(where: { $0.data == symbol.data && $0.symbology == symbol.symbology
+                && $0.addOn == nil && $0.overlaps(symbol) }) else { return nil }
+            var reading = symbol
+            reading.verification = known.verification
+            kept.append(reading)
+        }
+        followed = followed.map { known in kept.first { $0.data == known.data } ?? known }
+        return ScanReport(symbols: kept + sparse.filter(\.symbology.isAddOn), accepting: decoder.policy.accepting)
     }
 
     /// Scans `pixels` and judges every code. Polygons are in pixels of the whole frame.
@@ -146,20 +192,31 @@ public final class FrameScanner {
             // zbar's first line in a crop of height h at density n is ((h - 1) % n + 1) / 2 lines
             // in (img_scanner.c); a crop with (h - 1) % n == 0 starts at its first line, so the
             // crop places the lines.
-            var found = false
+            var sparse: [Symbol] = []
             if lines != .columns, let s = Self.span(length: image.height, step: lineStep, offset: offset) {
                 let rect = PixelRect(x: 0, y: s.start, width: image.width, height: s.length)
-                found = !decoder.scanner.scan(image, pixels: rect, pass: .full, rows: lineStep, columns: 0).isEmpty
+                sparse = decoder.scanner.scan(image, pixels: rect, pass: .full, rows: lineStep, columns: 0)
             }
-            if !found, lines != .rows, let s = Self.span(length: image.width, step: lineStep, offset: offset) {
+            if sparse.isEmpty, lines != .rows, let s = Self.span(length: image.width, step: lineStep, offset: offset) {
                 let rect = PixelRect(x: s.start, y: 0, width: s.length, height: image.height)
-                found = !decoder.scanner.scan(image, pixels: rect, pass: .full, rows: 0, columns: lineStep).isEmpty
+                sparse = decoder.scanner.scan(image, pixels: rect, pass: .full, rows: 0, columns: lineStep)
             }
-            // Nothing on the sparse lines: nothing to judge. Anything (any EAN, even one a
-            // judge would refuse): this frame gets the whole scan, every line, as `scan` does,
-            // so that a code the sparse lines read weakly is judged on all of them; the sparse
-            // readings themselves are neither verified nor kept (the whole scan reads them again).
-            report = found ? decoder.decode(image) : ScanReport(symbols: [])
+            // Nothing on the sparse lines: nothing to judge, and a followed code has left. Only
+            // codes followed at their places: the frame is judged on the sparse lines (below).
+            // Anything else (any EAN, even one a judge would refuse): this frame gets the whole
+            // scan, every line, as `scan` does, so that a code the sparse lines read weakly is
+            // judged on all of them; the sparse readings themselves are neither verified nor kept
+            // (the whole scan reads them again).
+            if sparse.isEmpty { followed = [] }
+            if let kept = judgeFollowed(sparse) {
+                report = kept
+                trackedFrames += 1
+            } else if !sparse.isEmpty {
+                report = decoder.decode(image)
+                fullDecodes += 1
+            } else {
+                report = ScanReport(symbols: [], accepting: decoder.policy.accepting)
+            }
             if report.codes.isEmpty { report = outOfFocus(image) }
         }
         scannedFrames += 1

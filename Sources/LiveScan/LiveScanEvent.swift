@@ -12,7 +12,7 @@ public enum LiveScanEvent: Sendable {
     case started(info: DeviceInfo, format: StreamFormat, region: PixelRect)
     /// A frame arrived (before it is scanned).
     case frame(FrameInfo)
-    /// The codes read in one frame, judged (``ScanReport/judged(accepting:)``); only frames
+    /// The codes read in one frame, judged with the session's accepted prefixes; only frames
     /// in which something was read.
     case read(frame: Int, report: ScanReport)
     /// Codes confirmed now (read in enough frames, no rival): `codes` are the ones to report

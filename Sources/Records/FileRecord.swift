@@ -39,9 +39,10 @@ public struct FileRecord: Sendable, Equatable, JSONRecord {
         self.error = error
     }
 
-    /// The record of one scanned file; `options` say which prefixes to accept and how to hyphenate.
+    /// The record of one scanned file (judged by the scan's ``DecodingPolicy``); `options` say how
+    /// to hyphenate.
     public init(_ result: FileScanResult, options: RecordOptions = RecordOptions()) {
-        guard let report = result.report?.judged(accepting: options.prefixes) else {
+        guard let report = result.report else {
             self.init(file: result.path, width: nil, height: nil, symbols: [], isbns: [], rejected: [],
                       error: result.error?.cause)
             return

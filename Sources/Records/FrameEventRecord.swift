@@ -35,7 +35,7 @@ public struct FrameEventRecord: Sendable, Equatable, JSONRecord {
         self.error = error
     }
 
-    /// The event for `report` of frame `frame` (already ``ScanReport/judged(accepting:)``),
+    /// The event for `report` of frame `frame` (judged by the session's ``DecodingPolicy``),
     /// printing the accepted codes `printed`.
     public init(device: String, frame: Int, time: String? = nil, width: Int, height: Int, report: ScanReport,
                 printed: [ReadCode], options: RecordOptions = RecordOptions()) {

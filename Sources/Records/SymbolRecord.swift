@@ -65,6 +65,6 @@ extension RefusalRecord {
     /// The refusal of `code`.
     public init(_ code: ReadCode, _ rejection: Rejection) {
         self.init(type: code.symbol.symbology.rawValue, data: code.symbol.data,
-                  reason: rejection.reason.rawValue, detail: rejection.detail)
+                  reason: rejection.reason.rawValue, detail: rejection.detail, misreadOf: code.misreadOf)
     }
 }

@@ -156,14 +156,14 @@ public enum Arbiter {
     /// and some winner is an accepted ISBN or every winner's digits were confirmed by the fit
     /// or read with ``undisputedEvidence`` and no rival (a genuine product code, not a misread
     /// of an ISBN).
-    static func isSettled(_ symbols: [Symbol], minimumEvidence: Int) -> Bool {
+    static func isSettled(_ symbols: [Symbol], minimumEvidence: Int, accepting prefixes: ISBNPrefixes = .only978) -> Bool {
         let all = places(symbols)
         guard !all.isEmpty else { return false }
         var anyISBN = false
         var allGenuine = true
         for place in all {
             guard let winner = place.winner, winner.evidence >= minimumEvidence, place.isTrusted(winner.data) else { return false }
-            if ISBN.judge(ean: winner.data).isbn != nil { anyISBN = true }
+            if ISBN.judge(ean: winner.data, accepting: prefixes).isbn != nil { anyISBN = true }
             let undisputed = place.evidence.count == 1 && winner.evidence >= undisputedEvidence
             if !place.isConfirmed(winner.data) && !undisputed { allGenuine = false }
         }
@@ -175,7 +175,8 @@ public enum Arbiter {
     /// A place that only recovery passes read is judged only when its winner has at least
     /// `recoveryEvidence` (two agreeing passes by default, or one the fit confirmed); a lone
     /// unconfirmed recovery reading is dropped, as it is more likely noise than a barcode.
-    static func judge(_ symbols: [Symbol], recoveryEvidence: Int = 1) -> [ReadCode] {
+    /// A winner is judged with `prefixes` (978, or 978 and 979), once: nothing judges it again.
+    static func judge(_ symbols: [Symbol], recoveryEvidence: Int = 1, accepting prefixes: ISBNPrefixes = .only978) -> [ReadCode] {
         var codes: [ReadCode] = []
         for place in places(symbols) {
             let required = place.readings.contains { $0.pass.isFirst } ? 1 : recoveryEvidence
@@ -203,11 +204,14 @@ public enum Arbiter {
                 kept[reading.data] = existing
             }
             let winner = place.winner.flatMap { place.isTrusted($0.data) ? $0 : nil }
+            let winnerVerdict = winner.map { ISBN.judge(ean: $0.data, accepting: prefixes) }
             for (data, symbol) in kept {
                 let verdict: Verdict
-                if let winner, winner.data == data {
-                    verdict = ISBN.judge(ean: data)
+                var misreadOf: String?
+                if let winner, let winnerVerdict, winner.data == data {
+                    verdict = winnerVerdict
                 } else if let winner {
+                    if winnerVerdict?.isbn != nil { misreadOf = winner.data }
                     verdict = .rejected(Rejection(.misread, "probable misread of \(winner.data), which this barcode "
                         + "reads as with clearly more evidence (\(winner.evidence) to \(place.evidence[data] ?? 0): "
                         + "passes and scan lines that agree)"))
@@ -217,13 +221,10 @@ public enum Arbiter {
                         + others.joined(separator: ", ") + (others.count == 1 ? "; neither is trusted" : "; none is trusted")
                         + ": take the photo again (sharper, closer) or type the digits printed under the barcode"))
                 }
-                codes.append(ReadCode(symbol: symbol, verdict: verdict))
+                codes.append(ReadCode(symbol: symbol, verdict: verdict, misreadOf: misreadOf))
             }
         }
-        codes.sort { a, b in
-            let ba = a.symbol.bounds, bb = b.symbol.bounds
-            return (ba.minY, ba.minX, a.symbol.data) < (bb.minY, bb.minX, b.symbol.data)
-        }
+        codes.sort(by: ScanReport.readingOrder)
         return codes
     }
 }

@@ -1,3 +1,5 @@
+import ISBN
+
 /// How ``MultiPassDecoder`` decodes (pixels, or a file for ``FileScanner``): the effort, the
 /// evidence a recovered code needs, and every size threshold and line count of the decoding
 /// strategy, in one place (in the spirit of zxing-cpp's `ReaderOptions`). Each field's default is
@@ -16,6 +18,11 @@ public struct DecodingPolicy: Sendable, Equatable {
     /// only is not trusted: misreads are worse than misses). Default 2, the fewest that can agree;
     /// ``MultiPassDecoder`` raises values under 1 to 1.
     public var confirmations: Int
+
+    /// The GS1 prefixes accepted as ISBNs: 978 (default), or 978 and 979 (`--accept 979`). Part
+    /// of the policy so that the search knows what it looks for (a 979 book settles the search
+    /// as a 978 one does) and each verdict is reached once, by ``Arbiter``.
+    public var accepting: ISBNPrefixes
 
     /// A JPEG whose full-size image has more pixels than this (width × height of the whole
     /// image, before any region is applied) is first decoded at half size (libjpeg's DCT scaling)
@@ -102,10 +109,11 @@ public struct DecodingPolicy: Sendable, Equatable {
     /// a blurred barcode fits far better; a region of text or a picture fits worse.
     public var templateError = 0.02
 
-    /// The defaults, with the two knobs of the command line.
-    public init(effort: Effort = .normal, confirmations: Int = 2) {
+    /// The defaults, with the knobs of the command line.
+    public init(effort: Effort = .normal, confirmations: Int = 2, accepting prefixes: ISBNPrefixes = .only978) {
         self.effort = effort
         self.confirmations = confirmations
+        self.accepting = prefixes
     }
 
     /// Rows and columns between the lines of the first look's sparse scan of a `width`×`height`

@@ -18,17 +18,10 @@ import ISBN
 /// Used by ``MultiPassDecoder`` as a recovery pass; it is not thread-safe only in the sense
 /// that it keeps no state: every call is independent.
 enum EANLineDecoder {
-    /// Element widths (space, bar, space, bar from the left) of digits 0…9 in the L set
-    /// (set A: digit 0 is 0001101); the R set (set C, 1110010) has the same widths starting
-    /// with a bar, the G set (set B, 0100111) is R reversed. GS1 General Specifications §5.2.1.2.1.
-    static let lWidths: [[Double]] = [
-        [3, 2, 1, 1], [2, 2, 2, 1], [2, 1, 2, 2], [1, 4, 1, 1], [1, 1, 3, 2],
-        [1, 2, 3, 1], [1, 1, 1, 4], [1, 3, 1, 2], [1, 2, 1, 3], [3, 1, 1, 2],
-    ]
-    /// Parity of the six left-hand characters (L = false, G = true) for leading digits 0…9.
-    static let parities: [[Bool]] = [
-        "LLLLLL", "LLGLGG", "LLGGLG", "LLGGGL", "LGLLGG", "LGGLLG", "LGGGLL", "LGLGLG", "LGLGGL", "LGGLGL",
-    ].map { $0.map { $0 == "G" } }
+    /// Set A (L) widths of digits 0…9 (``EANSymbol/widthsA``), as the character fit compares them.
+    static let lWidths: [[Double]] = EANSymbol.widthsA.map { $0.map(Double.init) }
+    /// The number sets of the six left-hand characters (``EANSymbol/parities``).
+    static let parities = EANSymbol.parities
 
     /// One reading on one line: the digits, and where along the line the symbol lies
     /// (sample indices of its first and last bar edge).
@@ -175,13 +168,15 @@ enum EANLineDecoder {
         return readings
     }
 
-    /// Whether runs `i`, `i+1`, `i+2` are a normal guard (bar, space, bar) of module `module`,
+    /// Whether runs `i`, `i+1`, `i+2` are a normal guard (bar, space, bar) of module `module`.
+    /// The bar `cut` (0 or 2; -1: none) touches the end of the line, where the image's edge may
+    /// have cut it: any part of it will do.
     /// (The caller also asks for a light quiet zone of at least 3 modules before the symbol,
     /// or the start of the line: §5.2.2.4.1 asks 11 on the left, but photos crop it.)
-    private static func isGuard(_ runs: [Int], at i: Int, module: Double) -> Bool {
+    private static func isGuard(_ runs: [Int], at i: Int, module: Double, cut: Int = -1) -> Bool {
         for k in 0..<3 {
             let ratio = Double(runs[i + k]) / module
-            if ratio < 0.5 || ratio > 1.6 { return false }
+            if ratio < (k == cut ? 0.1 : 0.5) || ratio > 1.6 { return false }
         }
         return true
     }
@@ -200,8 +195,14 @@ enum EANLineDecoder {
     private static func readSymbol(_ runs: [Int], at i: Int, offsets: [Int], half: Int) -> Reading? {
         let count = 11 + 8 * half, middle = i + 3 + 4 * half
         guard i + count <= runs.count else { return nil }
-        let module = Double(offsets[i + count] - offsets[i]) / Double(11 + 14 * half)
-        guard module >= 0.6, isGuard(runs, at: i, module: module), isGuard(runs, at: i + count - 3, module: module),
+        // A photo cropped at the symbol: an outer guard bar that touches the end of the line
+        // may be cut short. The module is measured without it, and the guard's widths decide.
+        let cutStart = i == 1 && runs[0] == 0, cutEnd = i + count == runs.count
+        let first = cutStart ? i + 1 : i, last = cutEnd ? i + count - 1 : i + count
+        let modules = 11 + 14 * half - (cutStart ? 1 : 0) - (cutEnd ? 1 : 0)
+        let module = Double(offsets[last] - offsets[first]) / Double(modules)
+        guard module >= 0.6, isGuard(runs, at: i, module: module, cut: cutStart ? 0 : -1),
+              isGuard(runs, at: i + count - 3, module: module, cut: cutEnd ? 2 : -1),
               i == 1 || Double(runs[i - 1]) >= 3 * module else { return nil }
         // Middle guard: space, bar, space, bar, space of one module each.
         for k in middle..<(middle + 5) {

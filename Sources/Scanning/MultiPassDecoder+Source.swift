@@ -41,14 +41,14 @@ extension MultiPassDecoder {
         let big = preview.fullSize.width * preview.fullSize.height > policy.halfSizeAbovePixels
         let first = look(preview.image, region: region, scale: preview.scale, everyLine: big)
         let symbols = first.symbols
-        if let symbols, Arbiter.isConfirmed(symbols) { return SourceReport(ScanReport(symbols: symbols), of: preview) }
+        if let symbols, Arbiter.isConfirmed(symbols) { return SourceReport(ScanReport(symbols: symbols, accepting: policy.accepting), of: preview) }
         // Nothing read: where may a barcode be? A photo where nothing looks like one ends here,
         // without the full-size decode (the cost of a photo without a barcode).
         var candidates: [Candidate]?
         let rect = region.pixelRect(imageWidth: preview.image.width, imageHeight: preview.image.height)
         if symbols == nil, CandidateMap.canMap(rect) {
             let found = first.candidates ?? CandidateMap.find(in: preview.image, within: rect, scale: preview.scale)
-            if found.isEmpty { return SourceReport(ScanReport(symbols: []), of: preview) }
+            if found.isEmpty { return SourceReport(ScanReport(symbols: [], accepting: policy.accepting), of: preview) }
             candidates = found
         }
         // Something barcode-like, or a reading the fit could not confirm at half size: decode

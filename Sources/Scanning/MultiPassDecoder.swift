@@ -139,9 +139,11 @@ public final class MultiPassDecoder {
         }
     }
 
-    /// Scans `region` of the upright `image` and judges every code: ``firstLook(_:region:scale:)``
-    /// (on a halved copy when the region is over ``DecodingPolicy/halfSizeAbovePixels``), then one
-    /// zbar scan of every line, then, unless `effort` is ``Effort/fast``, the recovery passes.
+    /// Scans `region` of the upright `image` and judges every code, following the
+    /// ``SearchPlan`` of ``effort``: the first look (on a halved copy when the region is over
+    /// ``DecodingPolicy/halfSizeAbovePixels``), the map of barcode-like regions, one zbar scan of
+    /// every line around them, and, unless `effort` is ``Effort/fast``, the recovery passes and
+    /// the fit of the symbol.
     ///
     /// For decoded pixels (a camera frame, a test picture); an image file goes through
     /// ``decode(_:page:region:)``, which may look at a JPEG at half size first.
@@ -154,7 +156,14 @@ public final class MultiPassDecoder {
         decode(image, region: region, firstLookDone: false)
     }
 
-    /// ``decode(_:region:)``, after a look at a reduced copy when `firstLookDone`.
+    /// The plan ``decode(_:region:)`` follows for `region` of a `width`×`height` image.
+    public func plan(width: Int, height: Int, region: RegionOfInterest = .full) -> SearchPlan {
+        SearchPlan(effort: effort, region: region.pixelRect(imageWidth: width, imageHeight: height), policy: policy)
+    }
+
+    /// ``decode(_:region:)``, after a look at a reduced copy when `firstLookDone`: the loop that
+    /// runs the plan's stages until the ``Arbiter`` says the result is settled (or a stage finds
+    /// there is nothing more to search).
     ///
     /// - Parameters:
     ///   - firstLookDone: ``look(_:region:scale:everyLine:)`` already ran on a reduced copy of
@@ -165,140 +174,268 @@ public final class MultiPassDecoder {
     func decode(_ image: LuminanceImage, region: RegionOfInterest, firstLookDone: Bool,
                 earlier: [Symbol] = [], candidates given: [Candidate]? = nil) -> ScanReport {
         let rect = region.pixelRect(imageWidth: image.width, imageHeight: image.height)
-        let big = rect.width * rect.height > policy.halfSizeAbovePixels
-        var halved: LuminanceImage?  // the whole image at half size, when made for the first look
-        var readings = earlier
-        var mapped: [Candidate]?  // where a barcode may be, when the first look made the map
-        func nothingRead() -> Bool { !readings.contains { !$0.symbology.isAddOn } }
-        if !firstLookDone {
-            if big { halved = image.downscaled(by: 2) }
-            let first = look(halved ?? image, region: region, scale: big ? 2 : 1)
-            readings += first.symbols ?? []
-            mapped = first.candidates
-        }
-        // What a reduced look read but could not confirm is measured again at full size.
-        readings = readings.map { symbol in
-            guard symbol.pass == .preview, !symbol.symbology.isAddOn, Arbiter.weight(symbol) != 3 else { return symbol }
-            var again = symbol
-            again.verification = ReadingVerifier.verify(symbol, in: image)
-            return again
-        }
-        if Arbiter.isConfirmed(readings) { return ScanReport(symbols: readings) }
-        // Nothing read yet: where may a barcode be? (decode(_:page:region:) passes what it found in its
-        // half-size look.) Where nothing looks like one, the search ends here (below).
-        var candidates = given ?? mapped
-        func map() -> [Candidate] {
-            guard CandidateMap.canMap(rect) else { return [] }
-            // From ``DecodingPolicy/mapAtHalfSizeAbovePixels`` on, the map is made at half size, as
-            // for a JPEG's half-size look: averaging 2×2 pixels quiets sensor noise, which breaks up
-            // the edges of bars.
-            if let reduced = halved ?? (rect.width * rect.height >= policy.mapAtHalfSizeAbovePixels ? image.downscaled(by: 2) : nil) {
-                let half = PixelRect(x: rect.x / 2, y: rect.y / 2, width: rect.width / 2, height: rect.height / 2)
-                return CandidateMap.find(in: reduced, within: half, scale: 2)
+        let plan = SearchPlan(effort: effort, region: rect, firstLookDone: firstLookDone, policy: policy)
+        var search = Search(image: image, region: region, rect: rect, readings: earlier, candidates: given)
+        // The first look's readings, when a reduced look made them, are measured again at full size.
+        if firstLookDone { search.remeasureReduced() }
+        // What the plan of each lower effort returns at the end of its stages, which the stages
+        // after it may add to but not take away.
+        var floor: ScanReport?
+        var ended: ScanReport?
+        for (index, stage) in plan.stages.enumerated() {
+            if index > 0, plan.stages[index - 1].effort != stage.effort {
+                let below = search.report(after: plan.stages[index - 1].effort, policy: policy)
+                floor = floor.map { below.keeping($0) } ?? below
             }
-            return CandidateMap.find(in: image, within: rect)
+            if let end = run(stage, &search) { ended = end; break }
         }
-        if candidates == nil, nothingRead(), CandidateMap.canMap(rect) { candidates = map() }
-        // The fit of the symbol's structure (``templateSymbols(_:around:policy:)``) on each
-        // barcode-like region in turn, until `done` says what it read is enough. Not on a region
-        // with sharp edges (``Candidate/hasSharpEdges``): the fit is made for defocused and
-        // too-fine bars, and what the passes leave unread with sharp edges is type (on the sets
-        // of `make bench-accuracy` the fit read no code on a sharp region that no pass read too,
-        // and a large-type page at 48 megapixels spent 80 ms of its 410 in it).
-        func fit(until done: ([Symbol]) -> Bool) -> [Symbol] {
-            var fitted: [Symbol] = []
-            for candidate in (candidates ?? map()).prefix(max(0, policy.maximumAreas)) where !candidate.hasSharpEdges {
-                fitted += Self.templateSymbols(image, around: candidate, policy: policy)
-                if done(fitted) { break }
-            }
-            return fitted
-        }
-        // Nothing barcode-like after a first look that scanned lines across the whole region
-        // (every line of a half-size copy, or every n-th row and column): the search ends, without
-        // a scan of every line at full size.
-        let sparseLookRan = !firstLookDone && policy.firstLookStep(width: rect.width, height: rect.height) > 1
-        if candidates?.isEmpty == true && (halved != nil || sparseLookRan) && nothingRead() {
-            return ScanReport(symbols: readings)
-        }
-        // Where nothing was read and something looks like a barcode, the full scan and the
-        // recovery passes look there only: at each barcode-like region (most barcode-like first,
-        // with a margin of half its size), unless together they cover half the region or more.
-        var areas: [(rect: PixelRect, looksLike: Candidate?)] = [(rect, nil)]
+        let report = ended ?? search.report(after: effort, policy: policy)
+        return floor.map { report.keeping($0) } ?? report
+    }
+
+    /// The state of one image's search: what was read, where a barcode may be, which areas are
+    /// searched, and which passes already ran where.
+    struct Search {
+        let image: LuminanceImage
+        let region: RegionOfInterest
+        /// `region` in pixels of `image`.
+        let rect: PixelRect
+        var readings: [Symbol]
+        /// Where a barcode may be (full-size pixels), once mapped (or given by a reduced look).
+        var candidates: [Candidate]?
+        /// The whole image at half size, when the first look made it.
+        var halved: LuminanceImage?
+        /// The areas the full scan and the recovery passes search, and the most barcode-like
+        /// region of each.
+        var areas: [(rect: PixelRect, looksLike: Candidate?)] = []
+        /// The areas are around barcode-like regions (not the whole region).
         var focused = false
+        /// Barcode-like regions looked at where nothing was read (for ``ScanReport/candidates``).
         var looked: [Candidate] = []
-        if let candidates, !candidates.isEmpty, nothingRead() {
-            looked = candidates
-            areas = [(rect, candidates[0])]
-            if let around = focusedAreas(candidates, within: rect) {
-                areas = around
-                focused = true
+        /// What the recovery passes read (judged with the policy's ``DecodingPolicy/confirmations``).
+        var found: [Symbol] = []
+        /// The first passes read a code, settled with one piece of evidence: no recovery.
+        var settledByFirstPasses = false
+        /// Passes run: (area, pass, lines), so that none runs twice on the same pixels.
+        var ran: Set<String> = []
+        /// The symbol fit ran on every region it may.
+        var fitted = false
+
+        /// The first look ran here (not on a reduced copy before the search).
+        var firstLookRan = false
+
+        init(image: LuminanceImage, region: RegionOfInterest, rect: PixelRect, readings: [Symbol], candidates: [Candidate]?) {
+            self.image = image
+            self.region = region
+            self.rect = rect
+            self.readings = readings
+            self.candidates = candidates
+        }
+
+        var all: [Symbol] { readings + found }
+        var nothingRead: Bool { !readings.contains { !$0.symbology.isAddOn } }
+
+        /// What a reduced look read but could not confirm, measured again at full size.
+        mutating func remeasureReduced() {
+            readings = readings.map { symbol in
+                guard symbol.pass == .preview, !symbol.symbology.isAddOn, Arbiter.weight(symbol) != 3 else { return symbol }
+                var again = symbol
+                again.verification = ReadingVerifier.verify(symbol, in: image)
+                return again
             }
         }
-        for (area, _) in areas {
-            readings += Self.verified(scanner.scan(image, pixels: area, pass: .full, density: 1), in: image)
-            if Arbiter.isConfirmed(readings) { break }
+
+        /// The report the plan of `effort` returns when its last stage has run.
+        func report(after effort: Effort, policy: DecodingPolicy) -> ScanReport {
+            effort == .fast || settledByFirstPasses
+                ? ScanReport(symbols: all, candidates: looked, accepting: policy.accepting)
+                : ScanReport(symbols: all, recoveryEvidence: policy.confirmations, candidates: looked, accepting: policy.accepting)
         }
-        if !nothingRead() { looked = [] }
-        if effort == .fast || Arbiter.isConfirmed(readings) { return ScanReport(symbols: readings, candidates: looked) }
-        if nothingRead() && looked.isEmpty && candidates != nil { return ScanReport(symbols: readings) }
-        // A refused code or a reading the fit could not confirm: the recovery passes gather
-        // more evidence (an ISBN at the same place supersedes a refused misread of it).
-        if Arbiter.isSettled(readings, minimumEvidence: 1)
-            && !readings.contains(where: { if case .contradicted? = $0.verification { true } else { false } }) {
-            // A code the fit could not confirm, read by one pass on a barcode-like region, may be
-            // zbar's reading of a blurred symbol: the structure fitted to the region has the last word.
-            let unconfirmed = readings.contains { !$0.symbology.isAddOn && Arbiter.weight($0) < 3 }
-            let fitted = effort != .fast && unconfirmed ? fit { !$0.isEmpty } : []
-            return ScanReport(symbols: readings + fitted)
+    }
+
+    /// Runs one stage. Returns the report when the search ends with it (settled, or nothing
+    /// more to search), else `nil`.
+    func run(_ stage: SearchStage, _ search: inout Search) -> ScanReport? {
+        let accepting = policy.accepting
+        switch stage.kind {
+        case .firstLook:
+            let big = search.rect.width * search.rect.height > policy.halfSizeAbovePixels
+            if big { search.halved = search.image.downscaled(by: 2) }
+            let first = look(search.halved ?? search.image, region: search.region, scale: big ? 2 : 1)
+            search.firstLookRan = true
+            search.readings += first.symbols ?? []
+            search.candidates = search.candidates ?? first.candidates
+            if Arbiter.isConfirmed(search.readings) { return ScanReport(symbols: search.readings, accepting: accepting) }
+        case .map:
+            if Arbiter.isConfirmed(search.readings) { return ScanReport(symbols: search.readings, accepting: accepting) }
+            if search.candidates == nil, search.nothingRead, CandidateMap.canMap(search.rect) { search.candidates = map(search) }
+            // Nothing barcode-like after a first look that scanned lines across the whole region
+            // (every line of a half-size copy, or every n-th row and column): the search ends,
+            // without a scan of every line at full size.
+            let sparseLookRan = search.firstLookRan && policy.firstLookStep(width: search.rect.width, height: search.rect.height) > 1
+            if search.candidates?.isEmpty == true, search.halved != nil || sparseLookRan, search.nothingRead {
+                return ScanReport(symbols: search.readings, accepting: accepting)
+            }
+            // Where nothing was read and something looks like a barcode, the full scan and the
+            // recovery passes look there only: at each barcode-like region (most barcode-like first,
+            // with a margin of half its size), unless together they cover half the region or more.
+            search.areas = [(search.rect, nil)]
+            if let candidates = search.candidates, !candidates.isEmpty, search.nothingRead {
+                search.looked = candidates
+                search.areas = [(search.rect, candidates[0])]
+                if let around = focusedAreas(candidates, within: search.rect) {
+                    search.areas = around
+                    search.focused = true
+                }
+            }
+        case .fullScan:
+            for (area, _) in search.areas {
+                search.readings += Self.verified(scanner.scan(search.image, pixels: area, pass: .full, density: 1), in: search.image)
+                if Arbiter.isConfirmed(search.readings) { break }
+            }
+            if search.nothingRead { search.readings += quietZoneScan(search) }
+            if !search.nothingRead { search.looked = [] }
+            if Arbiter.isConfirmed(search.readings) {
+                return ScanReport(symbols: search.readings, candidates: search.looked, accepting: accepting)
+            }
+            if search.nothingRead && search.looked.isEmpty && search.candidates != nil {
+                return ScanReport(symbols: search.readings, accepting: accepting)
+            }
+            // A code read and settled by the first passes alone needs no recovery; a refused code
+            // or a reading the fit could not confirm does (an ISBN at the same place supersedes a
+            // refused misread of it).
+            search.settledByFirstPasses = Arbiter.isSettled(search.readings, minimumEvidence: 1, accepting: accepting)
+                && !search.readings.contains { if case .contradicted? = $0.verification { true } else { false } }
+        case .recovery:
+            guard !search.settledByFirstPasses else { return nil }
+            recover(&search, stage: stage)
+        case .symbolFit:
+            if search.settledByFirstPasses {
+                // A code the fit could not confirm, read by one pass on a barcode-like region, may be
+                // zbar's reading of a blurred symbol: the structure fitted to the region has the last word.
+                let unconfirmed = search.readings.contains { !$0.symbology.isAddOn && Arbiter.weight($0) < 3 }
+                let fitted = unconfirmed ? fit(&search) { !$0.isEmpty } : []
+                return ScanReport(symbols: search.readings + fitted, accepting: accepting)
+            }
+            // Still unsettled: fit the symbol's structure to profiles across each barcode-like region
+            // (out-of-focus and tiny barcodes, which no pass reads).
+            if !Arbiter.isSettled(search.all, minimumEvidence: confirmations, accepting: accepting) {
+                let before = search.all
+                search.found += fit(&search) { Arbiter.isSettled(before + $0, minimumEvidence: confirmations, accepting: accepting) }
+            }
         }
-        // Areas in turn, each until what was read in it is settled. Once everything read is
-        // settled, only a region that looks strongly like a barcode (``Candidate/isStrong``: a
-        // second book) is still searched.
-        var found: [Symbol] = []
-        for (k, (area, candidate)) in areas.enumerated() {
-            if k > 0, Arbiter.isSettled(readings + found, minimumEvidence: confirmations), !(candidate?.isStrong ?? false) {
+        return nil
+    }
+
+    /// A missing quiet zone is evidence lowered, not the end of the attempt: an area whose
+    /// barcode-like region reaches the edge of the image where its quiet zone should be (left or
+    /// right of upright bars, above or below bars lying flat; or, in an image too small to map,
+    /// the whole region) is scanned again with a quiet zone of its paper's grey added on those
+    /// sides, 12 % of its extent (an EAN-13's 11 modules). What that reads is not a first pass's
+    /// reading (``PassName/quietZone``): it is judged only with the evidence a recovery pass needs.
+    func quietZoneScan(_ search: Search) -> [Symbol] {
+        let image = search.image
+        var symbols: [Symbol] = []
+        for (area, candidate) in search.areas {
+            var across = (x: false, y: false)
+            if let candidate {
+                let r = candidate.rect, reach = max(4, min(r.width, r.height) / 8)
+                let upright = CandidateMap.turn(candidate.angle, 0) < 15, flat = CandidateMap.turn(candidate.angle, 90) < 15
+                if !flat { across.x = r.x <= reach || image.width - (r.x + r.width) <= reach }
+                if !upright { across.y = r.y <= reach || image.height - (r.y + r.height) <= reach }
+            } else if search.candidates == nil || !CandidateMap.canMap(search.rect) {
+                across = (true, true)
+            }
+            guard across.x || across.y else { continue }
+            let crop = image.cropped(x: area.x, y: area.y, width: area.width, height: area.height)
+            let mx = across.x ? max(8, area.width * 12 / 100) : 0, my = across.y ? max(8, area.height * 12 / 100) : 0
+            let padded = crop.padded(x: mx, y: my, with: crop.percentile(0.9))
+            let found = scanner.scan(padded, pass: .quietZone, density: 1)
+            symbols += Self.verified(found, in: padded).map { symbol in
+                symbol.mapped { (min(max($0 - Double(mx), 0), Double(area.width - 1)) + Double(area.x),
+                                 min(max($1 - Double(my), 0), Double(area.height - 1)) + Double(area.y)) }
+            }
+        }
+        return symbols
+    }
+
+    /// The map of barcode-like regions of the search's region.
+    func map(_ search: Search) -> [Candidate] {
+        let rect = search.rect
+        guard CandidateMap.canMap(rect) else { return [] }
+        // From ``DecodingPolicy/mapAtHalfSizeAbovePixels`` on, the map is made at half size, as
+        // for a JPEG's half-size look: averaging 2×2 pixels quiets sensor noise, which breaks up
+        // the edges of bars.
+        if let reduced = search.halved
+            ?? (rect.width * rect.height >= policy.mapAtHalfSizeAbovePixels ? search.image.downscaled(by: 2) : nil) {
+            let half = PixelRect(x: rect.x / 2, y: rect.y / 2, width: rect.width / 2, height: rect.height / 2)
+            return CandidateMap.find(in: reduced, within: half, scale: 2)
+        }
+        return CandidateMap.find(in: search.image, within: rect)
+    }
+
+    /// The fit of the symbol's structure (``templateSymbols(_:around:policy:)``) on each
+    /// barcode-like region in turn, until `done` says what it read is enough. Not on a region
+    /// with sharp edges (``Candidate/hasSharpEdges``): the fit is made for defocused and
+    /// too-fine bars, and what the passes leave unread with sharp edges is type.
+    func fit(_ search: inout Search, until done: ([Symbol]) -> Bool) -> [Symbol] {
+        if search.candidates == nil { search.candidates = map(search) }
+        var fitted: [Symbol] = []
+        for candidate in (search.candidates ?? []).prefix(max(0, policy.maximumAreas)) where !candidate.hasSharpEdges {
+            fitted += Self.templateSymbols(search.image, around: candidate, policy: policy)
+            if done(fitted) { break }
+        }
+        search.fitted = true
+        return fitted
+    }
+
+    /// The recovery stage: the areas in turn, each until what was read in it is settled. Once
+    /// everything read is settled, only a region that looks strongly like a barcode
+    /// (``Candidate/isStrong``: a second book) is still searched.
+    func recover(_ search: inout Search, stage: SearchStage) {
+        for (k, (area, candidate)) in search.areas.enumerated() {
+            if k > 0, Arbiter.isSettled(search.all, minimumEvidence: confirmations, accepting: policy.accepting),
+               !(candidate?.isStrong ?? false) {
                 continue
             }
             // What this area's passes must settle: what was read in it (an area around one region).
-            let before = focused ? (readings + found).filter { symbol in
+            let before = search.focused ? search.all.filter { symbol in
                 let b = symbol.bounds, x = (b.minX + b.maxX) / 2, y = (b.minY + b.maxY) / 2
                 return x >= area.x && x < area.x + area.width && y >= area.y && y < area.y + area.height
-            } : readings + found
-            found += recover(image, area: area, halved: area == rect ? halved : nil, before: before,
-                             looksLike: candidate, focused: focused)
+            } : search.all
+            search.found += recover(search.image, area: area, halved: area == search.rect ? search.halved : nil,
+                                    before: before, looksLike: candidate, focused: search.focused, stage: stage,
+                                    ran: &search.ran)
         }
-        // Still unsettled: fit the symbol's structure to profiles across each barcode-like region
-        // (out-of-focus and tiny barcodes, which no pass above reads).
-        if !Arbiter.isSettled(readings + found, minimumEvidence: confirmations) {
-            found += fit { Arbiter.isSettled(readings + found + $0, minimumEvidence: confirmations) }
-        }
-        return ScanReport(symbols: readings + found, recoveryEvidence: confirmations, candidates: looked)
     }
 
-    /// The recovery passes on `area` of `image` (full-image pixels), cheapest first — or in the
-    /// order `looksLike` suggests — until every place of `before` plus what they read is settled.
-    /// An area over ``DecodingPolicy/halfSizeAbovePixels`` is halved first (a barcode the full
-    /// scan missed in a 12-megapixel photo is blurred or noisy, and halving smooths it at a quarter
-    /// of the cost of every pass after); `halved` is the whole image at half size, when already made.
+    /// The recovery passes of `stage` on `area` of `image` (full-image pixels), cheapest first — or
+    /// in the order `looksLike` suggests — until every place of `before` plus what they read is
+    /// settled. An area over ``DecodingPolicy/halfSizeAbovePixels`` is halved first (a barcode the
+    /// full scan missed in a 12-megapixel photo is blurred or noisy, and halving smooths it at a
+    /// quarter of the cost of every pass after); `halved` is the whole image at half size, when
+    /// already made. A pass listed in `ran` for this area and these lines is skipped, and every
+    /// pass run is added to it.
     ///
-    /// With `focused` (`area` is around `candidate` only), zbar scans across its bars only.
+    /// With `focused` (`area` is around `candidate` only) and not ``SearchStage/everyLine``, zbar
+    /// scans across its bars only.
     func recover(_ image: LuminanceImage, area: PixelRect, halved: LuminanceImage?, before readings: [Symbol],
-                 looksLike candidate: Candidate?, focused: Bool = false) -> [Symbol] {
+                 looksLike candidate: Candidate?, focused: Bool = false, stage: SearchStage, ran: inout Set<String>) -> [Symbol] {
         let factor = area.width * area.height > policy.halfSizeAbovePixels ? 2 : 1
         let wholeImage = area.x == 0 && area.y == 0 && area.width == image.width && area.height == image.height
         let crop = (wholeImage && factor == 2 ? halved : nil)
             ?? image.cropped(x: area.x, y: area.y, width: area.width, height: area.height).downscaled(by: factor)
-        // `focused`: the area is around this one region, which says what is in it (thorough tries
-        // every pass on every line all the same).
-        let around = focused && effort != .thorough ? candidate : nil
-        let passes = Self.planned(Self.passes(for: effort, width: crop.width, height: crop.height, policy: policy),
+        // `focused`: the area is around this one region, which says what is in it (a stage of
+        // every line tries every pass on every line all the same).
+        let around = focused && !stage.everyLine ? candidate : nil
+        let passes = Self.planned(Self.passes(for: stage.effort, width: crop.width, height: crop.height, policy: policy),
                                   for: candidate, focused: around != nil)
-        // normal scans every n-th line (``DecodingPolicy/recoveryLines``); thorough every line.
-        let recoveryDensity = effort == .thorough ? 1 : max(1, min(crop.width, crop.height) / max(1, policy.recoveryLines))
+        // Every n-th line (``DecodingPolicy/recoveryLines``), or every line.
+        let recoveryDensity = stage.everyLine ? 1 : max(1, min(crop.width, crop.height) / max(1, policy.recoveryLines))
         func run(_ pass: DecodingPass, on source: LuminanceImage, as name: PassName? = nil) -> [Symbol] {
             let (transformed, toRegion) = pass.apply(source)
             let across = around.map { Self.lines(across: $0, width: transformed.width, height: transformed.height,
-                                                 turned: pass.name.rawValue.contains("rotate"), policy: policy) }
+                                                 turned: pass.rotates, policy: policy) }
             let symbols = pass.byLines ? EANLineDecoder.scan(transformed, pass: name ?? pass.name)
                 : across.map { scanner.scan(transformed, pixels: PixelRect(x: 0, y: 0, width: transformed.width, height: transformed.height),
                                             pass: name ?? pass.name, rows: $0.rows, columns: $0.columns) }
@@ -310,12 +447,17 @@ public final class MultiPassDecoder {
                 }
             }
         }
+        // The same pixels through the same pass on the same lines read the same: a key per run.
+        func key(_ pass: DecodingPass) -> String {
+            let lines = pass.byLines ? "lines" : around != nil ? "across" : "\(recoveryDensity)"
+            return "\(area.x),\(area.y),\(area.width),\(area.height) \(pass.name.rawValue) \(lines)"
+        }
         // Passes stop once every place has a code with enough evidence (``Arbiter``: two agreeing
         // passes, or one confirmed by the fit). A code only one pass read gets a second look at
         // once: the same pass on a smoothed and on a lightened copy of the region.
         var found: [Symbol] = []
         var variants: [(String, LuminanceImage)]?
-        for pass in passes {
+        for pass in passes where ran.insert(key(pass)).inserted {
             let symbols = run(pass, on: crop)
             found += symbols
             if symbols.contains(where: { !$0.symbology.isAddOn }) && !unconfirmed(found).isEmpty {
@@ -324,7 +466,7 @@ public final class MultiPassDecoder {
                     found += run(pass, on: variant, as: pass.name.then(suffix))
                 }
             }
-            if Arbiter.isSettled(readings + found, minimumEvidence: confirmations) { break }
+            if Arbiter.isSettled(readings + found, minimumEvidence: confirmations, accepting: policy.accepting) { break }
         }
         return found
     }
@@ -346,7 +488,7 @@ public final class MultiPassDecoder {
                             orientation: nil, polygon: [Point(x: rect.x, y: rect.y), Point(x: rect.x + rect.width - 1, y: rect.y),
                                                         Point(x: rect.x + rect.width - 1, y: rect.y + rect.height - 1),
                                                         Point(x: rect.x, y: rect.y + rect.height - 1)],
-                            pass: "template")
+                            pass: .symbolFit)
         symbol.verification = .confirmed(lines: 1 + agreeing.count)
         return [symbol]
     }
@@ -404,7 +546,7 @@ public final class MultiPassDecoder {
     static func planned(_ passes: [DecodingPass], for candidate: Candidate?, focused: Bool) -> [DecodingPass] {
         var planned = ordered(passes, for: candidate)
         if focused, let candidate, candidate.hasSharpEdges {
-            planned.removeAll { ["smooth", "unsharp", "unsharp-strong"].contains($0.name.rawValue) }
+            planned.removeAll(where: \.restoresBlur)
         }
         return planned
     }
@@ -430,7 +572,7 @@ public final class MultiPassDecoder {
         var first: [DecodingPass] = [], rest: [DecodingPass] = []
         let turned = abs(candidate.angle) >= 15 && abs(candidate.angle) <= 75
         for pass in passes {
-            let inverts = pass.name.rawValue.hasPrefix("invert"), rotates = pass.name.rawValue.contains("rotate")
+            let inverts = pass.inverts, rotates = pass.rotates
             if (candidate.inverted && inverts && (turned || !rotates)) || (turned && rotates && (candidate.inverted || !inverts)) {
                 first.append(pass)
             } else {
@@ -447,21 +589,20 @@ public final class MultiPassDecoder {
         let shorter = min(width, height)
         // The two unsharp passes subtract the same σ = 4 blur of the same image: made once.
         let blurs = SharedBlur(sigma: 4)
-        var lines = DecodingPass.plain("lines") { $0 }
-        lines.byLines = true
         var passes: [DecodingPass] = [
-            .plain("smooth") { $0.boxBlurred() },
-            lines,
+            .plain("smooth", restoresBlur: true) { $0.boxBlurred() },
+            .lines("lines"),
             .plain("gamma-0.6") { $0.gammaAdjusted(0.6) },
             .plain("gamma-1.6") { $0.gammaAdjusted(1.6) },
             .plain("stretch") { $0.contrastStretched() },
             .plain("threshold") { $0.locallyThresholded() },
             // Out-of-focus photos: thin bars come back with unsharp masking. Only wide masks:
             // mild sharpening (sigma 1-3) makes zbar misread blurred bars consistently.
-            .plain("unsharp") { $0.unsharpMasked(by: blurs.blur(of: $0), amount: 3) },
-            .plain("unsharp-strong") { $0.unsharpMasked(by: blurs.blur(of: $0), amount: 8) },
-            .plain("invert") { $0.inverted() },
-            .plain("invert-smooth") { $0.inverted().boxBlurred() },
+            .plain("unsharp", restoresBlur: true) { $0.unsharpMasked(by: blurs.blur(of: $0), amount: 3) },
+            .plain("unsharp-strong", restoresBlur: true) { $0.unsharpMasked(by: blurs.blur(of: $0), amount: 8) },
+            .plain("invert", inverts: true) { $0.inverted() },
+            // Inversion first: light bars on dark; the smoothing is for their noise, not a restoration.
+            .plain("invert-smooth", inverts: true) { $0.inverted().boxBlurred() },
         ]
         if shorter >= policy.halfPassMinimumSide { passes.append(.scaled("half", by: 2)) }
         if shorter >= policy.quarterPassMinimumSide { passes.append(.scaled("quarter", by: 4)) }

@@ -15,6 +15,12 @@ public struct PassName: RawRepresentable, Hashable, Sendable, ExpressibleByStrin
     public static let preview: PassName = "preview"
     /// A code no decoder read, but the re-measurement of another reading's bars gave (``Verification``).
     public static let fit: PassName = "fit"
+    /// The fit of the whole symbol's structure to a barcode-like region (``EANTemplateDecoder``):
+    /// a measurement independent of every decoder's edges.
+    public static let symbolFit: PassName = "template"
+    /// zbar over every line of an area that touches the image's edge, given a quiet zone of the
+    /// paper's grey (a photo cropped at the guard bars).
+    public static let quietZone: PassName = "quiet-zone"
 
     /// The passes whose readings need no second opinion to be judged (``Arbiter``).
     public var isFirst: Bool { self == .full || self == .preview }

@@ -4,6 +4,16 @@ import ISBN
 public struct ReadCode: Hashable, Sendable {
     public var symbol: Symbol
     public var verdict: Verdict
+    /// For a reading refused as ``RejectionReason/misread`` of a code that was accepted at the
+    /// same place: that code. Such a refusal is no problem of the photo (the barcode was read),
+    /// so it is listed with `--all` and `--json` but not warned about. `nil` otherwise.
+    public var misreadOf: String?
+
+    public init(symbol: Symbol, verdict: Verdict, misreadOf: String? = nil) {
+        self.symbol = symbol
+        self.verdict = verdict
+        self.misreadOf = misreadOf
+    }
 }
 
 /// Everything read from one image: symbols with add-ons attached, and for each the verdict.
@@ -26,8 +36,10 @@ public struct ScanReport: Sendable {
     ///   passes needs to be reported at all (1: every reading counts).
     /// - Parameter candidates: barcode-like regions looked at; those that overlap no code read
     ///   are kept in ``candidates``.
-    public init(symbols raw: [Symbol], recoveryEvidence: Int = 1, candidates: [Candidate] = []) {
-        codes = Arbiter.judge(ScanReport.attachAddOns(raw), recoveryEvidence: recoveryEvidence)
+    /// - Parameter prefixes: the GS1 prefixes accepted as ISBNs (978; 979 with `--accept 979`).
+    public init(symbols raw: [Symbol], recoveryEvidence: Int = 1, candidates: [Candidate] = [],
+                accepting prefixes: ISBNPrefixes = .only978) {
+        codes = Arbiter.judge(ScanReport.attachAddOns(raw), recoveryEvidence: recoveryEvidence, accepting: prefixes)
         let read = codes.map(\.symbol.bounds)
         self.candidates = candidates.filter { candidate in
             let r = candidate.rect
@@ -49,6 +61,53 @@ public struct ScanReport: Sendable {
 
     /// Codes refused by the ISBN layer, with their reasons.
     public var rejected: [ReadCode] { codes.filter { $0.verdict.rejection != nil } }
+
+    /// The refusals worth a warning: ``rejected`` without the misreads of a code accepted at the
+    /// same place (``ReadCode/misreadOf``).
+    public var problems: [ReadCode] { rejected.filter { $0.misreadOf == nil } }
+
+    /// This report with every place that `floor` decided — a code accepted there, or refused
+    /// for what it is (a product code, a bad check digit), not as a misread or as ambiguous — and
+    /// that this report no longer reads (not at all, or only as ambiguous), judged as `floor`
+    /// judged it, unless this report accepts an ISBN there: `floor` is what the plan of a lower effort returned for the
+    /// same image (``SearchPlan``), and the stages after it may add places and settle the places
+    /// it left open, not undo what it read. Passes that turn, smooth or re-scan the same pixels
+    /// repeat a measurement; they add no evidence against it. Only the fit of the whole symbol
+    /// (``PassName/symbolFit``), a measurement the lower plan did not make, reading another code
+    /// at that place, leaves the place to this report.
+    public func keeping(_ floor: ScanReport) -> ScanReport {
+        func together(_ a: Symbol, _ b: Symbol) -> Bool { a.overlaps(b) || b.overlaps(a) }
+        var report = self
+        for decided in floor.codes where decided.verdict.isbn != nil
+            || ![.misread, .ambiguous].contains(decided.verdict.rejection?.reason) {
+            let place = decided.symbol
+            // Still read here (judged the same, or weighed against more evidence than below): this
+            // report's reading stands.
+            if report.codes.contains(where: { $0.symbol.data == place.data && together($0.symbol, place)
+                && ($0.verdict == decided.verdict || $0.verdict.rejection?.reason != .ambiguous) }) {
+                continue
+            }
+            let refitted = codes.contains { $0.symbol.pass == .symbolFit && $0.symbol.data != place.data && together($0.symbol, place) }
+            guard !refitted else { continue }
+            // A refused code may be a misread of the ISBN that more evidence found at its place
+            // (the reason the search goes on after a product code): the ISBN stands.
+            if decided.verdict.isbn == nil, codes.contains(where: { $0.verdict.isbn != nil && together($0.symbol, place) }) {
+                continue
+            }
+            report.codes.removeAll { together($0.symbol, place) }
+            report.codes += floor.codes.filter { code in
+                together(code.symbol, place) && !report.codes.contains { $0.symbol == code.symbol }
+            }
+        }
+        report.codes.sort(by: Self.readingOrder)
+        return report
+    }
+
+    /// Top to bottom, then left to right (then by digits).
+    static func readingOrder(_ a: ReadCode, _ b: ReadCode) -> Bool {
+        let ba = a.symbol.bounds, bb = b.symbol.bounds
+        return (ba.minY, ba.minX, a.symbol.data) < (bb.minY, bb.minX, b.symbol.data)
+    }
 
     /// Attaches each add-on to the nearest EAN-13 it sits beside; drops the rest.
     static func attachAddOns(_ raw: [Symbol]) -> [Symbol] {
@@ -148,22 +207,5 @@ extension Symbol {
             guard Set([x, y]) == ["1", "7"] || Set([x, y]) == ["2", "8"] else { return false }
         }
         return true
-    }
-}
-
-extension ScanReport {
-    /// The report with 979 ISBNs accepted (`--accept 979`) when `prefixes` is ``ISBNPrefixes/with979``: codes the
-    /// scanner refused for their prefix are judged again (ISMN 979-0 stays refused; ambiguous
-    /// readings stay refused).
-    public func judged(accepting prefixes: ISBNPrefixes) -> ScanReport {
-        guard prefixes != .only978 else { return self }
-        var report = self
-        report.codes = codes.map { code in
-            guard code.verdict.rejection?.reason == .prefix, code.symbol.data.hasPrefix("979") else { return code }
-            var judged = code
-            judged.verdict = ISBN.judge(ean: code.symbol.data, accepting: prefixes)
-            return judged
-        }
-        return report
     }
 }

@@ -166,3 +166,34 @@ extension FakeDeviceTests { @Suite struct TimeToFirstReadTests {
     }
 }
 }
+
+/// A book held still in the band: once its ISBN is confirmed, the next frames follow it on the
+/// sparse lines instead of the whole scan and fit, and it is still seen (never printed twice).
+extension FakeDeviceTests { @Suite struct FollowingTests {
+    @Test func aConfirmedBookHeldStillIsFollowedNotScannedAgain() throws {
+        let shot = TimeToFirstReadTests.Shot(name: "still", tilt: 0, swing: 0, blurs: 0, noise: 4, startY: 0, speedY: 0, seed: 11)
+        let paths = try TimeToFirstReadTests.render(shot)
+        try InProcessFake.configure(["FRAMES": paths.joined(separator: ":"), "FRAMES_PER_IMAGE": "1", "LOOP": "0",
+                                     "FPS": "0", "FORMATS": "YUYV", "SIZES": "1280x720"])
+        var options = LiveScanOptions()
+        options.format = .yuyv
+        options.width = 1280
+        options.height = 720
+        options.maxFrames = paths.count
+        options.continuous = true
+        options.timeout = 120
+        var printed: [String] = []
+        var readFrames = 0
+        let summary = CameraSession(options: options).run { event in
+            if case .read(_, let report) = event, !report.isbns.isEmpty { readFrames += 1 }
+            if case .confirmed(_, _, _, _, _, let codes) = event { printed += codes.compactMap { $0.verdict.isbn?.isbn13 } }
+            return true
+        }
+        #expect(printed == ["9780345391803"])
+        #expect(summary.scannedFrames == paths.count)
+        // The two frames that confirmed it got the whole scan; after them, following.
+        #expect(summary.fullDecodes == 2)
+        #expect(summary.trackedFrames == paths.count - 2)
+        #expect(readFrames == paths.count)
+    }
+} }

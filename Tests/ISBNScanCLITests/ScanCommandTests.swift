@@ -22,6 +22,28 @@ import TestSupport
         #expect(run.stderr.contains("\nscanned 4 files: 2 with an ISBN, 0 with refused codes only, 0 without any barcode, 2 unreadable (0 codes refused; "))
     }
 
+    /// A photo whose ISBN is accepted, where one pass misread the same barcode as a product code:
+    /// the misread is listed (--all, JSON) but no warning, and no refused code in the summary.
+    @Test func aMisreadOfTheAcceptedISBNIsNoWarning() throws {
+        let photo = "\(images)/trust/misread-rival.png"
+        let run = try isbnscan(["scan", photo])
+        #expect(run.status == 0)
+        #expect(run.stdout == "9782717812831\n")
+        #expect(run.stderr == "")
+        let all = try isbnscan(["scan", "--all", photo])
+        #expect(all.stdout == "EAN-13 9782717812831 accepted ISBN-10 2717812830 978-2-7178-1283-1 (978-2 French language)\n"
+                + "EAN-13 9188171878831 rejected misread: probable misread of 9782717812831, which this barcode reads as "
+                + "with clearly more evidence (9 to 3: passes and scan lines that agree)\n")
+        let json = try isbnscan(["scan", "--json", photo])
+        #expect(json.stdout.contains("\"reason\": \"misread\", \"detail\": \"probable misread of 9782717812831, which this "
+                                     + "barcode reads as with clearly more evidence (9 to 3: passes and scan lines that agree)\", "
+                                     + "\"misread_of\": \"9782717812831\"}]"))
+        #expect(json.stderr == "")
+        let two = try isbnscan(["scan", photo, "\(images)/rejected/jan.png"])
+        #expect(two.stderr.contains("\nscanned 2 files: 1 with an ISBN, 1 with refused codes only, 0 without any barcode, 0 unreadable (1 code refused; "))
+        #expect(!two.stderr.contains("misread"))
+    }
+
     @Test func nothingFoundIsExitFour() throws {
         let run = try isbnscan(["scan", "\(images)/negative/noise.png", "\(images)/rejected/jan.png"])
         #expect(run.status == 4)

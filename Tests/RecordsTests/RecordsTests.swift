@@ -116,10 +116,10 @@ import Testing
 
     @Test func judgedAccepts979OnlyWhenAsked() {
         func box(_ y: Int) -> [Point] { [Point(x: 0, y: y), Point(x: 90, y: y), Point(x: 90, y: y + 30), Point(x: 0, y: y + 30)] }
-        let report = ScanReport(symbols: [Symbol(symbology: .ean13, data: "9791032305690", quality: 5, orientation: 0, polygon: box(0)),
-                                          Symbol(symbology: .ean13, data: "9790230671187", quality: 5, orientation: 0, polygon: box(500))])
-        #expect(report.judged(accepting: .only978).accepted.isEmpty)
-        let judged = report.judged(accepting: .with979)
+        let symbols = [Symbol(symbology: .ean13, data: "9791032305690", quality: 5, orientation: 0, polygon: box(0)),
+                       Symbol(symbology: .ean13, data: "9790230671187", quality: 5, orientation: 0, polygon: box(500))]
+        #expect(ScanReport(symbols: symbols).accepted.isEmpty)
+        let judged = ScanReport(symbols: symbols, accepting: .with979)
         #expect(judged.accepted.map(\.symbol.data) == ["9791032305690"])
         #expect(judged.rejected.map { $0.verdict.rejection!.reason } == [.ismn])
         let record = SymbolRecord(judged.codes[0], options: RecordOptions(ranges: .bundled, prefixes: .with979))

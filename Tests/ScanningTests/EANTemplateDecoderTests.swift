@@ -39,6 +39,38 @@ import TestSupport
         #expect(normal.codes.contains { $0.symbol.pass == "template" && $0.symbol.data == "9781593279288" })
     }
 
+    /// A symbol whose bars lie halfway between two valid codes (the two books the wrong
+    /// ISBN came from, two digits apart): the best and the best *other* valid code fit alike,
+    /// so the fit gives neither, and the decoder accepts no ISBN. Each code alone is read.
+    @Test func aFitWhoseTwoBestValidCodesAreCloseIsRefused() throws {
+        let right = "9787046747311", rival = "9787048727311"
+        let module = 2.0, radius = 1.0 * module
+        let a = Self.blurred(right, module: module, radius: radius, seed: 3)
+        let b = Self.blurred(rival, module: module, radius: radius, seed: 3)
+        let left = 40 + 12 * module
+        let candidate = Candidate(rect: PixelRect(x: Int(left), y: 40, width: Int(95 * module), height: 70), angle: 0,
+                                  inverted: false, blocks: 40, coherence: 0.95, edges: 60)
+        #expect(MultiPassDecoder.templateSymbols(a, around: candidate).map(\.data) == [right])
+        #expect(MultiPassDecoder.templateSymbols(b, around: candidate).map(\.data) == [rival])
+        let blend = LuminanceImage(width: a.width, height: a.height,
+                                   pixels: zip(a.pixels, b.pixels).map { UInt8((Int($0) + Int($1) + 1) / 2) })
+        // The whole profile's best code either fits too badly or beats the best other valid code
+        // by too little; either way no code comes out.
+        let policy = DecodingPolicy()
+        let results = EANTemplateDecoder.readings(in: blend, around: candidate, margin: policy.templateMargin,
+                                                  error: policy.templateError)
+        if let whole = results.first(where: { $0.band == 0 })?.0 {
+            let agreeing = results.filter { $0.band != 0 && $0.0.digits == whole.digits && $0.0.margin >= policy.templateMargin }
+            #expect(whole.margin < policy.templateMargin || whole.error > policy.templateError || agreeing.isEmpty,
+                    "margin \(whole.margin), error \(whole.error), \(agreeing.count) bands agree")
+        }
+        #expect(MultiPassDecoder.templateSymbols(blend, around: candidate).isEmpty)
+        for effort in Effort.allCases {
+            let report = MultiPassDecoder(scanner: BarcodeScanner(), effort: effort).decode(blend)
+            #expect(report.isbns.isEmpty, "\(effort): \(report.isbns)")
+        }
+    }
+
     /// Stripes with quiet zones either side (a grating, a fence): no code fits well enough.
     @Test func aGratingIsNoCode() {
         var sharp = [UInt8](repeating: 220, count: 400 * 150)

@@ -1,0 +1,182 @@
+import Foundation
+import Testing
+import ISBN
+import Imaging
+@testable import Scanning
+import TestSupport
+
+/// The search plan: each effort extends the one below, what a lower effort read a higher one
+/// reads, repetition is not evidence, and the accepted prefixes are the arbiter's.
+@Suite struct SearchPlanTests {
+    func box(_ x: Int, _ y: Int, _ w: Int, _ h: Int) -> [Point] {
+        [Point(x: x, y: y), Point(x: x + w, y: y), Point(x: x + w, y: y + h), Point(x: x, y: y + h)]
+    }
+
+    func reading(_ data: String, pass: PassName, quality: Int = 10, verification: Verification? = nil) -> Symbol {
+        var symbol = Symbol(symbology: .ean13, data: data, quality: quality, orientation: 0, polygon: box(100, 100, 200, 40), pass: pass)
+        symbol.verification = verification
+        return symbol
+    }
+
+    @Test(arguments: [(640, 480), (4000, 3000), (100, 80)])
+    func eachEffortsPlanBeginsWithThePlanBelow(width: Int, height: Int) {
+        let rect = PixelRect(x: 0, y: 0, width: width, height: height)
+        let fast = SearchPlan(effort: .fast, region: rect).stages
+        let normal = SearchPlan(effort: .normal, region: rect).stages
+        let thorough = SearchPlan(effort: .thorough, region: rect).stages
+        #expect(fast.map(\.kind) == [.firstLook, .map, .fullScan])
+        #expect(normal.map(\.kind) == [.firstLook, .map, .fullScan, .recovery, .symbolFit])
+        #expect(thorough.map(\.kind) == [.firstLook, .map, .fullScan, .recovery, .symbolFit, .recovery])
+        #expect(Array(normal.prefix(fast.count)) == fast)
+        #expect(Array(thorough.prefix(normal.count)) == normal)
+        // thorough's own stage scans every line and holds every normal pass and its own.
+        let last = thorough.last!
+        #expect(last.everyLine && last.effort == .thorough)
+        #expect(Array(last.passes.prefix(normal[3].passes.count)) == normal[3].passes)
+    }
+
+    @Test func aPlanSkipsTheFirstLookAReducedCopyAlreadyHad() {
+        let plan = SearchPlan(effort: .normal, region: PixelRect(x: 0, y: 0, width: 4000, height: 3000), firstLookDone: true)
+        #expect(plan.stages.map(\.kind) == [.map, .fullScan, .recovery, .symbolFit])
+    }
+
+    @Test func passesSayWhatTheyDoAsProperties() {
+        let passes = MultiPassDecoder.passes(for: .thorough, width: 1000, height: 800)
+        let names = { (keep: (DecodingPass) -> Bool) in passes.filter(keep).map(\.name.rawValue) }
+        #expect(names(\.rotates) == ["rotate+30", "rotate-30", "rotate+15", "rotate-15", "rotate+45", "rotate-45",
+                                     "rotate+60", "rotate-60", "invert-rotate+15", "invert-rotate-15", "invert-rotate+30",
+                                     "invert-rotate-30", "invert-rotate+45", "invert-rotate-45"])
+        #expect(names { $0.inverts && !$0.rotates } == ["invert", "invert-smooth"])
+        #expect(names(\.restoresBlur) == ["smooth", "unsharp", "unsharp-strong"])
+        #expect(names(\.byLines) == ["lines"])
+        #expect(passes.first { $0.name == "half" }?.scale == 2)
+        #expect(passes.first { $0.name == "upscale-2" }?.scale == 0.5)
+    }
+
+    /// The case of a phone photo: the lower effort accepted the ISBN; the higher effort's extra
+    /// passes (the same pixels turned and smoothed) repeat a misread until the vote is a tie.
+    /// The repetition is no evidence: the ISBN stays accepted.
+    @Test func repeatedMisreadsDoNotUndoWhatALowerEffortRead() throws {
+        let right = "9780201752847", misread = "4182208752847"
+        let lower = ScanReport(symbols: [reading(right, pass: "smooth"), reading(right, pass: "gamma-0.6"),
+                                         reading(right, pass: "stretch"), reading(misread, pass: "threshold")],
+                               recoveryEvidence: 2)
+        #expect(lower.isbns.map(\.isbn13) == [right])
+        let rotations: [PassName] = ["rotate+15", "rotate-15", "rotate+45", "rotate-45", "rotate+60"]
+        let higher = ScanReport(symbols: [reading(right, pass: "smooth"), reading(right, pass: "gamma-0.6"),
+                                          reading(right, pass: "stretch"), reading(misread, pass: "threshold")]
+                                    + rotations.map { reading(misread, pass: $0) }, recoveryEvidence: 2)
+        #expect(higher.isbns.isEmpty)
+        #expect(higher.codes.map(\.verdict.rejection?.reason) == [.ambiguous, .ambiguous])
+        let kept = higher.keeping(lower)
+        #expect(kept.isbns.map(\.isbn13) == [right])
+        #expect(kept.codes.map(\.symbol.data) == [misread, right])
+        #expect(kept.rejected.first?.verdict.rejection?.reason == .misread)
+        #expect(kept.rejected.first?.misreadOf == right)
+    }
+
+    /// A product code the lower effort read stays read; a place it left ambiguous is the
+    /// higher effort's to settle.
+    @Test func aLowerEffortsProductCodeStaysAndItsOpenPlacesAreSettledAbove() {
+        let product = Symbol(symbology: .ean13, data: "4006381333931", quality: 12, orientation: 0,
+                             polygon: box(400, 300, 200, 40), pass: .full)
+        let lower = ScanReport(symbols: [product, reading("9780306406157", pass: "full"), reading("9780306406751", pass: "smooth")])
+        #expect(lower.codes.map(\.verdict.rejection?.reason) == [.ambiguous, .ambiguous, .prefix])
+        let higher = ScanReport(symbols: [reading("9780306406157", pass: "full"), reading("9780306406751", pass: "smooth"),
+                                          reading("9780306406157", pass: "invert", verification: .confirmed(lines: 3))])
+        let kept = higher.keeping(lower)
+        #expect(kept.isbns.map(\.isbn13) == ["9780306406157"])
+        #expect(kept.codes.map(\.symbol.data) == ["9780306406157", "9780306406751", "4006381333931"])
+        #expect(kept.codes.last?.verdict.rejection?.reason == .prefix)
+    }
+
+    /// The fit of the whole symbol is a measurement the lower plan did not make: when it reads
+    /// another code at the place, the place is the higher effort's.
+    @Test func theSymbolFitMayOverturnWhatTheFirstPassesRead() {
+        let lower = ScanReport(symbols: [reading("9780306406157", pass: "full", quality: 3, verification: .unverified)])
+        #expect(lower.isbns.map(\.isbn13) == ["9780306406157"])
+        var fitted = reading("9780306406751", pass: .symbolFit, quality: 3)
+        fitted.verification = .confirmed(lines: 3)
+        let higher = ScanReport(symbols: [reading("9780306406157", pass: "full", quality: 3, verification: .unverified), fitted])
+        let kept = higher.keeping(lower)
+        #expect(kept.isbns.map(\.isbn13) == ["9780306406751"])
+        #expect(kept.rejected.map(\.symbol.data) == ["9780306406157"])
+    }
+
+    @Test func theArbiterJudges979WithThePolicysPrefixesOnce() throws {
+        let code = "9791032305690"
+        let symbols = [reading(code, pass: "full", verification: .confirmed(lines: 5))]
+        let refused = ScanReport(symbols: symbols)
+        #expect(refused.isbns.isEmpty)
+        #expect(refused.rejected.first?.verdict.rejection?.reason == .prefix)
+        let accepted = ScanReport(symbols: symbols, accepting: .with979)
+        #expect(accepted.isbns.map(\.isbn13) == [code])
+        #expect(Arbiter.isSettled(symbols, minimumEvidence: 1, accepting: .with979))
+        // The ISMN range 979-0 stays refused whatever the policy.
+        let ismn = ScanReport(symbols: [reading("9790060115615", pass: "full", verification: .confirmed(lines: 5))], accepting: .with979)
+        #expect(ismn.rejected.first?.verdict.rejection?.reason == .ismn)
+        // A decoder given the policy accepts the 979 fixture with no second judgement.
+        let image = try ImageLoader.load(path: "\(testImages)/rejected/isbn979.png").image
+        let expected = try String(contentsOfFile: "\(testImages)/rejected/isbn979.txt", encoding: .utf8)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        let only978 = MultiPassDecoder(scanner: BarcodeScanner(), policy: DecodingPolicy()).decode(image)
+        #expect(only978.isbns.isEmpty)
+        #expect(only978.codes.map(\.symbol.data) == [expected])
+        let with979 = MultiPassDecoder(scanner: BarcodeScanner(), policy: DecodingPolicy(accepting: .with979)).decode(image)
+        #expect(with979.isbns.map(\.isbn13) == [expected])
+    }
+
+    /// A misread of an accepted code is listed but is no problem; a misread of a refused code,
+    /// an ambiguity or a product code is.
+    @Test func onlyRefusalsThatAreProblemsAreProblems() {
+        let right = "9780306406157", rival = "9780306406751"
+        let report = ScanReport(symbols: [reading(right, pass: "smooth"), reading(right, pass: "gamma-0.6"),
+                                          reading(right, pass: "stretch"), reading(rival, pass: "threshold")], recoveryEvidence: 2)
+        #expect(report.rejected.map(\.symbol.data) == [rival])
+        #expect(report.rejected.first?.misreadOf == right)
+        #expect(report.problems.isEmpty)
+        let product = "4006381333931", productRival = "4006381333337"
+        let products = ScanReport(symbols: [reading(product, pass: "smooth"), reading(product, pass: "gamma-0.6"),
+                                            reading(product, pass: "stretch"), reading(productRival, pass: "threshold")])
+        #expect(products.problems.map(\.symbol.data).sorted() == [productRival, product].sorted())
+        #expect(products.codes.allSatisfy { $0.misreadOf == nil })
+    }
+
+    /// The same file through each effort gives nested results: every code a lower effort reads
+    /// (not as ambiguous), a higher effort reads too, with the same verdict for an accepted one.
+    @Test(arguments: ["isbn", "exif", "roi", "rejected", "negative", "trust"])
+    func effortsGiveNestedResults(folder: String) throws {
+        let names = try imageNames(in: folder)
+        #expect(!names.isEmpty)
+        for name in names {
+            let path = "\(testImages)/\(folder)/\(name)"
+            var lower: [String: Verdict]?
+            for effort in Effort.allCases {
+                let scanner = FileScanner(effort: effort)
+                let report = try #require(scanner.scanFile(path: path).report, "\(name)")
+                let read = Dictionary(report.codes.filter { $0.verdict.rejection?.reason != .ambiguous }
+                                        .map { ($0.symbol.data, $0.verdict) }, uniquingKeysWith: { a, _ in a })
+                for (code, verdict) in lower ?? [:] {
+                    #expect(read[code] != nil, "\(name): \(code) read below \(effort), not at \(effort)")
+                    if verdict.isbn != nil { #expect(read[code] == verdict, "\(name): \(code) at \(effort)") }
+                }
+                lower = read
+            }
+        }
+    }
+
+    /// Blurred labels the fit reads at normal: thorough reads them too.
+    @Test(arguments: [(2.0, 1.0), (1.5, 1.5), (2.0, 2.0), (3.0, 2.5)])
+    func blurredLabelsAreReadAtEveryEffortFromTheOneThatReadsThem(module: Double, radius: Double) {
+        let digits = "9780306406157"
+        let image = BlurredEAN13.picture(digits, module: module, radius: radius * module, seed: 7)
+        var readBelow = false
+        for effort in Effort.allCases {
+            let report = MultiPassDecoder(scanner: BarcodeScanner(), effort: effort).decode(image)
+            let read = report.isbns.map(\.isbn13) == [digits]
+            if readBelow { #expect(read, "module \(module) radius \(radius): read below \(effort), not at \(effort)") }
+            readBelow = readBelow || read
+            #expect(report.isbns.allSatisfy { $0.isbn13 == digits })
+        }
+    }
+}
