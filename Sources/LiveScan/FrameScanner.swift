@@ -22,7 +22,9 @@ import Scanning
 /// A frame whose sparse lines read anything (any EAN, judged or not) is scanned again whole
 /// (``MultiPassDecoder/decode(_:region:)``, every row and column, as
 /// `scan` does): the cost goes to frames with a barcode, and a code read weakly on the sparse
-/// lines is judged on all of them (without that, a blurred book took up to 2 more frames).
+/// lines is judged on all of them (without that, a blurred book took up to 2 more frames) —
+/// except when they read only codes the session confirmed, at their places, which are followed
+/// (``follow(_:in:)``) with a whole scan every ``fullScanEvery``-th frame.
 ///
 /// A frame where nothing was read, when the region holds something barcode-like, may
 /// get the fit of the whole symbol that reads out-of-focus barcodes (``outOfFocus(_:)``), as
@@ -139,9 +141,15 @@ public final class FrameScanner {
 
     // MARK: Following confirmed codes
 
-    /// Codes the session confirmed (``follow(_:)``), as last read: place (pixels of the region)
+    /// Codes the session confirmed (``follow(_:in:)``), as last read: place (pixels of the region)
     /// and the re-measurement of their bars.
     private var followed: [Symbol] = []
+    /// Frames in a row whose sparse lines read nothing.
+    private var framesWithoutSparseRead = 0
+    /// After this many frames in a row whose sparse lines read nothing, the followed codes have
+    /// left (half a second at 30 frames/s): a blurred or noisy frame misses a code that is still
+    /// in view, and the session confirms a code once per visit, so following must outlast it.
+    public static let followedFramesUnseen = 15
     /// Frames judged by following confirmed codes, without the whole scan.
     public private(set) var trackedFrames = 0
     /// Frames that got the whole scan (``MultiPassDecoder/decode(_:region:)``).
@@ -150,18 +158,30 @@ public final class FrameScanner {
     /// Follows `codes` — codes confirmed across frames (``FrameConfirmer``), polygons in pixels
     /// of the whole frame — in the next frames: a frame whose sparse lines read those digits at
     /// those places, and nothing else, is judged on them with the re-measurement made when they
-    /// were confirmed, instead of a whole scan and fit of the same bars again. A new reading, a
-    /// code at another place, or a frame where the sparse lines read nothing ends it (the whole
-    /// scan runs again). Every frame still gives the session its own sighting, so the rules
-    /// across frames are unchanged.
+    /// were confirmed, instead of a whole scan and fit of the same bars again. A frame with a new
+    /// reading, or a code at another place, gets the whole scan; ``followedFramesUnseen`` frames
+    /// in a row where the sparse lines read nothing end the following. Every frame still gives
+    /// the session its own sighting, so the rules across frames are unchanged.
     public func follow(_ codes: [ReadCode], in pixels: RegionPixels) {
-        followed = codes.compactMap { code in
-            guard case .confirmed? = code.symbol.verification else { return nil }
+        if pixels.rect != followedRegion { followed = [] }
+        followedRegion = pixels.rect
+        for code in codes {
+            guard case .confirmed? = code.symbol.verification else { continue }
             var symbol = code.symbol
             symbol.polygon = symbol.polygon.map { Point(x: $0.x - pixels.rect.x, y: $0.y - pixels.rect.y) }
-            return symbol
+            followed.removeAll { $0.data == symbol.data }
+            followed.append(symbol)
         }
     }
+
+    /// The region (pixels of the frame) the followed codes' places are in: a new region (`r` in
+    /// the preview) starts anew.
+    private var followedRegion: PixelRect?
+    /// Frames judged by following since the last whole scan.
+    private var framesFollowed = 0
+    /// While codes are followed, every n-th frame still gets the whole scan (a quarter second at
+    /// 30 frames/s).
+    public static let fullScanEvery = 8
 
     /// The report of a frame whose sparse readings `sparse` (pixels of the region) are all codes
     /// followed at their places, or `nil`.
@@ -172,11 +192,17 @@ public final class FrameScanner {
         for symbol in main {
             guard let known = followed.first(where: { $0.data == symbol.data && $0.symbology == symbol.symbology
                 && $0.addOn == nil && $0.overlaps(symbol) }) else { return nil }
+            // The place is where the code was confirmed and where the sparse lines read it now.
             var reading = symbol
             reading.verification = known.verification
+            reading.polygon = MultiPassDecoder.boundingQuad((known.polygon + symbol.polygon).map { (Double($0.x), Double($0.y)) })
             kept.append(reading)
         }
-        followed = followed.map { known in kept.first { $0.data == known.data } ?? known }
+        followed = followed.map { known in
+            guard var now = main.first(where: { $0.data == known.data }) else { return known }
+            now.verification = known.verification
+            return now
+        }
         return ScanReport(symbols: kept + sparse.filter(\.symbology.isAddOn), accepting: decoder.policy.accepting)
     }
 
@@ -187,6 +213,7 @@ public final class FrameScanner {
         var report: ScanReport
         if decoder.effort != .fast || lineStep == 1 {
             report = decoder.decode(image)
+            fullDecodes += 1
         } else {
             let offset = scannedFrames % lineStep
             // zbar's first line in a crop of height h at density n is ((h - 1) % n + 1) / 2 lines
@@ -207,11 +234,21 @@ public final class FrameScanner {
             // scan, every line, as `scan` does, so that a code the sparse lines read weakly is
             // judged on all of them; the sparse readings themselves are neither verified nor kept
             // (the whole scan reads them again).
-            if sparse.isEmpty { followed = [] }
-            if let kept = judgeFollowed(sparse) {
+            if sparse.isEmpty {
+                framesWithoutSparseRead += 1
+                if framesWithoutSparseRead >= Self.followedFramesUnseen { followed = [] }
+            } else {
+                framesWithoutSparseRead = 0
+            }
+            // Every ``fullScanEvery``-th frame of following gets the whole scan all the same: a
+            // second, weaker book beside the followed one is read only by it.
+            if pixels.rect != followedRegion { followed = [] }
+            if framesFollowed < Self.fullScanEvery - 1, let kept = judgeFollowed(sparse) {
                 report = kept
                 trackedFrames += 1
+                framesFollowed += 1
             } else if !sparse.isEmpty {
+                framesFollowed = 0
                 report = decoder.decode(image)
                 fullDecodes += 1
             } else {

@@ -221,7 +221,11 @@ public enum Arbiter {
                         + others.joined(separator: ", ") + (others.count == 1 ? "; neither is trusted" : "; none is trusted")
                         + ": take the photo again (sharper, closer) or type the digits printed under the barcode"))
                 }
-                codes.append(ReadCode(symbol: symbol, verdict: verdict, misreadOf: misreadOf))
+                var code = ReadCode(symbol: symbol, verdict: verdict, misreadOf: misreadOf)
+                code.independentlyMeasured = place.readings.contains { reading in
+                    reading.data == data && (reading.pass == .symbolFit || Arbiter.weight(reading) == 3)
+                }
+                codes.append(code)
             }
         }
         codes.sort(by: ScanReport.readingOrder)

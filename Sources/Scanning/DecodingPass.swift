@@ -1,8 +1,8 @@
 import Imaging
 
 /// One recovery pass: a transform of the scanned area, the map from the transformed image's
-/// pixels back to the area's, and what the transform does, as properties the plan and the
-/// executor read (never the pass's name).
+/// pixels back to the area's, and what the transform does, as properties (the executor orders
+/// and leaves out passes by them, never by the pass's name).
 struct DecodingPass {
     let name: PassName
     let apply: (LuminanceImage) -> (image: LuminanceImage, toRegion: (Double, Double) -> (Double, Double))
@@ -16,7 +16,7 @@ struct DecodingPass {
     /// region whose edges are sharp.
     var restoresBlur = false
     /// Pixels of the area per pixel of the transformed image along each axis (2: halved,
-    /// 0.5: doubled).
+    /// 0.5: doubled): what a pass costs and what module size it helps.
     var scale = 1.0
 
     static func plain(_ name: PassName, restoresBlur: Bool = false, inverts: Bool = false,

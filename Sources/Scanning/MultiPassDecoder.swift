@@ -33,27 +33,26 @@ final class SharedBlur: @unchecked Sendable {
     }
 }
 
-/// zbar plus recovery passes: the decoding strategy `scan`, batch and camera share.
+/// The decoding strategy `scan`, batch and camera share: the executor of a ``SearchPlan``.
 ///
-/// 1. ``firstLook(_:region:scale:)``: sparse zbar scans (rows, then columns), at half size for
-///    regions over ``DecodingPolicy/halfSizeAbovePixels``. When that reads nothing,
-///    ``CandidateMap`` says where a barcode may be: nowhere ends the search; else one zbar scan of
-///    every line around each candidate (the "full" pass). If either finds an EAN-13 or EAN-8 —
-///    or the effort is ``Effort/fast`` — that is the answer.
-/// 2. Otherwise the region is cropped and each pass of the effort level scans a transformed
-///    copy (see ``Effort``), cheapest first, until a code is confirmed. One pass reads with
-///    ``EANLineDecoder`` instead of zbar. Every symbol's polygon is mapped back to full-image pixels.
-/// 3. Misreads are worse than misses: a code from these passes counts only when at least
-///    ``DecodingPolicy/confirmations`` passes read the same digits at the same place (a code
-///    read by one pass only is looked at again through that pass on a smoothed and on a
-///    lightened copy of the region, which may confirm it), and when two passes read different
-///    digits at one place, both are kept so that ``ScanReport`` refuses them as
-///    ``ISBN/RejectionReason/ambiguous``. zbar only returns symbols whose EAN check digit
-///    is right, so every pass reports check-digit-valid codes only.
+/// For each image it builds the plan of its ``effort`` (first look, barcode map, full scan, and
+/// from `normal` on the recovery passes and the fit of the whole symbol, at `thorough` a recovery
+/// of every line) and runs it in one loop (``decode(_:region:)``): each stage adds readings to
+/// the search's state, and after each the ``Arbiter`` says whether every place is settled. When
+/// the loop passes the last stage of a lower effort, it keeps the report that effort would have
+/// returned, and the final report keeps what it decided (``ScanReport/keeping(_:accepting:)``):
+/// a higher effort reads every code a lower one reads.
+///
+/// Misreads are worse than misses: zbar returns only check-digit-valid codes, every reading is
+/// re-measured (``ReadingVerifier``), a code only recovery passes read needs
+/// ``DecodingPolicy/confirmations`` pieces of evidence (a code read by one pass only is looked at
+/// again through that pass on a smoothed and on a lightened copy), and readings of one place that
+/// disagree are refused as ``ISBN/RejectionReason/ambiguous`` unless one clearly wins.
 ///
 /// An image file comes as an ``ImageSource`` (``decode(_:page:region:)``): the decoder then
-/// decides itself whether a big JPEG gets step 1 at half size, and whether it needs the full-size
-/// image after it; decoded pixels (a camera frame) go to ``decode(_:region:)``.
+/// decides itself whether a big JPEG gets its first look at half size, and whether it needs the
+/// full-size image after it (that look ends the search when it settles it or finds nothing
+/// barcode-like); decoded pixels (a camera frame) go to ``decode(_:region:)``.
 ///
 /// Every threshold of this strategy is a field of its ``policy``.
 ///
@@ -156,11 +155,6 @@ public final class MultiPassDecoder {
         decode(image, region: region, firstLookDone: false)
     }
 
-    /// The plan ``decode(_:region:)`` follows for `region` of a `width`×`height` image.
-    public func plan(width: Int, height: Int, region: RegionOfInterest = .full) -> SearchPlan {
-        SearchPlan(effort: effort, region: region.pixelRect(imageWidth: width, imageHeight: height), policy: policy)
-    }
-
     /// ``decode(_:region:)``, after a look at a reduced copy when `firstLookDone`: the loop that
     /// runs the plan's stages until the ``Arbiter`` says the result is settled (or a stage finds
     /// there is nothing more to search).
@@ -176,8 +170,8 @@ public final class MultiPassDecoder {
         let rect = region.pixelRect(imageWidth: image.width, imageHeight: image.height)
         let plan = SearchPlan(effort: effort, region: rect, firstLookDone: firstLookDone, policy: policy)
         var search = Search(image: image, region: region, rect: rect, readings: earlier, candidates: given)
-        // The first look's readings, when a reduced look made them, are measured again at full size.
-        if firstLookDone { search.remeasureReduced() }
+        // What a reduced look read but could not confirm is measured again at full size.
+        search.remeasureReduced()
         // What the plan of each lower effort returns at the end of its stages, which the stages
         // after it may add to but not take away.
         var floor: ScanReport?
@@ -185,12 +179,12 @@ public final class MultiPassDecoder {
         for (index, stage) in plan.stages.enumerated() {
             if index > 0, plan.stages[index - 1].effort != stage.effort {
                 let below = search.report(after: plan.stages[index - 1].effort, policy: policy)
-                floor = floor.map { below.keeping($0) } ?? below
+                floor = floor.map { below.keeping($0, accepting: policy.accepting) } ?? below
             }
             if let end = run(stage, &search) { ended = end; break }
         }
         let report = ended ?? search.report(after: effort, policy: policy)
-        return floor.map { report.keeping($0) } ?? report
+        return floor.map { report.keeping($0, accepting: policy.accepting) } ?? report
     }
 
     /// The state of one image's search: what was read, where a barcode may be, which areas are
@@ -218,8 +212,6 @@ public final class MultiPassDecoder {
         var settledByFirstPasses = false
         /// Passes run: (area, pass, lines), so that none runs twice on the same pixels.
         var ran: Set<String> = []
-        /// The symbol fit ran on every region it may.
-        var fitted = false
 
         /// The first look ran here (not on a reduced copy before the search).
         var firstLookRan = false
@@ -264,6 +256,7 @@ public final class MultiPassDecoder {
             let first = look(search.halved ?? search.image, region: search.region, scale: big ? 2 : 1)
             search.firstLookRan = true
             search.readings += first.symbols ?? []
+            search.remeasureReduced()
             search.candidates = search.candidates ?? first.candidates
             if Arbiter.isConfirmed(search.readings) { return ScanReport(symbols: search.readings, accepting: accepting) }
         case .map:
@@ -293,7 +286,6 @@ public final class MultiPassDecoder {
                 search.readings += Self.verified(scanner.scan(search.image, pixels: area, pass: .full, density: 1), in: search.image)
                 if Arbiter.isConfirmed(search.readings) { break }
             }
-            if search.nothingRead { search.readings += quietZoneScan(search) }
             if !search.nothingRead { search.looked = [] }
             if Arbiter.isConfirmed(search.readings) {
                 return ScanReport(symbols: search.readings, candidates: search.looked, accepting: accepting)
@@ -308,6 +300,7 @@ public final class MultiPassDecoder {
                 && !search.readings.contains { if case .contradicted? = $0.verification { true } else { false } }
         case .recovery:
             guard !search.settledByFirstPasses else { return nil }
+            if stage.effort == .normal, search.nothingRead { search.found += quietZoneScan(search) }
             recover(&search, stage: stage)
         case .symbolFit:
             if search.settledByFirstPasses {
@@ -328,32 +321,37 @@ public final class MultiPassDecoder {
     }
 
     /// A missing quiet zone is evidence lowered, not the end of the attempt: an area whose
-    /// barcode-like region reaches the edge of the image where its quiet zone should be (left or
-    /// right of upright bars, above or below bars lying flat; or, in an image too small to map,
-    /// the whole region) is scanned again with a quiet zone of its paper's grey added on those
-    /// sides, 12 % of its extent (an EAN-13's 11 modules). What that reads is not a first pass's
-    /// reading (``PassName/quietZone``): it is judged only with the evidence a recovery pass needs.
+    /// barcode-like region reaches the edge of the region of interest where its quiet zone should
+    /// be (left or right of upright bars, above or below bars lying flat; or, in a region too small
+    /// to map, the whole region) is scanned again with a border of its paper's grey on both ends
+    /// of that axis, 12 % of the area's extent (at least an EAN-13's 11 modules, as the area is
+    /// wider than the symbol), halved first when over ``DecodingPolicy/halfSizeAbovePixels``.
+    /// Its readings are recovery readings (``PassName/quietZone``), judged with the evidence the
+    /// policy's ``DecodingPolicy/confirmations`` ask.
     func quietZoneScan(_ search: Search) -> [Symbol] {
-        let image = search.image
+        let rect = search.rect
         var symbols: [Symbol] = []
         for (area, candidate) in search.areas {
             var across = (x: false, y: false)
             if let candidate {
                 let r = candidate.rect, reach = max(4, min(r.width, r.height) / 8)
                 let upright = CandidateMap.turn(candidate.angle, 0) < 15, flat = CandidateMap.turn(candidate.angle, 90) < 15
-                if !flat { across.x = r.x <= reach || image.width - (r.x + r.width) <= reach }
-                if !upright { across.y = r.y <= reach || image.height - (r.y + r.height) <= reach }
-            } else if search.candidates == nil || !CandidateMap.canMap(search.rect) {
+                if !flat { across.x = r.x - rect.x <= reach || rect.x + rect.width - (r.x + r.width) <= reach }
+                if !upright { across.y = r.y - rect.y <= reach || rect.y + rect.height - (r.y + r.height) <= reach }
+            } else if search.candidates == nil || !CandidateMap.canMap(rect) {
                 across = (true, true)
             }
             guard across.x || across.y else { continue }
-            let crop = image.cropped(x: area.x, y: area.y, width: area.width, height: area.height)
-            let mx = across.x ? max(8, area.width * 12 / 100) : 0, my = across.y ? max(8, area.height * 12 / 100) : 0
+            let factor = area.width * area.height > policy.halfSizeAbovePixels ? 2 : 1
+            let crop = search.image.cropped(x: area.x, y: area.y, width: area.width, height: area.height).downscaled(by: factor)
+            let mx = across.x ? max(8, crop.width * 12 / 100) : 0, my = across.y ? max(8, crop.height * 12 / 100) : 0
             let padded = crop.padded(x: mx, y: my, with: crop.percentile(0.9))
             let found = scanner.scan(padded, pass: .quietZone, density: 1)
             symbols += Self.verified(found, in: padded).map { symbol in
-                symbol.mapped { (min(max($0 - Double(mx), 0), Double(area.width - 1)) + Double(area.x),
-                                 min(max($1 - Double(my), 0), Double(area.height - 1)) + Double(area.y)) }
+                symbol.mapped { u, v in
+                    let x = min(max(u - Double(mx), 0), Double(crop.width - 1)), y = min(max(v - Double(my), 0), Double(crop.height - 1))
+                    return (fromReduced(x, by: Double(factor)) + Double(area.x), fromReduced(y, by: Double(factor)) + Double(area.y))
+                }
             }
         }
         return symbols
@@ -385,7 +383,6 @@ public final class MultiPassDecoder {
             fitted += Self.templateSymbols(search.image, around: candidate, policy: policy)
             if done(fitted) { break }
         }
-        search.fitted = true
         return fitted
     }
 
@@ -393,6 +390,8 @@ public final class MultiPassDecoder {
     /// everything read is settled, only a region that looks strongly like a barcode
     /// (``Candidate/isStrong``: a second book) is still searched.
     func recover(_ search: inout Search, stage: SearchStage) {
+        // A later stage of every line is for what the stages before left unsettled.
+        if stage.everyLine, Arbiter.isSettled(search.all, minimumEvidence: confirmations, accepting: policy.accepting) { return }
         for (k, (area, candidate)) in search.areas.enumerated() {
             if k > 0, Arbiter.isSettled(search.all, minimumEvidence: confirmations, accepting: policy.accepting),
                !(candidate?.isStrong ?? false) {
@@ -635,7 +634,7 @@ public final class MultiPassDecoder {
     }
 
     /// Axis-aligned quadrilateral (clockwise from top-left) around mapped points.
-    static func boundingQuad(_ points: [(Double, Double)]) -> [Point] {
+    public static func boundingQuad(_ points: [(Double, Double)]) -> [Point] {
         guard !points.isEmpty else { return [] }
         let minX = Int(points.map(\.0).min()!.rounded()), maxX = Int(points.map(\.0).max()!.rounded())
         let minY = Int(points.map(\.1).min()!.rounded()), maxY = Int(points.map(\.1).max()!.rounded())

@@ -8,6 +8,9 @@ public struct ReadCode: Hashable, Sendable {
     /// same place: that code. Such a refusal is no problem of the photo (the barcode was read),
     /// so it is listed with `--all` and `--json` but not warned about. `nil` otherwise.
     public var misreadOf: String?
+    /// A measurement independent of the decoders' edges supports this code at its place: the
+    /// fit of the whole symbol read it, or the re-measurement of a reading's bars confirmed it.
+    public var independentlyMeasured = false
 
     public init(symbol: Symbol, verdict: Verdict, misreadOf: String? = nil) {
         self.symbol = symbol
@@ -66,38 +69,47 @@ public struct ScanReport: Sendable {
     /// same place (``ReadCode/misreadOf``).
     public var problems: [ReadCode] { rejected.filter { $0.misreadOf == nil } }
 
-    /// This report with every place that `floor` decided — a code accepted there, or refused
-    /// for what it is (a product code, a bad check digit), not as a misread or as ambiguous — and
-    /// that this report no longer reads (not at all, or only as ambiguous), judged as `floor`
-    /// judged it, unless this report accepts an ISBN there: `floor` is what the plan of a lower effort returned for the
-    /// same image (``SearchPlan``), and the stages after it may add places and settle the places
-    /// it left open, not undo what it read. Passes that turn, smooth or re-scan the same pixels
-    /// repeat a measurement; they add no evidence against it. Only the fit of the whole symbol
-    /// (``PassName/symbolFit``), a measurement the lower plan did not make, reading another code
-    /// at that place, leaves the place to this report.
-    public func keeping(_ floor: ScanReport) -> ScanReport {
-        func together(_ a: Symbol, _ b: Symbol) -> Bool { a.overlaps(b) || b.overlaps(a) }
+    /// This report with what `floor` — the report the plan of a lower effort returned for the
+    /// same image (``SearchPlan``) — decided at each of its places: a code accepted there, or
+    /// refused for what it is (a product code, a bad check digit), not as a misread or as
+    /// ambiguous. The stages after the lower plan may add places and settle the places it left
+    /// open; passes that turn, smooth or re-scan the same pixels repeat a measurement, so however
+    /// many of them read a rival, the place keeps `floor`'s verdicts (the rivals this report has
+    /// there are refused as misreads of an ISBN `floor` accepted). A place is this report's when
+    /// this report judged the decided code the same; or when another code there is supported by
+    /// a measurement `floor` did not have (``ReadCode/independentlyMeasured``: the fit of the
+    /// whole symbol, a confirming re-measurement); or, for a refused code, when this report reads
+    /// a code with an ISBN prefix there (a product code may be the misread of a book).
+    public func keeping(_ floor: ScanReport, accepting prefixes: ISBNPrefixes = .only978) -> ScanReport {
+        func together(_ a: ReadCode, _ b: ReadCode) -> Bool {
+            a.symbol.symbology == b.symbol.symbology && (a.symbol.overlaps(b.symbol) || b.symbol.overlaps(a.symbol))
+        }
         var report = self
         for decided in floor.codes where decided.verdict.isbn != nil
             || ![.misread, .ambiguous].contains(decided.verdict.rejection?.reason) {
-            let place = decided.symbol
-            // Still read here (judged the same, or weighed against more evidence than below): this
-            // report's reading stands.
-            if report.codes.contains(where: { $0.symbol.data == place.data && together($0.symbol, place)
-                && ($0.verdict == decided.verdict || $0.verdict.rejection?.reason != .ambiguous) }) {
+            let place = floor.codes.filter { together($0, decided) }
+            let here = report.codes.filter { together($0, decided) }
+            if here.contains(where: { $0.symbol.data == decided.symbol.data && $0.verdict == decided.verdict }) { continue }
+            let known = Set(place.map(\.symbol.data))
+            if here.contains(where: { !known.contains($0.symbol.data) && $0.independentlyMeasured }) { continue }
+            if decided.verdict.isbn == nil, here.contains(where: { code in
+                code.verdict.isbn != nil || code.symbol.data.hasPrefix("978")
+                    || (prefixes == .with979 && code.symbol.data.hasPrefix("979"))
+            }) {
                 continue
             }
-            let refitted = codes.contains { $0.symbol.pass == .symbolFit && $0.symbol.data != place.data && together($0.symbol, place) }
-            guard !refitted else { continue }
-            // A refused code may be a misread of the ISBN that more evidence found at its place
-            // (the reason the search goes on after a product code): the ISBN stands.
-            if decided.verdict.isbn == nil, codes.contains(where: { $0.verdict.isbn != nil && together($0.symbol, place) }) {
-                continue
+            let accepted = decided.verdict.isbn != nil ? decided.symbol.data : nil
+            report.codes = report.codes.compactMap { code in
+                guard together(code, decided) else { return code }
+                if known.contains(code.symbol.data) { return nil }  // floor's own verdict, added below
+                guard let accepted else { return code }
+                var rival = code
+                rival.verdict = .rejected(Rejection(.misread, "probable misread of \(accepted), which this barcode reads as "
+                    + "with clearly more evidence (passes over the same pixels repeat a reading; they add no evidence)"))
+                rival.misreadOf = accepted
+                return rival
             }
-            report.codes.removeAll { together($0.symbol, place) }
-            report.codes += floor.codes.filter { code in
-                together(code.symbol, place) && !report.codes.contains { $0.symbol == code.symbol }
-            }
+            report.codes += place
         }
         report.codes.sort(by: Self.readingOrder)
         return report

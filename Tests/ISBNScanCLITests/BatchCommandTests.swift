@@ -57,7 +57,7 @@ struct Shelf {
         #expect(one.status == 1)  // TestImages/corrupt
         #expect(three.status == 1)
         #expect(one.stdout == three.stdout)
-        #expect(one.stdout.split(separator: "\n").count == 73)  // 53 before TestImages/formats (16 files), corrupt/truncated-header.png/.jpg and isbn/jpeg-big-inverted.jpg
+        #expect(one.stdout.split(separator: "\n").count == 73)  // 53 before TestImages/formats (16 files), corrupt/truncated-header.png/.jpg, isbn/jpeg-big-inverted.jpg and trust/misread-rival.png
     }
 
     @Test func csvFollowsRFC4180() throws {

@@ -75,6 +75,30 @@ import TestSupport
         #expect(kept.rejected.first?.misreadOf == right)
     }
 
+    /// However many more passes repeat the misread — here until it wins its place 10 to 3 — the
+    /// ISBN the lower effort accepted stays accepted, and the misread is refused as its misread.
+    @Test func aMisreadThatOutvotesTheISBNByRepetitionStillDoesNotUndoIt() throws {
+        let right = "9780201752847", misread = "4182208752847"
+        let lower = ScanReport(symbols: [reading(right, pass: "smooth"), reading(right, pass: "gamma-0.6"),
+                                         reading(right, pass: "stretch"), reading(misread, pass: "threshold")],
+                               recoveryEvidence: 2)
+        let turns = (1...9).map { PassName(rawValue: "rotate+\($0 * 5)") }
+        let higher = ScanReport(symbols: [reading(right, pass: "smooth"), reading(right, pass: "gamma-0.6"),
+                                          reading(right, pass: "stretch"), reading(misread, pass: "threshold")]
+                                    + turns.map { reading(misread, pass: $0) }, recoveryEvidence: 2)
+        #expect(higher.isbns.isEmpty)
+        #expect(higher.codes.first { $0.symbol.data == right }?.verdict.rejection?.reason == .misread)
+        let kept = higher.keeping(lower)
+        #expect(kept.isbns.map(\.isbn13) == [right])
+        #expect(kept.codes.first { $0.symbol.data == misread }?.misreadOf == right)
+        // A confirming re-measurement of the rival, which the lower effort did not have, is new
+        // evidence: the place is the higher effort's.
+        let confirmed = ScanReport(symbols: [reading(right, pass: "smooth"), reading(misread, pass: "rotate+5"),
+                                             reading("9780201758849", pass: "rotate+10", verification: .confirmed(lines: 4))],
+                                   recoveryEvidence: 2)
+        #expect(confirmed.keeping(lower).isbns.map(\.isbn13) == ["9780201758849"])
+    }
+
     /// A product code the lower effort read stays read; a place it left ambiguous is the
     /// higher effort's to settle.
     @Test func aLowerEffortsProductCodeStaysAndItsOpenPlacesAreSettledAbove() {
@@ -101,6 +125,11 @@ import TestSupport
         let kept = higher.keeping(lower)
         #expect(kept.isbns.map(\.isbn13) == ["9780306406751"])
         #expect(kept.rejected.map(\.symbol.data) == ["9780306406157"])
+        // The same when a pass read the fitted code too (the reported symbol is then the pass's).
+        let also = ScanReport(symbols: [reading("9780306406157", pass: "full", quality: 3, verification: .unverified), fitted,
+                                        reading("9780306406751", pass: "invert", quality: 40)])
+        #expect(also.codes.first { $0.symbol.data == "9780306406751" }?.symbol.pass == "invert")
+        #expect(also.keeping(lower).isbns.map(\.isbn13) == ["9780306406751"])
     }
 
     @Test func theArbiterJudges979WithThePolicysPrefixesOnce() throws {
