@@ -7,16 +7,6 @@ import TestSupport
 
 /// The arbiter: evidence per place, margins, misreads superseded (issue 9).
 @Suite struct ArbiterTests {
-    func box(_ x: Int, _ y: Int, _ w: Int, _ h: Int) -> [Point] {
-        [Point(x: x, y: y), Point(x: x + w, y: y), Point(x: x + w, y: y + h), Point(x: x, y: y + h)]
-    }
-
-    func reading(_ data: String, pass: PassName, quality: Int = 10, verification: Verification? = nil) -> Symbol {
-        var symbol = Symbol(symbology: .ean13, data: data, quality: quality, orientation: 0, polygon: box(100, 100, 200, 40), pass: pass)
-        symbol.verification = verification
-        return symbol
-    }
-
     @Test func aReadingSupportedThreeToOneWins() {
         let right = "9780306406157", rival = "9780306406751"  // 1<->7 twice: the check digit still holds
         let report = ScanReport(symbols: [reading(right, pass: "smooth"), reading(right, pass: "gamma-0.6"),

@@ -8,16 +8,6 @@ import TestSupport
 /// The search plan: each effort extends the one below, what a lower effort read a higher one
 /// reads, repetition is not evidence, and the accepted prefixes are the arbiter's.
 @Suite struct SearchPlanTests {
-    func box(_ x: Int, _ y: Int, _ w: Int, _ h: Int) -> [Point] {
-        [Point(x: x, y: y), Point(x: x + w, y: y), Point(x: x + w, y: y + h), Point(x: x, y: y + h)]
-    }
-
-    func reading(_ data: String, pass: PassName, quality: Int = 10, verification: Verification? = nil) -> Symbol {
-        var symbol = Symbol(symbology: .ean13, data: data, quality: quality, orientation: 0, polygon: box(100, 100, 200, 40), pass: pass)
-        symbol.verification = verification
-        return symbol
-    }
-
     @Test(arguments: [(640, 480), (4000, 3000), (100, 80)])
     func eachEffortsPlanBeginsWithThePlanBelow(width: Int, height: Int) {
         let rect = PixelRect(x: 0, y: 0, width: width, height: height)
