@@ -72,7 +72,8 @@ ArgumentParser.acceptOption,
             OptionSpec("output", short: "o", value: "file", help: """
                 Write the results to this file instead of standard output.
                 It appears complete or not at all: written to a temporary
-                file beside it and renamed at the end.
+                file beside it and renamed at the end. Refused (status 2)
+                when it is one of the inputs or the --db catalogue.
                 """),
             OptionSpec("db", value: "file", help: """
                 Record every file scanned and every ISBN accepted in this
@@ -323,6 +324,10 @@ ArgumentParser.acceptOption,
         if let output = settings.output, let clash = Self.input(in: walk, sameFileAs: output) {
             throw UsageError("--output \(escaped(output, json: false)) is the input \(escaped(clash, json: false)); refusing to overwrite it")
         }
+        // The results written over the catalogue would replace every book it holds.
+        if let output = settings.output, let db = settings.db, Self.isSameFile(output, db) {
+            throw UsageError("--output \(escaped(output, json: false)) is the --db catalogue \(escaped(db, json: false)); refusing to overwrite it")
+        }
         // Before the output file exists: from here a first Ctrl-C stops cleanly and a second
         // one removes the temporary file.
         StopSignal.install()
@@ -435,6 +440,25 @@ extension ScanCommand {
     /// modification time.
     static func unchangedLine(_ file: String, scannedAt: String) -> String {
         "\(escaped(file, json: false)): unchanged since it was catalogued on \(scannedAt), not scanned again (--rescan to scan it)\n"
+    }
+
+    /// Whether `a` and `b` name one file: the same device and inode, or, when neither exists
+    /// yet, the same absolute path once `.`, `..` and repeated slashes are taken out.
+    static func isSameFile(_ a: String, _ b: String) -> Bool {
+        if Catalog.sameFile(a, b) { return true }
+        func absolute(_ path: String) -> String {
+            var full = path
+            if !path.hasPrefix("/"), let cwd = getcwd(nil, 0) {
+                full = String(cString: cwd) + "/" + path
+                free(cwd)
+            }
+            var parts: [Substring] = []
+            for part in full.split(separator: "/") where part != "." {
+                if part == ".." { _ = parts.popLast() } else { parts.append(part) }
+            }
+            return "/" + parts.joined(separator: "/")
+        }
+        return access(a, F_OK) != 0 && access(b, F_OK) != 0 && absolute(a) == absolute(b)
     }
 
     /// The input that is the same file as `output` (same device and inode), if any.

@@ -38,6 +38,29 @@ import TestSupport
         #expect(try catalog.statistics().refusals == ["prefix": 1])
     }
 
+    /// `-o` naming the catalogue would replace every book it holds with text: a usage error,
+    /// whether the catalogue exists already or not, under any spelling of its path.
+    @Test func theOutputCannotBeTheCatalogue() throws {
+        let directory = NSTemporaryDirectory() + "isbnscan-o-db-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let db = directory + "/books.db", photo = "\(testImages)/isbn/png-gray8.png"
+        let fresh = try isbnscan(["scan", "--db", db, "-o", directory + "/./books.db", photo])
+        #expect(fresh.status == 2)
+        #expect(fresh.stderr.contains("Error: --output \(directory)/./books.db is the --db catalogue \(db); refusing to overwrite it\n"))
+        #expect(!FileManager.default.fileExists(atPath: db))
+        let first = try isbnscan(["scan", "--db", db, photo])
+        #expect(first.status == 0)
+        let before = try Data(contentsOf: URL(fileURLWithPath: db))
+        let again = try isbnscan(["scan", "--db", db, "-o", db, "--rescan", photo])
+        #expect(again.status == 2)
+        #expect(again.stderr.contains("Error: --output \(db) is the --db catalogue \(db); refusing to overwrite it\n"))
+        #expect(again.stdout == "")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: db)) == before)
+        let list = try isbnscan(["catalog", "list", "--db", db])
+        #expect(list.stdout.contains("9780306406157"))
+    }
+
     @Test func aSecondRunSkipsUnchangedFilesAndRescanForces() throws {
         let shelf = try shelf(count: 6)
         defer { shelf.remove() }
