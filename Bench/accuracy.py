@@ -474,9 +474,10 @@ WORLD_DISK_TARGETS = [(1.0, 0.95), (1.5, 0.85), (2.0, 0.70)]
 WORLD_OTHER_TARGET = 2.0 / 3.0
 
 
-def report_world(title, part, rows, runs):
-    n = len(rows)
-    print("== %s: %d images ==" % (title, n))
+def readers_header(title, rows, runs):
+    """Prints a set's title, the commands and the table of readers; returns the tool names, their
+    short names, the files each read, their wrong codes and their trust counts."""
+    print("== %s: %d images ==" % (title, len(rows)))
     for r in runs:
         print("$ " + B.shell_join(r.cmd))
     tools = [r.tool for r in runs]
@@ -486,6 +487,12 @@ def report_world(title, part, rows, runs):
     trust = {r.tool: B.trust_counts(rows, r) for r in runs}
     print()
     reader_table(rows, runs, ok, wrong, trust)
+    return tools, short, ok, wrong, trust
+
+
+def report_world(title, part, rows, runs):
+    n = len(rows)
+    tools, short, ok, wrong, trust = readers_header(title, rows, runs)
     kinds_table, kinds = group_rates(rows, ok, tools, lambda r: r["columns"].get("kind", "?"))
     print()
     print("%s: read rate per blur kind:" % part)
@@ -527,16 +534,7 @@ def report_world(title, part, rows, runs):
 
 def report_crops(title, rows, runs):
     n = len(rows)
-    print("== %s: %d images ==" % (title, n))
-    for r in runs:
-        print("$ " + B.shell_join(r.cmd))
-    tools = [r.tool for r in runs]
-    short = [t.replace("isbnscan ", "") for t in tools]
-    ok = efforts_read(rows, runs)
-    wrong = {r.tool: wrong_codes(rows, r) for r in runs}
-    trust = {r.tool: B.trust_counts(rows, r) for r in runs}
-    print()
-    reader_table(rows, runs, ok, wrong, trust)
+    tools, short, ok, wrong, trust = readers_header(title, rows, runs)
 
     def counts(key, label):
         table, data = group_rates(rows, ok, tools, key)

@@ -275,3 +275,16 @@ def table(headers, rows, left=1):
         if n == 0:
             lines.append("  ".join("-" * w for w in widths))
     return "\n".join(lines)
+
+
+def fast_fft_size(n):
+    """The smallest m >= n whose only prime factors are 2, 3 and 5 (sizes numpy's FFT is fast at)."""
+    m = n
+    while True:
+        r = m
+        for p in (2, 3, 5):
+            while r % p == 0:
+                r //= p
+        if r == 1:
+            return m
+        m += 1

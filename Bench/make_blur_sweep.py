@@ -33,6 +33,7 @@ import random
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import benchlib as B  # noqa: E402
 import synth as S  # noqa: E402
 
 import numpy as np  # noqa: E402
@@ -64,26 +65,13 @@ def disk_kernel(radius, sub=16):
     return k / k.sum()
 
 
-def fast_len(n):
-    """The smallest m >= n whose prime factors are 2, 3 and 5 (fast FFT sizes)."""
-    m = n
-    while True:
-        r = m
-        for p in (2, 3, 5):
-            while r % p == 0:
-                r //= p
-        if r == 1:
-            return m
-        m += 1
-
-
 def convolve(a, kernel):
     """2-D convolution of a float32 H x W x C array with a small centred kernel, by FFT; the image is
     extended by mirroring its edges (no dark frame at the border)."""
     h, w = a.shape[:2]
     p = kernel.shape[0] // 2
     padded = np.pad(a, ((p, p), (p, p), (0, 0)), mode="reflect")
-    fh, fw = fast_len(padded.shape[0]), fast_len(padded.shape[1])
+    fh, fw = B.fast_fft_size(padded.shape[0]), B.fast_fft_size(padded.shape[1])
     kpad = np.zeros((fh, fw), dtype=np.float32)
     kpad[:kernel.shape[0], :kernel.shape[1]] = kernel
     kpad = np.roll(kpad, (-p, -p), axis=(0, 1))  # kernel centre at the origin

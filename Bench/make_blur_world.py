@@ -48,6 +48,9 @@ import random
 import shutil
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import benchlib as B  # noqa: E402
+
 import numpy as np
 from PIL import Image, ImageDraw, ImageFilter, ImageFont
 
@@ -257,19 +260,6 @@ def motion_psf(length, angle, rng):
     return k / k.sum()
 
 
-def fast_size(n):
-    """The smallest m >= n whose only prime factors are 2, 3 and 5 (FFT sizes)."""
-    m = n
-    while True:
-        r = m
-        for p in (2, 3, 5):
-            while r % p == 0:
-                r //= p
-        if r == 1:
-            return m
-        m += 1
-
-
 def apply_psfs(img, psfs):
     """Convolve `img` with every kernel in `psfs`, edges extended."""
     if not psfs:
@@ -280,7 +270,7 @@ def apply_psfs(img, psfs):
     h = k.shape[0] // 2
     pad = h + 2
     big = np.pad(img, pad, mode="edge")
-    shape = (fast_size(big.shape[0]), fast_size(big.shape[1]))
+    shape = (B.fast_fft_size(big.shape[0]), B.fast_fft_size(big.shape[1]))
     embed = np.zeros(shape, dtype=np.float32)
     embed[:k.shape[0], :k.shape[1]] = k
     embed = np.roll(embed, (-h, -h), axis=(0, 1))
@@ -291,7 +281,7 @@ def apply_psfs(img, psfs):
 def full_convolve(a, b):
     """Full 2-D convolution of two small odd-sized square kernels (the result is centred too)."""
     n = a.shape[0] + b.shape[0] - 1
-    shape = (fast_size(n), fast_size(n))
+    shape = (B.fast_fft_size(n), B.fast_fft_size(n))
     out = np.fft.irfft2(np.fft.rfft2(a, s=shape) * np.fft.rfft2(b, s=shape), s=shape)[:n, :n]
     return np.clip(out, 0, None) / out.sum()
 
