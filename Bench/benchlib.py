@@ -7,6 +7,7 @@
 * scoring and plain-text tables.
 """
 
+import hashlib
 import html
 import json
 import os
@@ -288,3 +289,12 @@ def fast_fft_size(n):
         if r == 1:
             return m
         m += 1
+
+
+def sources_digest(*files):
+    """sha1 over generator sources, stored in a set's stamp so that a changed generator regenerates."""
+    h = hashlib.sha1()
+    for f in files:
+        with open(f, "rb") as fh:
+            h.update(fh.read())
+    return h.hexdigest()[:16]

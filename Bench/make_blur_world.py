@@ -39,7 +39,6 @@ regenerated when its parameters and the generator's source are unchanged. Each i
 """
 
 import argparse
-import hashlib
 import json
 import math
 import multiprocessing
@@ -445,14 +444,6 @@ def make_world_photo(rng, kind, sev):
 # files
 
 
-def sources_digest(*paths):
-    h = hashlib.sha256()
-    for p in paths:
-        with open(p, "rb") as f:
-            h.update(f.read())
-    return h.hexdigest()[:16]
-
-
 def up_to_date(out, params):
     try:
         with open(os.path.join(out, "stamp.json")) as f:
@@ -494,7 +485,7 @@ def world_image(job):
 
 def write_part(out, part, seed, per_category, jobs):
     params = {"part": part, "seed": seed, "per_category": per_category, "size": list(SIZE),
-              "sources": sources_digest(os.path.abspath(__file__))}
+              "sources": B.sources_digest(os.path.abspath(__file__))}
     if up_to_date(out, params):
         print("make_blur_world: %s is up to date" % out, file=sys.stderr)
         return

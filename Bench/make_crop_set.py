@@ -29,6 +29,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import make_blur_world as W  # noqa: E402
+import benchlib as B  # noqa: E402
 
 SIDES = ["left", "right", "both"]
 WHERE = {"in2": 2, "in1": 1, "at": 0, "out1": -1, "out2": -2}  # modules inside the guard's outer edge
@@ -68,7 +69,7 @@ def main():
     a = ap.parse_args()
     here = os.path.dirname(os.path.abspath(__file__))
     params = {"seed": a.seed, "per_category": a.per_category,
-              "sources": W.sources_digest(os.path.abspath(__file__), os.path.join(here, "make_blur_world.py"))}
+              "sources": B.sources_digest(os.path.abspath(__file__), os.path.join(here, "make_blur_world.py"))}
     if W.up_to_date(a.out, params):
         print("make_crop_set: %s is up to date" % a.out, file=sys.stderr)
         return 0

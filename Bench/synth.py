@@ -8,14 +8,17 @@ Kept apart from benchlib.py so that changing how results are printed does not re
 No ImageMagick: the box's /usr/local/bin/convert is a fake.
 """
 
-import hashlib
 import json
 import os
 import shutil
 import subprocess
+import sys
 import tempfile
 
 from PIL import Image, ImageChops, ImageDraw
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from benchlib import sources_digest  # noqa: E402,F401  (the generators call S.sources_digest)
 
 # --------------------------------------------------------------------------
 # barcodes
@@ -260,15 +263,6 @@ def save_photo(photo, path, fmt, quality=90):
         photo.save(path, "JPEG", quality=quality)
     else:
         photo.save(path, "PNG", compress_level=3)
-
-
-def sources_digest(*files):
-    """sha1 over generator sources, stored in the cache stamp so a changed generator regenerates."""
-    h = hashlib.sha1()
-    for f in files:
-        with open(f, "rb") as fh:
-            h.update(fh.read())
-    return h.hexdigest()[:16]
 
 
 def cached(out_dir, params):

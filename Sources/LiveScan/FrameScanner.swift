@@ -228,8 +228,9 @@ public final class FrameScanner {
                 let rect = PixelRect(x: s.start, y: 0, width: s.length, height: image.height)
                 sparse = decoder.scanner.scan(image, pixels: rect, pass: .full, rows: 0, columns: lineStep)
             }
-            // Nothing on the sparse lines: nothing to judge, and a followed code has left. Only
-            // codes followed at their places: the frame is judged on the sparse lines (below).
+            // Nothing on the sparse lines: nothing to judge (followed codes have left after
+            // ``followedFramesUnseen`` such frames). Only codes followed at their places: the frame
+            // is judged on the sparse lines (below).
             // Anything else (any EAN, even one a judge would refuse): this frame gets the whole
             // scan, every line, as `scan` does, so that a code the sparse lines read weakly is
             // judged on all of them; the sparse readings themselves are neither verified nor kept
