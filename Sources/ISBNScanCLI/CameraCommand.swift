@@ -48,7 +48,7 @@ enum CameraCommand {
             OptionSpec("repeat-after", value: "seconds", help: "--continuous: print the same ISBN again only after it\nhas been out of view this long (default: 3)."),
             OptionSpec("frame-timeout", value: "seconds", help: "Fail (exit 1) when the camera sends no frame for this\nlong (default: 5)."),
             OptionSpec("max-frames", value: "n", help: "Stop after n frames (tests, benchmarks). Default: no limit."),
-            OptionSpec("effort", value: "level", help: "Decoding per frame: fast (one zbar scan; the default,\nthe next frame is the next try), normal or thorough (as\nin 'isbnscan scan', much slower per frame)."),
+            OptionSpec("effort", value: "level", help: "Decoding per frame: fast (one zbar scan per frame, and\nthe recovery of blurred barcodes in the spare time; the\ndefault), normal or thorough (every frame searched whole\nas in 'isbnscan scan', much slower per frame)."),
             OptionSpec("line-step", value: "n", help: "With --effort fast: scan every n-th line of the region per\nframe, the next frame the lines after them, so n frames scan\nthem all; a frame whose lines read anything is scanned whole.\nA band is read along rows only. 1...16 (default: 2); 1 scans\nevery row and column of every frame."),
             OptionSpec("addons", help: "Also read EAN-5/EAN-2 add-ons and print them after the ISBN."),
 ArgumentParser.acceptOption,

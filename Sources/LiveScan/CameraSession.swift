@@ -55,6 +55,10 @@ public final class CameraSession: Sendable {
         public var trackedFrames = 0
         /// Frames that got the whole scan of the region.
         public var fullDecodes = 0
+        /// Frames handed to the recovery that runs in the spare time (``FrameScanner/recoveryAttempts``).
+        public var recoveryAttempts = 0
+        /// Frames whose sighting held a code that recovery read (``FrameScanner/recoveredFrames``).
+        public var recoveredFrames = 0
     }
 
     public init(options: LiveScanOptions, control: SessionControl? = nil) {
@@ -92,7 +96,7 @@ public final class CameraSession: Sendable {
                                          region: control.region.pixelRect(imageWidth: format.width, imageHeight: format.height)))
 
         let scanner = FrameScanner(region: o.region, scannerOptions: ScannerOptions(addOns: o.addOns), effort: o.effort,
-                                   lineStep: o.lineStep, accepting: o.prefixes)
+                                   lineStep: o.lineStep, accepting: o.prefixes, spareTime: o.spareTime)
         var confirmer = FrameConfirmer(requiredFrames: o.confirmFrames, repeatAfter: o.repeatAfter)
         var refusals = FrameConfirmer(requiredFrames: o.confirmFrames, repeatAfter: .infinity)
         let clock = ContinuousClock()
@@ -162,7 +166,8 @@ public final class CameraSession: Sendable {
                 // own arbiter already refused as misreads of another code are no rivals of it.
                 let accepted = report.accepted
                 let sightings = report.codes.filter { $0.verdict.rejection?.reason != .misread }.map(\.symbol)
-                let due = Set(confirmer.observe(sightings, reportable: Set(accepted.map(\.symbol.data)), at: time))
+                let due = Set(confirmer.observe(sightings, reportable: Set(accepted.map(\.symbol.data)), at: time,
+                                                window: scanner.sightingWindow(confirmer.window, frames: confirmer.requiredFrames)))
                 // A misread of a code accepted at its place is no problem to report.
                 let refusedDue = Set(refusals.observe(report.problems.map(\.symbol.data), at: time))
                 for code in report.problems where refusedDue.contains(code.symbol.data) {
@@ -181,6 +186,8 @@ public final class CameraSession: Sendable {
         }
         summary.trackedFrames = scanner.trackedFrames
         summary.fullDecodes = scanner.fullDecodes
+        summary.recoveryAttempts = scanner.recoveryAttempts
+        summary.recoveredFrames = scanner.recoveredFrames
         summary.seconds = now()
         summary.cpuSeconds = Self.cpuSeconds() - cpuStart
         summary.sessionThreadCPUSeconds = Self.threadCPUSeconds() - threadStart

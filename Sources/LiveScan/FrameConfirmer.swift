@@ -47,8 +47,12 @@ public struct FrameConfirmer: Sendable {
 
     /// Records every main symbol read in one frame taken at `time` (all of them, refused ones
     /// too, so that a misread counts as a rival) and returns the codes among `reportable` to
-    /// report now, in the order given.
-    public mutating func observe(_ symbols: [Symbol], reportable: Set<String>, at time: Double) -> [String] {
+    /// report now, in the order given. `window`, when longer than ``window``, is the window of
+    /// this call (sightings that come slower than frames, each a piece of evidence: see
+    /// ``FrameScanner/sightingWindow(_:frames:)``).
+    public mutating func observe(_ symbols: [Symbol], reportable: Set<String>, at time: Double,
+                                 window longer: Double? = nil) -> [String] {
+        let window = max(window, longer ?? 0)
         let present = Set(symbols.map(\.data))
         for (code, visit) in visits where !present.contains(code) && time - visit.lastSeen >= repeatAfter {
             visits[code] = nil

@@ -26,9 +26,10 @@ import Scanning
 /// except when they read only codes the session confirmed, at their places, which are followed
 /// (``follow(_:in:)``) with a whole scan every ``fullScanEvery``-th frame.
 ///
-/// A frame where nothing was read, when the region holds something barcode-like, may
-/// get the fit of the whole symbol that reads out-of-focus barcodes (``outOfFocus(_:)``), as
-/// often as ``outOfFocusShare`` lets it.
+/// A frame where nothing was read, when the region holds something barcode-like, is handed to
+/// the recovery stages of the `normal` plan, which run in the camera's spare time
+/// (``SpareTimeRecovery``): on a thread of their own at a lower priority, one attempt at a time,
+/// their report counted as the sighting of the frame it comes back on.
 ///
 /// With ``Effort/normal`` or ``Effort/thorough``, or `lineStep` 1, every frame gets that whole
 /// scan (`lineStep` 1 is what the camera did before the lines were spread over frames).
@@ -56,13 +57,16 @@ public final class FrameScanner {
     ///   - effort: ``Effort/fast`` (default) is one sparse zbar scan per frame; the next frame
     ///     is the next chance, and ``FrameConfirmer`` guards against misreads.
     ///   - lineStep: see ``lineStep``; 1…16 (clamped).
-    ///   - outOfFocusShare: see ``outOfFocusShare``.
     ///   - prefixes: the GS1 prefixes accepted as ISBNs (978; 979 with `--accept 979`).
+    ///   - spareTime: where the recovery of frames the cheap scan cannot read runs: a thread of its
+    ///     own (the default), or at once on the caller's (the same frames give the same readings).
     public init(region: RegionOfInterest, scannerOptions: ScannerOptions = ScannerOptions(), effort: Effort = .fast,
-                lineStep: Int = FrameScanner.defaultLineStep, outOfFocusShare: Double = FrameScanner.defaultOutOfFocusShare,
-                accepting prefixes: ISBNPrefixes = .only978) {
+                lineStep: Int = FrameScanner.defaultLineStep, accepting prefixes: ISBNPrefixes = .only978,
+                spareTime: SpareTimeMode = .background) {
         self.region = region
-        self.outOfFocusShare = outOfFocusShare
+        self.recovery = effort == .fast
+            ? SpareTimeRecovery(mode: spareTime == .background ? .background : .inline, scannerOptions: scannerOptions, accepting: prefixes)
+            : nil
         self.decoder = MultiPassDecoder(scanner: BarcodeScanner(options: scannerOptions),
                                         policy: DecodingPolicy(effort: effort, accepting: prefixes))
         self.lineStep = min(max(1, lineStep), 16)
@@ -84,59 +88,60 @@ public final class FrameScanner {
         return (offset, (length - offset - 1) / step * step + 1)
     }
 
-    /// The default ``outOfFocusShare``: a tenth of the time (the map of the region counts too).
-    /// At 30 frames/s an attempt of 50 ms comes every half second, so two readings confirm a
-    /// blurred book in about a second; running flat out (`make bench-camera`), frames where
-    /// nothing is read cost up to a tenth more.
-    public static let defaultOutOfFocusShare = 1.0 / 10
-    /// The share of the time between frames that out-of-focus attempts may take: an attempt
-    /// that takes t seconds waits until t / share seconds have passed (wall clock, from one
-    /// ``scan(_:)`` to the next) before the next, so the cheap scan of every frame keeps up
-    /// with the camera (at 30 frames/s and a share of 1/10, a 3.3 ms allowance per frame) and
-    /// frames are skipped by the fit, not queued.
-    public let outOfFocusShare: Double
-    /// Seconds of out-of-focus decoding not yet paid for by time.
-    private var outOfFocusDebt = 0.0
-    /// When the previous frame was scanned.
-    private var lastScan: ContinuousClock.Instant?
-    /// Frames that got an out-of-focus attempt.
-    public private(set) var outOfFocusAttempts = 0
+    /// Where ``SpareTimeRecovery`` runs.
+    public enum SpareTimeMode: Sendable {
+        /// A thread of its own, at a lower priority: the capture loop never waits for it.
+        case background
+        /// At once, on the thread that scans the frame: its report comes with the same frame.
+        case inline
+    }
+
+    /// The recovery of frames the cheap scan read nothing in (``Effort/fast`` only: the other
+    /// efforts search every frame whole).
+    private let recovery: SpareTimeRecovery?
+    /// Frames handed to the spare-time recovery.
+    public var recoveryAttempts: Int { recovery?.attempts ?? 0 }
+    /// Frames whose report holds a code the spare-time recovery read.
+    public private(set) var recoveredFrames = 0
     /// Frames where nothing was read, so far.
     private var framesWithoutRead = 0
+    /// Something barcode-like was in view at the last map.
+    private var barcodeLikeInView = false
     /// Of the frames where nothing was read, every n-th gets the map that looks for something
-    /// barcode-like (about 0.2 ms on a 1080p band): at 30 frames/s, 4 times a second.
-    public static let outOfFocusMapEvery = 8
+    /// barcode-like (about 0.2 ms on a 1080p band): at 30 frames/s, 4 times a second. While the
+    /// last map found something, every frame the recovery is free for gets it.
+    public static let mapEvery = 8
 
-    /// With ``Effort/fast``, a frame whose sparse lines read nothing: when the budget allows and
-    /// the region has something barcode-like, the fit of the whole symbol to its most barcode-like
-    /// region (``MultiPassDecoder/templateSymbols(_:around:policy:)``, with the decoder's policy:
-    /// what a fixed-focus webcam shows of a book held close). Its reading is confirmed across
-    /// frames like any other (``FrameConfirmer``).
-    func outOfFocus(_ image: LuminanceImage) -> ScanReport {
-        let clock = ContinuousClock()
-        let started = clock.now
-        if let lastScan { outOfFocusDebt = max(0, outOfFocusDebt - outOfFocusShare * min(1, (started - lastScan).seconds)) }
-        lastScan = started
-        // The map itself is made on every ``outOfFocusMapEvery``-th frame only: a frame where
-        // nothing barcode-like is in view costs the cheap scan and no more.
-        let mapFrame = framesWithoutRead % Self.outOfFocusMapEvery == 0
+    /// A frame whose lines read nothing: when the recovery is free and the region has
+    /// something barcode-like whose bars the region's lines can cross (upright in a band, lying
+    /// flat in a tall region), the frame is handed to it.
+    func offerToRecovery(_ image: LuminanceImage, region: PixelRect) {
+        guard let recovery, !recovery.isBusy else { return }
+        let mapFrame = barcodeLikeInView || framesWithoutRead % Self.mapEvery == 0
         framesWithoutRead += 1
-        guard outOfFocusDebt == 0, mapFrame,
-              CandidateMap.canMap(PixelRect(x: 0, y: 0, width: image.width, height: image.height)) else {
-            return ScanReport(symbols: [], accepting: decoder.policy.accepting)
-        }
-        var symbols: [Symbol] = []
-        // Only bars the region's lines can cross: upright in a band, lying flat in a tall region.
+        guard mapFrame, CandidateMap.canMap(PixelRect(x: 0, y: 0, width: image.width, height: image.height)) else { return }
         let lines = Lines(width: image.width, height: image.height)
-        if let candidate = CandidateMap.find(in: image).first(where: { c in
-            lines == .both || (lines == .rows) == (abs(c.angle) < 45)
-        }) {
-            outOfFocusAttempts += 1
-            symbols = MultiPassDecoder.templateSymbols(image, around: candidate, policy: decoder.policy)
-        }
-        outOfFocusDebt += (clock.now - started).seconds
-        lastScan = clock.now
-        return ScanReport(symbols: symbols, accepting: decoder.policy.accepting)
+        let candidates = CandidateMap.find(in: image).filter { c in lines == .both || (lines == .rows) == (abs(c.angle) < 45) }
+        barcodeLikeInView = !candidates.isEmpty
+        if barcodeLikeInView { _ = recovery.offer(image, candidates: candidates, region: region) }
+    }
+
+    /// Seconds within which the session counts the sightings of a code (``FrameConfirmer``): its
+    /// own window `base`, or, when the spare-time recovery's attempts are slower, long enough for
+    /// `frames` of them (each attempt is one frame's sighting; a code it reads gets no other). Any
+    /// rival reading at the code's place is counted over the same time.
+    public func sightingWindow(_ base: Double, frames: Int) -> Double {
+        max(base, Double(frames) * 1.25 * (recovery?.lastSeconds ?? 0))
+    }
+
+    /// Adds to `report` the codes of a recovery attempt finished since the last frame on this
+    /// region, which it does not hold yet.
+    func addRecovered(to report: inout ScanReport, region: PixelRect) {
+        guard let recovered = recovery?.take(region: region) else { return }
+        let new = recovered.codes.filter { code in !report.codes.contains { $0.symbol.data == code.symbol.data } }
+        guard !new.isEmpty else { return }
+        report.codes += new
+        recoveredFrames += 1
     }
 
     // MARK: Following confirmed codes
@@ -255,7 +260,17 @@ public final class FrameScanner {
             } else {
                 report = ScanReport(symbols: [], accepting: decoder.policy.accepting)
             }
-            if report.codes.isEmpty { report = outOfFocus(image) }
+        }
+        if decoder.effort == .fast {
+            // Nothing read, or only what neither the frame's arbiter accepted nor a re-measurement
+            // of the bars confirmed (a blurred symbol that zbar misreads): the recovery's turn.
+            let settled = report.codes.contains { code in
+                if code.verdict.isbn != nil { return true }
+                if case .confirmed? = code.symbol.verification { return true }
+                return false
+            }
+            if !settled { offerToRecovery(image, region: pixels.rect) }
+            addRecovered(to: &report, region: pixels.rect)
         }
         scannedFrames += 1
         for index in report.codes.indices {

@@ -37,6 +37,9 @@ public struct LiveScanOptions: Sendable {
     /// the lines after them (``FrameScanner/lineStep``). Default 2; 1 scans every row and
     /// column of every frame.
     public var lineStep = FrameScanner.defaultLineStep
+    /// With ``Effort/fast``: where the recovery of frames the cheap scan cannot read runs
+    /// (``FrameScanner/SpareTimeMode``). Default ``FrameScanner/SpareTimeMode/background``.
+    public var spareTime = FrameScanner.SpareTimeMode.background
     /// Read EAN-5/EAN-2 add-ons too. Default `false`.
     public var addOns = false
     /// The ISBN prefixes accepted. Default 978 only.

@@ -155,6 +155,16 @@ public final class MultiPassDecoder {
         decode(image, region: region, firstLookDone: false)
     }
 
+    /// The camera's spare-time search (``SearchPlan/spareTime(region:policy:)``) of an image whose
+    /// cheap scan read nothing and whose map found `candidates` (pixels of `image`, most
+    /// barcode-like first): the full scan of the areas around them, the symbol fit, then the
+    /// recovery passes, judged as ``Effort/normal`` judges them.
+    public func decode(_ image: LuminanceImage, around candidates: [Candidate]) -> ScanReport {
+        let rect = RegionOfInterest.full.pixelRect(imageWidth: image.width, imageHeight: image.height)
+        let search = Search(image: image, region: .full, rect: rect, readings: [], candidates: candidates)
+        return execute(SearchPlan.spareTime(region: rect, policy: policy), search)
+    }
+
     /// ``decode(_:region:)``, after a look at a reduced copy when `firstLookDone`: the loop that
     /// runs the plan's stages until the ``Arbiter`` says the result is settled (or a stage finds
     /// there is nothing more to search).
@@ -172,6 +182,13 @@ public final class MultiPassDecoder {
         var search = Search(image: image, region: region, rect: rect, readings: earlier, candidates: given)
         // What a reduced look read but could not confirm is measured again at full size.
         search.remeasureReduced()
+        return execute(plan, search)
+    }
+
+    /// Runs `plan`'s stages on `search` until one ends the search, and returns its report, which
+    /// keeps what the stages of each lower effort returned.
+    func execute(_ plan: SearchPlan, _ search: Search) -> ScanReport {
+        var search = search
         // What the plan of each lower effort returns at the end of its stages, which the stages
         // after it may add to but not take away.
         var floor: ScanReport?
@@ -183,7 +200,7 @@ public final class MultiPassDecoder {
             }
             if let end = run(stage, &search) { ended = end; break }
         }
-        let report = ended ?? search.report(after: effort, policy: policy)
+        let report = ended ?? search.report(after: plan.stages.last?.effort ?? effort, policy: policy)
         return floor.map { report.keeping($0, accepting: policy.accepting) } ?? report
     }
 
@@ -300,6 +317,9 @@ public final class MultiPassDecoder {
                 && !search.readings.contains { if case .contradicted? = $0.verification { true } else { false } }
         case .recovery:
             guard !search.settledByFirstPasses else { return nil }
+            // After the fit, what it settled needs no passes.
+            if stage.afterFit, !search.all.isEmpty,
+               Arbiter.isSettled(search.all, minimumEvidence: confirmations, accepting: accepting) { return nil }
             if stage.effort == .normal, search.nothingRead { search.found += quietZoneScan(search) }
             recover(&search, stage: stage)
         case .symbolFit:

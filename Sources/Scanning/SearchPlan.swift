@@ -37,6 +37,20 @@ public struct SearchPlan: Sendable, CustomStringConvertible {
         stages.append(thorough)
     }
 
+    /// What a camera runs in its spare time on a frame whose cheap scan read nothing but whose map
+    /// found something barcode-like (`region`: the frame's region of interest): the stages of the
+    /// `normal` plan after the map, with the symbol fit before the recovery passes. A webcam that
+    /// cannot focus at reading distance shows a book's bars defocused, which the fit reads and the
+    /// passes rarely do; where the fit settles a code the passes are not run, and judged as
+    /// `normal` judges them either way.
+    public static func spareTime(region: PixelRect, policy: DecodingPolicy) -> SearchPlan {
+        var plan = SearchPlan(effort: .fast, region: region, firstLookDone: true, policy: policy)
+        var recovery = SearchStage(.recovery, from: .normal, passes: Self.passes(.normal, region: region, policy: policy))
+        recovery.afterFit = true
+        plan.stages += [SearchStage(.symbolFit, from: .normal), recovery]
+        return plan
+    }
+
     /// The names of the stages, one per line, with their properties.
     public var description: String { stages.map(\.description).joined(separator: "\n") }
 
@@ -63,6 +77,9 @@ public struct SearchStage: Sendable, Hashable, CustomStringConvertible {
     /// Recovery: every line of every area is scanned (else every n-th, or only lines across the
     /// bars of an area around one region: ``DecodingPolicy/recoveryLines``, ``DecodingPolicy/focusedRecoveryLines``).
     public var everyLine = false
+    /// Recovery after the symbol fit: an area is searched only while what was read is not
+    /// settled, or when it looks strongly like a second barcode.
+    public var afterFit = false
 
     init(_ kind: Kind, from effort: Effort, passes: [String] = []) {
         self.kind = kind
@@ -71,7 +88,7 @@ public struct SearchStage: Sendable, Hashable, CustomStringConvertible {
     }
 
     public var description: String {
-        kind.rawValue + " (\(effort.rawValue))" + (everyLine ? ", every line" : "")
+        kind.rawValue + " (\(effort.rawValue))" + (everyLine ? ", every line" : "") + (afterFit ? ", after the fit" : "")
             + (passes.isEmpty ? "" : ": " + passes.joined(separator: " "))
     }
 }

@@ -84,6 +84,9 @@ extension FakeDeviceTests { @Suite struct TimeToFirstReadTests {
         options.maxFrames = paths.count
         options.lineStep = lineStep
         options.timeout = 120
+        // Frames served as fast as asked: the spare-time recovery runs on each frame it gets, so
+        // the same frames give the same readings.
+        options.spareTime = .inline
         var found: (Int?, String?) = (nil, nil)
         _ = CameraSession(options: options).run { event in
             if case .read(let frame, let report) = event, ProcessInfo.processInfo.environment["TTFR_DEBUG"] != nil {
@@ -182,6 +185,7 @@ extension FakeDeviceTests { @Suite struct FollowingTests {
         options.maxFrames = paths.count
         options.continuous = true
         options.timeout = 120
+        options.spareTime = .inline
         var printed: [String] = []
         var readFrames = 0
         let summary = CameraSession(options: options).run { event in
@@ -199,3 +203,47 @@ extension FakeDeviceTests { @Suite struct FollowingTests {
         #expect(readFrames == paths.count)
     }
 } }
+
+/// A defocused book held in the band of a camera at 30 frames/s, with the default options: the
+/// cheap scan reads nothing, the spare-time recovery reads it on its own thread while the frames
+/// go on, and two of its readings confirm the right ISBN.
+extension FakeDeviceTests { @Suite struct SpareTimeSessionTests {
+    @Test func aDefocusedBookIsPrintedByDefault() throws {
+        let directory = NSTemporaryDirectory() + "isbnscan-spare-\(getpid())"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let rect = RegionOfInterest.band.pixelRect(imageWidth: 1280, imageHeight: 720)
+        var paths: [String] = []
+        for frame in 0..<4 {
+            let band = BlurredEAN13.picture("9780262510875", module: 2.5, radius: 5, sigma: 3, seed: UInt32(frame + 1),
+                                            width: rect.width, height: rect.height, left: 400, top: 0, barHeight: rect.height)
+            var pixels = [UInt8](repeating: 255, count: 1280 * 720)
+            let source = band.pixels
+            for y in 0..<rect.height {
+                for x in 0..<rect.width { pixels[(y + rect.y) * 1280 + x + rect.x] = source[y * rect.width + x] }
+            }
+            let path = directory + "/frame-\(frame).pgm"
+            try (Data("P5\n1280 720\n255\n".utf8) + Data(pixels)).write(to: URL(fileURLWithPath: path))
+            paths.append(path)
+        }
+        try InProcessFake.configure(["FRAMES": paths.joined(separator: ":"), "FRAMES_PER_IMAGE": "1", "LOOP": "1",
+                                     "FPS": "30", "FORMATS": "YUYV", "SIZES": "1280x720"])
+        var options = LiveScanOptions()
+        options.format = .yuyv
+        options.width = 1280
+        options.height = 720
+        options.timeout = 120
+        var printed: [String] = []
+        let summary = CameraSession(options: options).run { event in
+            if case .confirmed(_, _, _, _, _, let codes) = event { printed += codes.compactMap { $0.verdict.isbn?.isbn13 } }
+            return true
+        }
+        #expect(summary.end == .confirmed)
+        #expect(printed == ["9780262510875"])
+        #expect(summary.recoveredFrames == 2)
+        // The frames went on while the recovery ran: more frames than attempts.
+        #expect(summary.scannedFrames > summary.recoveryAttempts)
+        #expect(summary.fullDecodes == 0)
+    }
+}
+}

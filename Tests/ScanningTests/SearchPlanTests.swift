@@ -30,6 +30,18 @@ import TestSupport
         #expect(plan.stages.map(\.kind) == [.map, .fullScan, .recovery, .symbolFit])
     }
 
+    /// The camera's spare-time plan: the stages of `normal` after the map, the fit before the
+    /// passes, which run only where the fit left something unsettled.
+    @Test func theCamerasSpareTimePlanFitsBeforeThePasses() {
+        let rect = PixelRect(x: 0, y: 0, width: 1152, height: 108)
+        let plan = SearchPlan.spareTime(region: rect, policy: DecodingPolicy())
+        #expect(plan.stages.map(\.kind) == [.map, .fullScan, .symbolFit, .recovery])
+        #expect(plan.stages.map(\.effort) == [.fast, .fast, .normal, .normal])
+        #expect(plan.stages.last!.afterFit && !plan.stages.last!.everyLine)
+        #expect(plan.stages.last!.passes == SearchPlan(effort: .normal, region: rect).stages[3].passes)
+        #expect(plan.description.hasSuffix(", after the fit: " + plan.stages.last!.passes.joined(separator: " ")))
+    }
+
     @Test func passesSayWhatTheyDoAsProperties() {
         let passes = MultiPassDecoder.passes(for: .thorough, width: 1000, height: 800)
         let names = { (keep: (DecodingPass) -> Bool) in passes.filter(keep).map(\.name.rawValue) }

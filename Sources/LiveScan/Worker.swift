@@ -5,7 +5,7 @@ import Glibc
 /// One thread running one closure (pthread_create); ``join()`` waits for it (pthread_join).
 /// The thread handle is owned here and joined exactly once; `deinit` joins a thread not yet
 /// joined, so no thread outlives its owner.
-final class Worker {
+package final class Worker {
     private var thread: pthread_t?
 
     /// The closure, handed to the new thread through an unmanaged pointer.
@@ -15,7 +15,7 @@ final class Worker {
     }
 
     /// Starts `body` on a new thread. Returns `nil` when the thread cannot be created.
-    init?(_ body: @escaping @Sendable () -> Void) {
+    package init?(_ body: @escaping @Sendable () -> Void) {
         let context = Unmanaged.passRetained(Body(body)).toOpaque()
         var handle = pthread_t()
         let started = pthread_create(&handle, nil, { raw in
@@ -30,7 +30,7 @@ final class Worker {
     }
 
     /// Waits for the thread to end.
-    func join() {
+    package func join() {
         guard let thread else { return }
         pthread_join(thread, nil)
         self.thread = nil

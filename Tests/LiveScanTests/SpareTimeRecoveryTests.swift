@@ -1,0 +1,92 @@
+import Testing
+import Capture
+import Imaging
+@testable import LiveScan
+import Scanning
+import TestSupport
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A book held too close to a fixed-focus webcam: its barcode, defocused by a disk of two
+/// modules, is read from the band at `--effort fast` by the recovery that runs in the spare
+/// time (``SpareTimeRecovery``), and confirmed across frames like any other reading.
+@Suite struct SpareTimeRecoveryTests {
+    /// The band of a 1280×720 frame (x 64…1215, y 288…395) holding a defocused EAN-13 with
+    /// 2.5-pixel modules and bars running through the band; each frame has its own noise.
+    static func band(frame: Int) -> RegionPixels {
+        let rect = RegionOfInterest.band.pixelRect(imageWidth: 1280, imageHeight: 720)
+        let image = BlurredEAN13.picture("9780262510875", module: 2.5, radius: 5, sigma: 3, seed: UInt32(frame + 1),
+                                         width: rect.width, height: rect.height, left: 400, top: 0, barHeight: rect.height)
+        return RegionPixels(image: image, rect: rect, frameWidth: 1280, frameHeight: 720)
+    }
+
+    /// Run at once on each frame (``FrameScanner/SpareTimeMode/inline``): frame 0 is mapped and
+    /// handed over, and so is frame 1 (something barcode-like was in view), whose reading
+    /// confirms the ISBN.
+    @Test func aDefocusedBookIsConfirmedOnTheSecondFrame() throws {
+        let scanner = FrameScanner(region: .band, spareTime: .inline)
+        var confirmer = FrameConfirmer(requiredFrames: 2)
+        var confirmedAt: Int?
+        for frame in 0..<10 {
+            let report = scanner.scan(Self.band(frame: frame))
+            // zbar's lines read nothing here: every reading is the recovery's.
+            #expect(report.codes.allSatisfy { $0.symbol.pass != "full" })
+            let due = confirmer.observe(report.isbns.map(\.isbn13), at: Double(frame) / 30)
+            if !due.isEmpty {
+                #expect(due == ["9780262510875"])
+                confirmedAt = frame
+                break
+            }
+        }
+        #expect(confirmedAt == 1)
+        #expect(scanner.recoveryAttempts == 2)
+        #expect(scanner.recoveredFrames == 2)
+    }
+
+    /// On its own thread (the default): the frames go on being scanned while an attempt runs
+    /// (each is handed over only when the last attempt is done), and the reading comes back
+    /// with a later frame.
+    @Test func theBackgroundRecoveryReadsWhileFramesGoOn() throws {
+        let scanner = FrameScanner(region: .band)
+        var isbns: [String] = []
+        var frames = 0
+        // Until two frames came back with the reading (a debug build needs a second or two per
+        // attempt; the bound only keeps a broken recovery from hanging the test).
+        while scanner.recoveredFrames < 2, frames < 20_000 {
+            let report = scanner.scan(Self.band(frame: frames % 8))
+            isbns += report.isbns.map(\.isbn13)
+            frames += 1
+            usleep(1_000)
+        }
+        #expect(scanner.recoveredFrames == 2)
+        #expect(Set(isbns) == ["9780262510875"])
+        #expect(scanner.recoveryAttempts >= 2)
+        #expect(frames > scanner.recoveryAttempts)
+    }
+
+    /// A blank band costs nothing more: nothing barcode-like, no attempt.
+    @Test func aBlankBandGetsNoAttempt() {
+        let scanner = FrameScanner(region: .band, spareTime: .inline)
+        let rect = RegionOfInterest.band.pixelRect(imageWidth: 1280, imageHeight: 720)
+        for _ in 0..<20 {
+            let pixels = RegionPixels(image: LuminanceImage(width: rect.width, height: rect.height, filledWith: 200),
+                                      rect: rect, frameWidth: 1280, frameHeight: 720)
+            #expect(scanner.scan(pixels).codes.isEmpty)
+        }
+        #expect(scanner.recoveryAttempts == 0)
+    }
+
+    /// A frame whose cheap scan reads an accepted ISBN needs no recovery.
+    @Test func aReadableBookGetsNoAttempt() throws {
+        let scanner = FrameScanner(region: .band, spareTime: .inline)
+        let rect = RegionOfInterest.band.pixelRect(imageWidth: 1280, imageHeight: 720)
+        let sharp = BlurredEAN13.picture("9780262510875", module: 3, radius: 0, sigma: 1, seed: 1,
+                                         width: rect.width, height: rect.height, left: 400, top: 0, barHeight: rect.height)
+        for _ in 0..<4 {
+            let report = scanner.scan(RegionPixels(image: sharp, rect: rect, frameWidth: 1280, frameHeight: 720))
+            #expect(report.isbns.map(\.isbn13) == ["9780262510875"])
+        }
+        #expect(scanner.recoveryAttempts == 0)
+    }
+}
