@@ -115,6 +115,10 @@ public final class FrameScanner {
     /// A frame whose lines read nothing: when the recovery is free and the region has
     /// something barcode-like whose bars the region's lines can cross (upright in a band, lying
     /// flat in a tall region), the frame is handed to it.
+    ///
+    /// Attempts that read nothing at one place (type on a cover is barcode-like too) back off:
+    /// after n in a row, the next waits until 2ⁿ⁻¹ − 1 times the last attempt's time has passed (at
+    /// most ``longestBackoff`` seconds); something barcode-like at another place is tried at once.
     func offerToRecovery(_ image: LuminanceImage, region: PixelRect) {
         guard let recovery, !recovery.isBusy else { return }
         let mapFrame = barcodeLikeInView || framesWithoutRead % Self.mapEvery == 0
@@ -123,8 +127,21 @@ public final class FrameScanner {
         let lines = Lines(width: image.width, height: image.height)
         let candidates = CandidateMap.find(in: image).filter { c in lines == .both || (lines == .rows) == (abs(c.angle) < 45) }
         barcodeLikeInView = !candidates.isEmpty
-        if barcodeLikeInView { _ = recovery.offer(image, candidates: candidates, region: region) }
+        guard let place = candidates.first?.rect else { return }
+        let now = ContinuousClock.now
+        if let last = lastPlace, last.intersection(place) != nil, let wait = notBefore, now < wait { return }
+        if let last = lastPlace, last.intersection(place) == nil { failedAttempts = 0 }
+        if recovery.offer(image, candidates: candidates, region: region) { lastPlace = place }
     }
+
+    /// The longest wait between two attempts at a place where they read nothing (seconds).
+    public static let longestBackoff = 4.0
+    /// The most barcode-like place of the last attempt (pixels of the region).
+    private var lastPlace: PixelRect?
+    /// Attempts in a row that read nothing.
+    private var failedAttempts = 0
+    /// No attempt at ``lastPlace`` before this.
+    private var notBefore: ContinuousClock.Instant?
 
     /// Seconds within which the session counts the sightings of a code (``FrameConfirmer``): its
     /// own window `base`, or, when the spare-time recovery's attempts are slower, long enough for
@@ -137,7 +154,10 @@ public final class FrameScanner {
     /// Adds to `report` the codes of a recovery attempt finished since the last frame on this
     /// region, which it does not hold yet.
     func addRecovered(to report: inout ScanReport, region: PixelRect) {
-        guard let recovered = recovery?.take(region: region) else { return }
+        guard let recovery, let recovered = recovery.take(region: region) else { return }
+        failedAttempts = recovered.codes.isEmpty ? failedAttempts + 1 : 0
+        let wait = failedAttempts == 0 ? 0 : min(Self.longestBackoff, recovery.lastSeconds * Double((1 << min(failedAttempts - 1, 16)) - 1))
+        notBefore = ContinuousClock.now + .milliseconds(Int(wait * 1000))
         let new = recovered.codes.filter { code in !report.codes.contains { $0.symbol.data == code.symbol.data } }
         guard !new.isEmpty else { return }
         report.codes += new

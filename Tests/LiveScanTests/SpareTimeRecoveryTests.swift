@@ -65,6 +65,34 @@ import Glibc
         #expect(frames > scanner.recoveryAttempts)
     }
 
+    /// Bars of random widths (no code), 2.5 pixels a module, starting `left` pixels into the band.
+    static func stripes(left: Int) -> RegionPixels {
+        let rect = RegionOfInterest.band.pixelRect(imageWidth: 1280, imageHeight: 720)
+        var row = [UInt8](repeating: 230, count: rect.width)
+        var state: UInt64 = 7
+        var x = Double(left), dark = true
+        while x < Double(left) + 95 * 2.5 {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            let w = Double(1 + (state >> 33) % 4) * 2.5
+            if dark { for i in Int(x)..<min(rect.width, Int(x + w)) { row[i] = 40 } }
+            x += w
+            dark.toggle()
+        }
+        let image = LuminanceImage(width: rect.width, height: rect.height, pixels: Array((0..<rect.height).map { _ in row }.joined()))
+        return RegionPixels(image: image.boxBlurred(), rect: rect, frameWidth: 1280, frameHeight: 720)
+    }
+
+    /// Attempts that read nothing at one place back off (the second waits as long as the first
+    /// took, and the frames in between are scanned the cheap way); something barcode-like at
+    /// another place gets an attempt at once.
+    @Test func failedAttemptsAtOnePlaceBackOff() {
+        let scanner = FrameScanner(region: .band, spareTime: .inline)
+        for _ in 0..<3 { #expect(scanner.scan(Self.stripes(left: 100)).codes.isEmpty) }
+        #expect(scanner.recoveryAttempts == 2)
+        #expect(scanner.scan(Self.stripes(left: 700)).codes.isEmpty)
+        #expect(scanner.recoveryAttempts == 3)
+    }
+
     /// A blank band costs nothing more: nothing barcode-like, no attempt.
     @Test func aBlankBandGetsNoAttempt() {
         let scanner = FrameScanner(region: .band, spareTime: .inline)

@@ -4,6 +4,16 @@ import Imaging
 import TestSupport
 
 @Suite struct RegionOfInterestTests {
+    @Test func pixelRectsIntersectAndContain() {
+        let a = PixelRect(x: 10, y: 20, width: 100, height: 50)
+        #expect(a.intersection(PixelRect(x: 60, y: 0, width: 100, height: 30)) == PixelRect(x: 60, y: 20, width: 50, height: 10))
+        #expect(a.intersection(PixelRect(x: 110, y: 20, width: 5, height: 5)) == nil)  // touching edges share no pixel
+        #expect(a.intersection(a) == a)
+        #expect(a.contains(PixelRect(x: 10, y: 20, width: 100, height: 50)))
+        #expect(a.contains(PixelRect(x: 50, y: 30, width: 10, height: 10)))
+        #expect(!a.contains(PixelRect(x: 50, y: 30, width: 61, height: 10)))
+    }
+
     @Test(arguments: [(1280, 720), (1920, 1080), (720, 1280), (480, 640), (800, 600), (1000, 1000), (3000, 4000), (4032, 3024), (101, 37)])
     func avFoundationFormSelectsTheSamePixels(width: Int, height: Int) throws {
         // The iOS reader: upright (0.05, 0.4, 0.9, 0.15) passed as CGRect(x: y, y: 1-x-w, width: h, height: w).
