@@ -27,7 +27,9 @@
 #                frames/s at 1280x720 YUYV with the band region of interest, without and with
 #                --preview (under Xvfb when DISPLAY is unset), and what the preview costs; then
 #                realistic frames (cover text, blur, noise; generated, seeded) at YUYV 720p, MJPG
-#                720p and 1080p on one core, spread scan vs --line-step 1 [BEFORE_BIN=old binary]
+#                720p and 1080p on one core, spread scan vs --line-step 1 [BEFORE_BIN=old binary];
+#                then time to the first ISBN of blurred books held in front of the camera at 30
+#                frames/s with the default options (Bench/make_camera_blur.py, tune and held-out parts)
 #   make docs    build that binary and write its man page and completions to .build/docs
 #   make install [PREFIX=/usr/local] [DESTDIR=]   the isbnscan binary built to run without the
 #                Swift toolchain (Swift runtime linked in), its man page isbnscan(1) and bash,
@@ -191,6 +193,9 @@ $(FAKE_V4L2): Tests/FakeV4L2/fakev4l2.c
 bench-camera: bench-deps $(RELEASE_BIN) $(FAKE_V4L2)
 	$(BENCH_PY) Bench/make_camera_frames.py --out $(BENCH_DIR)/camera --seed 1
 	@BEFORE_BIN=$(BEFORE_BIN) Bench/camera.sh $(RELEASE_BIN) $(FAKE_V4L2) $(BENCH_FRAMES) $(BENCH_DIR)/camera
+	$(BENCH_PY) Bench/make_camera_blur.py --out $(BENCH_DIR)/camblur
+	$(BENCH_PY) Bench/camera_blur.py --binary $(RELEASE_BIN) --fake $(FAKE_V4L2) --sets $(BENCH_DIR)/camblur \
+	  --label default --args "" $(if $(BEFORE_BIN),--label before --args "" --binary-for-label before=$(BEFORE_BIN))
 
 # deps is order-only here: `make docs` as yourself, then `sudo make install` only copies files
 # (no build as root, where swift may not be on the PATH).

@@ -66,8 +66,11 @@ def main():
     ap.add_argument("--timeout", type=float, default=10)
     ap.add_argument("--label", action="append", default=[])
     ap.add_argument("--args", action="append", default=[])
+    ap.add_argument("--binary-for-label", action="append", default=[], metavar="LABEL=BIN",
+                    help="run that configuration with another binary (an older build, to compare)")
     a = ap.parse_args()
     configs = list(zip(a.label, a.args)) or [("default", ""), ("--effort normal", "--effort normal")]
+    binaries = dict(kv.split("=", 1) for kv in a.binary_for_label)
     print("Blurred books at 30 frames/s (Bench/make_camera_blur.py: 1.6-3 px/module, disk defocus radius "
           "1-2 modules, a hand's jitter), 1280x720 YUYV, one core; time to the first ISBN (start-up "
           "included), its frame, CPU ms per frame; '-' = nothing within %gs. Load: %s"
@@ -80,7 +83,7 @@ def main():
             frames = sorted(os.path.join(part_dir, seq, f) for f in os.listdir(os.path.join(part_dir, seq)))
             cells = [seq, info["module_px"], info["radius_modules"]]
             for label, extra in configs:
-                isbn, seconds, frame, cpu = run_sequence(a.binary, a.fake, frames, extra.split(), a.timeout)
+                isbn, seconds, frame, cpu = run_sequence(binaries.get(label, a.binary), a.fake, frames, extra.split(), a.timeout)
                 t = totals[label]
                 if isbn and isbn != expected:
                     t[1] += 1
