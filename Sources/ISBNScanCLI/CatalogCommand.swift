@@ -109,7 +109,9 @@ enum CatalogCommand {
             return .inputError
         }
         do {
-            let catalog = try Catalog(path: db)
+            // list, export and stats only read: the file is opened read-only and never migrated.
+            let writes = action == "merge" || action == "remove"
+            let catalog = try Catalog(path: db, access: writes ? .write : .read) { stderr.write("Note: \($0)\n") }
             let ranges = RangesCommand.load(stderr: stderr).ranges
             switch action {
             case "list", "export":
