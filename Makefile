@@ -28,6 +28,11 @@
 #                --preview (under Xvfb when DISPLAY is unset), and what the preview costs; then
 #                realistic frames (cover text, blur, noise; generated, seeded) at YUYV 720p, MJPG
 #                720p and 1080p on one core, spread scan vs --line-step 1 [BEFORE_BIN=old binary]
+#   make bench-catalog  release build, then 4 and 8 concurrent `scan --db` writers on one catalogue over
+#                overlapping and separate folders with random SIGKILLs, kill-and-resume trials and
+#                `scan --db | head -1`: integrity_check, comparison with a single-process run, files
+#                recorded / scanned, lock waits, retries, time (python3 only) [BENCH_CATALOG_ARGS=
+#                "--concurrent-runs 50 --kill-trials 100" for the long run]
 #   make docs    build that binary and write its man page and completions to .build/docs
 #   make install [PREFIX=/usr/local] [DESTDIR=]   the isbnscan binary built to run without the
 #                Swift toolchain (Swift runtime linked in), its man page isbnscan(1) and bash,
@@ -87,7 +92,7 @@ DOCS_DIR := .build/docs
 INSTALLED := $(BINDIR)/isbnscan $(MANDIR)/man1/isbnscan.1 $(BASHCOMPDIR)/isbnscan $(ZSHCOMPDIR)/_isbnscan \
              $(FISHCOMPDIR)/isbnscan.fish
 
-.PHONY: deps build test scan bench-deps bench bench-accuracy bench-camera clean docs install uninstall deb ranges-source fuzz
+.PHONY: deps build test scan bench-deps bench bench-accuracy bench-camera bench-catalog clean docs install uninstall deb ranges-source fuzz
 
 deps:
 	@missing=""; \
@@ -191,6 +196,11 @@ $(FAKE_V4L2): Tests/FakeV4L2/fakev4l2.c
 bench-camera: bench-deps $(RELEASE_BIN) $(FAKE_V4L2)
 	$(BENCH_PY) Bench/make_camera_frames.py --out $(BENCH_DIR)/camera --seed 1
 	@BEFORE_BIN=$(BEFORE_BIN) Bench/camera.sh $(RELEASE_BIN) $(FAKE_V4L2) $(BENCH_FRAMES) $(BENCH_DIR)/camera
+
+# Concurrent catalogue writers (Bench/catalog.py: standard library only, so no bench-deps).
+BENCH_CATALOG_ARGS ?=
+bench-catalog: $(RELEASE_BIN)
+	python3 Bench/catalog.py --bin $(RELEASE_BIN) --out $(BENCH_DIR)/catalog $(BENCH_CATALOG_ARGS)
 
 # deps is order-only here: `make docs` as yourself, then `sudo make install` only copies files
 # (no build as root, where swift may not be on the PATH).

@@ -41,11 +41,11 @@ public final class Catalog {
     public let access: Access
     /// Seconds a transaction may wait for the write lock (see ``defaultLockTimeout``).
     public var lockTimeout: Double
-    /// Transactions that found the catalogue locked at least once.
+    /// Transactions that waited for another writer's lock (BEGIN IMMEDIATE took over 1 ms).
     public private(set) var lockWaits = 0
-    /// Attempts made again after SQLITE_BUSY.
+    /// Attempts made again after SQLITE_BUSY (each after SQLite's own 50 ms wait).
     public private(set) var retries = 0
-    /// Time spent waiting for locks, in seconds.
+    /// Time transactions spent waiting for the lock, in seconds.
     public private(set) var waitedSeconds = 0.0
     /// The schema version of the file when opened (before a migration).
     public private(set) var openedVersion = 0
@@ -96,7 +96,7 @@ public final class Catalog {
             throw Self.diagnosed(CatalogError(code: CatalogError.readOnly, message: "attempt to write a readonly database", sql: nil,
                                               path: path), path: path, existed: existed, access: access)
         }
-        var found: (version: Int, tables: Int)
+        var found: (version: Int, tables: Int, hasFiles: Bool)
         do {
             found = try kind()
         } catch {
@@ -108,7 +108,7 @@ public final class Catalog {
             db = try Connection(path: Self.readOnlyURI(path, immutable: true), readOnly: true, uri: true)
             found = try kind()
         }
-        let (current, tables) = found
+        let (current, tables, hasFiles) = found
         openedVersion = current
         self.version = current
         if current > Schema.version {
@@ -116,7 +116,6 @@ public final class Catalog {
                                message: "catalogue schema version \(current) is newer than this isbnscan's (\(Schema.version)); use a newer isbnscan",
                                sql: nil, path: path, sqliteMessage: false)
         }
-        let hasFiles = current > 0 ? try hasTable("files") : false
         if (current == 0 && tables > 0) || (current > 0 && !hasFiles) {
             throw CatalogError(code: CatalogError.notADatabase,
                                message: "not an isbnscan catalogue (an SQLite database of another program); left as it is",
@@ -145,21 +144,23 @@ public final class Catalog {
 
     /// The file's `user_version` and how many tables it has; a file that is no SQLite database
     /// shows here, at the first read of its header.
-    private func kind() throws(CatalogError) -> (version: Int, tables: Int) {
+    /// One statement, so one snapshot: another writer creating the tables between two reads
+    /// would make a new catalogue look like another program's database.
+    private func kind() throws(CatalogError) -> (version: Int, tables: Int, hasFiles: Bool) {
         do {
             return try retrying { () throws(CatalogError) in
-                (Int(try Statement(db, "PRAGMA user_version").scalar() ?? 0),
-                 Int(try Statement(db, "SELECT COUNT(*) FROM sqlite_master").scalar() ?? 0))
+                var found = (version: 0, tables: 0, hasFiles: false)
+                try Statement(db, """
+                    SELECT (SELECT user_version FROM pragma_user_version), (SELECT COUNT(*) FROM sqlite_master),
+                           (SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = 'files')
+                    """).run { row in found = (Int(row.int(0)), Int(row.int(1)), row.int(2) > 0) }
+                return found
             }
         } catch {
             guard error.code & 0xFF == CatalogError.notADatabase else { throw error }
             throw CatalogError(code: CatalogError.notADatabase, message: "not an isbnscan catalogue (not an SQLite database)",
                                sql: nil, path: path, sqliteMessage: false)
         }
-    }
-
-    private func hasTable(_ name: String) throws(CatalogError) -> Bool {
-        try Statement(db, "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = ?").scalar([.text(name)]) ?? 0 > 0
     }
 
     private static func exists(_ path: String) -> Bool {
@@ -236,8 +237,19 @@ public final class Catalog {
     /// - Throws: ``CatalogError``: `body`'s, or ``CatalogError/busy`` once ``lockTimeout`` has
     ///   passed (nothing of `body` is kept).
     public func transaction(_ body: () throws(CatalogError) -> Void) throws(CatalogError) {
+        // The wait is what BEGIN IMMEDIATE took, SQLite's own short waits included: microseconds
+        // when no one else writes.
+        let asked = ContinuousClock.now
+        var waited: Double?
+        defer {
+            if let waited, waited > 0.001 {
+                lockWaits += 1
+                waitedSeconds += waited
+            }
+        }
         try retrying { () throws(CatalogError) in
             try statement("BEGIN IMMEDIATE").run()
+            if waited == nil { waited = Self.seconds(ContinuousClock.now - asked) }
             do throws(CatalogError) {
                 try body()
                 try statement("COMMIT").run()
@@ -251,21 +263,13 @@ public final class Catalog {
     /// `body`, run again after SQLITE_BUSY with a growing, randomised pause until ``lockTimeout``.
     private func retrying<T>(_ body: () throws(CatalogError) -> T) throws(CatalogError) -> T {
         var pause = 0.002
-        var firstWait: ContinuousClock.Instant?
-        defer {
-            if let firstWait { waitedSeconds += Self.seconds(ContinuousClock.now - firstWait) }
-        }
+        let start = ContinuousClock.now
         while true {
             do {
                 return try body()
             } catch {
                 guard error.code & 0xFF == CatalogError.busy else { throw error }
-                let now = ContinuousClock.now
-                if firstWait == nil {
-                    firstWait = now
-                    lockWaits += 1
-                }
-                let waited = Self.seconds(now - firstWait!)
+                let waited = Self.seconds(ContinuousClock.now - start)
                 guard waited < lockTimeout else {
                     throw CatalogError(code: CatalogError.busy,
                                        message: "the catalogue stayed locked by another writer for \(Int(waited.rounded())) s "

@@ -170,7 +170,7 @@ enum CatalogCommand {
             // ="…" makes LibreOffice Calc and Excel keep the digits as text (an ISBN-10's leading zero
             // is lost otherwise); checked with LibreOffice Calc 7.4 (see README).
             return CSV.row([spreadsheetText(book.isbn13), book.isbn10.map(spreadsheetText) ?? "", isbn.hyphenated ?? "", isbn.group?.prefix ?? "", isbn.group?.agency ?? "",
-                            String(book.count), book.firstSeen, book.lastSeen, book.firstSource, book.addOn ?? "",
+                            String(book.count), book.firstSeen, book.lastSeen, CSV.text(book.firstSource), book.addOn ?? "",
                             isbn.price?.description ?? ""])
         }
     }

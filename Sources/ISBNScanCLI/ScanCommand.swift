@@ -78,14 +78,21 @@ ArgumentParser.acceptOption,
             OptionSpec("db", value: "file", help: """
                 Record every file scanned and every ISBN accepted in this
                 catalogue (SQLite; created if missing; see 'isbnscan catalog').
-                Run again, files already in it with the same size and
-                modification time are not scanned again: nothing of theirs
-                is printed (no result line, JSON line or CSV row, no
-                warning), but the summary and the exit status count them.
-                A file named on the command line (not found in a folder)
-                gets a line on stderr instead: '<file>: unchanged since it
-                was catalogued on <time>, not scanned again (--rescan to
-                scan it)'.
+                A file is known by its canonical path (however it is typed)
+                and by its device, inode, size, modification time and a
+                hash of its first and last 4 KiB. Run again, files already
+                in it and unchanged are not scanned again: nothing of theirs
+                is printed on stdout or stderr (no result line, no warning),
+                but the summary and the exit status count them, and -o
+                receives their results from the catalogue. A file named on
+                the command line (not found in a folder) gets a line on
+                stderr: '<file>: unchanged since it was catalogued on <time>,
+                not scanned again (--rescan to scan it)'. Files that could
+                not be read are tried again; paths that name no file are not
+                recorded. Several scans may write one catalogue at once:
+                each waits for the others' short transactions (up to
+                ISBNSCAN_LOCK_TIMEOUT seconds, default 120); a result that
+                cannot be recorded stops the run (status 1) unprinted.
                 """),
             OptionSpec("rescan", help: "With --db: scan every file again, even unchanged ones."),
             OptionSpec("max-pixels", value: "n", help: "Refuse images larger than n pixels before decoding\n(default: 120000000)."),
@@ -159,12 +166,15 @@ ArgumentParser.acceptOption,
           no-barcode or error (error holds the cause); page is the page of a
           multi-page TIFF (from 1, else empty); warning is set on every row of
           a file read only in part ('truncated: decoded 544 of 750 rows').
-          Lines end in CRLF.
+          Lines end in CRLF. A file name that starts with =, +, -, @, a tab
+          or CR gets a leading ' so that spreadsheets do not run it as a
+          formula.
           With --unique: isbn13,isbn10,count,file.
 
         EXIT STATUS:
           0    an ISBN was found (with --all: any EAN symbol)
-          1    an input could not be read (takes precedence over 0, 4)
+          1    an input could not be read, or the --db catalogue could not
+               be opened or written (takes precedence over 0, 4)
           2    usage error
           3    the results could not be written (-o file or stdout: a full
                disk; a closed pipe, as with '| head', ends the run quietly);
@@ -276,6 +286,10 @@ ArgumentParser.acceptOption,
     static func region(from parsed: ParsedArguments) throws(UsageError) -> RegionOfInterest? {
         if parsed.value("roi") != nil && parsed.value("roi-avfoundation") != nil {
             throw UsageError("give either --roi or --roi-avfoundation, not both")
+        }
+        for option in ["roi", "roi-avfoundation"] where parsed.values[option, default: []].count > 1 {
+            // Taking the last silently would scan a region the user may not have meant.
+            throw UsageError("--\(option) given \(parsed.values[option]!.count) times; give one region")
         }
         do {
             if let text = parsed.value("roi") { return try RegionOfInterest(parsing: text) }
@@ -462,7 +476,13 @@ ArgumentParser.acceptOption,
                          + (settings.output.map { ", written to \(escaped($0, json: false))" } ?? "") + "\n")
         }
         if !settings.quiet && (writer.showNames || interrupted != nil) {
-            stderr.write(tally.summary(walk: walk, seconds: (ContinuousClock.now - start).seconds) + "\n")
+            var summary = tally.summary(walk: walk, seconds: (ContinuousClock.now - start).seconds)
+            if let catalog = recorder?.catalog, catalog.lockWaits > 0 {
+                // Several writers: say what waiting for the others cost.
+                summary += "; waited \(String(catalog.waitedSeconds, places: 1, wholeFrom: 10)) s for other writers of the catalogue "
+                    + "(\(catalog.lockWaits) time\(catalog.lockWaits == 1 ? "" : "s"), \(catalog.retries) retries)"
+            }
+            stderr.write(summary + "\n")
         }
         if !settings.quiet && interrupted == nil && status == .nothingFound && walk.skippedFolders > 0 {
             // A phone or camera dump keeps its photos in subfolders: say how to reach them, last.

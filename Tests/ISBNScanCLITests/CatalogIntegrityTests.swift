@@ -277,3 +277,49 @@ import TestSupport
         #expect(try stats(a).hasPrefix("books: 5 (5 sightings, 0 from a camera)\nfiles: 5 "))
     }
 }
+
+/// Smaller points of the same review: each seen, each with its test.
+@Suite struct CatalogSmallerPointsTests {
+    /// A list that never ends is refused with a clear error instead of filling memory.
+    @Test func anEndlessFileListIsRefused() throws {
+        let lines = try isbnscan(["scan", "--files-from", "/dev/zero"])
+        #expect(lines.status == 2)
+        #expect(lines.stderr.hasPrefix("Error: /dev/zero line 1 holds a NUL byte: for a NUL-separated list (find -print0) add -0\n"))
+        let nul = try isbnscan(["scan", "--files-from", "/dev/zero", "-0"])
+        #expect(nul.status == 1)
+        #expect(nul.stderr == "Error: /dev/zero: the file list is longer than 256 MiB; give it in parts\n")
+        let shelf = try Shelf(["list.txt": "text:" + String(repeating: "a", count: 5000) + "\n"])
+        defer { shelf.remove() }
+        let long = try isbnscan(["scan", "--files-from", shelf.path + "/list.txt"])
+        #expect(long.status == 1)
+        #expect(long.stderr == "Error: \(shelf.path)/list.txt line 1 is 5000 bytes long, longer than any path (4096): not a list of paths?\n")
+    }
+
+    /// A file name a spreadsheet would run as a formula gets a leading quote in CSV.
+    @Test func csvFileNamesCannotBeFormulas() throws {
+        let shelf = try Shelf(["=HYPERLINK(x).png": "isbn/png-gray8.png"])
+        defer { shelf.remove() }
+        let run = try isbnscan(["scan", "--csv", "--db", shelf.path + "/books.db", "=HYPERLINK(x).png"], in: shelf.path)
+        #expect(run.status == 0)
+        #expect(run.stdout.components(separatedBy: "\r\n")[1].hasPrefix("'=HYPERLINK(x).png,9780306406157,"))
+        let export = try isbnscan(["catalog", "export", "--db", shelf.path + "/books.db"])
+        #expect(export.stdout.components(separatedBy: "\r\n")[1].contains(",'=HYPERLINK(x).png,"))
+    }
+
+    /// --roi given twice is a usage error, not the last one taken silently.
+    @Test func aRepeatedRegionIsAUsageError() throws {
+        let run = try isbnscan(["scan", "--roi", "0,0,1,1", "--roi", "0,0.4,1,0.2", "\(testImages)/isbn/png-gray8.png"])
+        #expect(run.status == 2)
+        #expect(run.stderr.hasPrefix("Error: --roi given 2 times; give one region\n"))
+    }
+
+    /// camera --db leaves no catalogue behind when the device cannot be opened.
+    @Test func cameraDoesNotCreateACatalogueForADeviceThatFails() throws {
+        let db = NSTemporaryDirectory() + "isbnscan-camera-\(UUID().uuidString).db"
+        let run = try isbnscan(["camera", "--device", "/nonexistent/video9", "--db", db])
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("/nonexistent/video9"))
+        #expect(!FileManager.default.fileExists(atPath: db))
+        #expect(!FileManager.default.fileExists(atPath: db + "-wal"))
+    }
+}
