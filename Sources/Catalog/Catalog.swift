@@ -105,7 +105,7 @@ public final class Catalog {
             // it is read as immutable (no shared memory, no locks).
             guard access == .read, error.code & 0xFF == CatalogError.readOnly || error.code & 0xFF == CatalogError.cantOpen,
                   !Self.exists(path + "-wal") else { throw error }
-            db = try Connection(path: Self.readOnlyURI(path, immutable: true), readOnly: true, uri: true)
+            db = try Connection(path: path, readOnly: true, uri: Self.readOnlyURI(path, immutable: true))
             found = try kind()
         }
         let (current, tables, hasFiles) = found

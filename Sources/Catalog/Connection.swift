@@ -21,13 +21,13 @@ final class Connection {
     /// - `readOnly`: SQLITE_OPEN_READONLY (never creates or changes the file);
     /// - else SQLITE_OPEN_READWRITE, and with `create` SQLITE_OPEN_CREATE.
     /// - Throws: ``CatalogError`` (``CatalogError/cantOpen`` when the file or folder is missing).
-    /// - `uri`: `path` is an SQLite URI (`file:…?mode=ro`), not a file name.
-    init(path: String, create: Bool = true, readOnly: Bool = false, uri: Bool = false) throws(CatalogError) {
+    /// - `uri`: an SQLite URI (`file:…?mode=ro`) to open instead of `path`, which errors still name.
+    init(path: String, create: Bool = true, readOnly: Bool = false, uri: String? = nil) throws(CatalogError) {
         var db: OpaquePointer?
         let flags = (readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0)))
             | SQLITE_OPEN_URI
         // A plain path, not a URI, even when it starts with "file:" (SQLITE_OPEN_URI would read it as one).
-        let name = !uri && path.hasPrefix("file:") ? "./" + path : path
+        let name = uri ?? (path.hasPrefix("file:") ? "./" + path : path)
         let code = sqlite3_open_v2(name, &db, flags, nil)
         guard code == SQLITE_OK, let db else {
             let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"

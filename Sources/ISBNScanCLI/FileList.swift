@@ -55,9 +55,10 @@ enum FileList {
         return .success(paths)
     }
 
-    /// The longest list read, in bytes: some million paths; a list that never ends (`/dev/zero`,
-    /// a runaway pipe) is refused rather than read into memory until the process is killed.
-    static let maxBytes = 256 << 20
+    /// The longest list read, in bytes: some 400,000 paths of 80 bytes (a longer list can be
+    /// given in parts, or as folders); a list that never ends (`/dev/zero`, a runaway pipe) is
+    /// refused rather than read into memory until the process is killed.
+    static let maxBytes = 32 << 20
     /// The longest path in a list: Linux's PATH_MAX.
     static let maxPathBytes = 4096
 

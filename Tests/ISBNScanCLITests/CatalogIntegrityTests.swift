@@ -287,7 +287,7 @@ import TestSupport
         #expect(lines.stderr.hasPrefix("Error: /dev/zero line 1 holds a NUL byte: for a NUL-separated list (find -print0) add -0\n"))
         let nul = try isbnscan(["scan", "--files-from", "/dev/zero", "-0"])
         #expect(nul.status == 1)
-        #expect(nul.stderr == "Error: /dev/zero: the file list is longer than 256 MiB; give it in parts\n")
+        #expect(nul.stderr == "Error: /dev/zero: the file list is longer than 32 MiB; give it in parts\n")
         let shelf = try Shelf(["list.txt": "text:" + String(repeating: "a", count: 5000) + "\n"])
         defer { shelf.remove() }
         let long = try isbnscan(["scan", "--files-from", shelf.path + "/list.txt"])
