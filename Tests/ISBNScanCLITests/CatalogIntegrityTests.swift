@@ -98,6 +98,25 @@ import TestSupport
             files: 40 (40 with an ISBN, 0 with refused codes only, 0 without any barcode, 0 unreadable)
 
             """))
+
+        // Twelve writers of one file each on another new catalogue: the tables are created once.
+        let fresh = shelf.path + "/fresh.db"
+        let starters = try (0..<12).map { n -> (Process, Pipe) in
+            let process = Process(), errors = Pipe()
+            process.executableURL = URL(fileURLWithPath: isbnscanBinary)
+            process.arguments = ["scan", "-q", "--db", fresh, shelf.path + String(format: "/img%03d.png", n)]
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = errors
+            try process.run()
+            return (process, errors)
+        }
+        for (process, errors) in starters {
+            let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 0)
+            #expect(stderr == "")
+        }
+        #expect(try stats(fresh).contains("files: 12 (12 with an ISBN,"))
     }
 
     /// A writer that cannot get the lock in time stops, says why, and prints nothing it did not record.
@@ -133,7 +152,8 @@ import TestSupport
         let errors = Pipe()
         process.standardError = errors
         try process.run()
-        usleep(300_000)
+        // Longer than SQLite's own busy timeout of 5 s, which merge alone used to wait.
+        usleep(5_500_000)
         try holder.execute("COMMIT")
         let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
