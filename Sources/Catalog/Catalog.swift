@@ -104,7 +104,7 @@ public final class Catalog {
             // file readers share. With no -wal file there is nothing but the main file to read, so
             // it is read as immutable (no shared memory, no locks).
             guard access == .read, error.code & 0xFF == CatalogError.readOnly || error.code & 0xFF == CatalogError.cantOpen,
-                  !Self.exists(path + "-wal") else { throw error }
+                  !Self.exists(path + "-wal") else { throw Self.diagnosed(error, path: path, existed: true, access: access) }
             db = try Connection(path: path, readOnly: true, uri: Self.readOnlyURI(path, immutable: true))
             found = try kind()
         }

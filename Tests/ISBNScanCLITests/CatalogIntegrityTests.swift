@@ -152,7 +152,7 @@ import TestSupport
         let errors = Pipe()
         process.standardError = errors
         try process.run()
-        // Longer than SQLite's own busy timeout of 5 s, which merge alone used to wait.
+        // Longer than SQLite's default 5 s busy timeout: merge must queue, not just wait once.
         usleep(5_500_000)
         try holder.execute("COMMIT")
         let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
