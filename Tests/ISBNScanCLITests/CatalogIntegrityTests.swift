@@ -278,6 +278,12 @@ import TestSupport
         let write = try isbnscan(["scan", "--db", existing, shelf.path + "/a.png"], as: "65534")
         #expect(write.status == 1)
         #expect(write.stderr == "Error: \(existing): cannot write the catalogue: Permission denied\n")
+        // The file writable, its folder not: WAL's -wal file cannot be made there.
+        chmod(existing, 0o666)
+        let journal = try isbnscan(["scan", "--db", existing, "--rescan", shelf.path + "/a.png"], as: "65534")
+        #expect(journal.status == 1)
+        #expect(journal.stderr == "Error: \(existing): cannot create its journal \(existing)-wal (WAL needs the folder \(shelf.path)/locked writable): Permission denied\n")
+        chmod(existing, 0o644)
         let read = try isbnscan(["catalog", "stats", "--db", existing], as: "65534")
         #expect(read.status == 0)
         #expect(read.stdout.hasPrefix("books: 1 (1 sightings, 0 from a camera)\n"))
