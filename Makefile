@@ -30,6 +30,11 @@
 #                720p and 1080p on one core, spread scan vs --line-step 1 [BEFORE_BIN=old binary];
 #                then time to the first ISBN of blurred books held in front of the camera at 30
 #                frames/s with the default options (Bench/make_camera_blur.py, tune and held-out parts)
+#   make bench-catalog  release build, then 4 and 8 concurrent `scan --db` writers on one catalogue over
+#                overlapping and separate folders with random SIGKILLs, kill-and-resume trials and
+#                `scan --db | head -1`: integrity_check, comparison with a single-process run, files
+#                recorded / scanned, lock waits, retries, time (python3 only) [BENCH_CATALOG_ARGS=
+#                "--concurrent-runs 50 --kill-trials 100" for the long run]
 #   make docs    build that binary and write its man page and completions to .build/docs
 #   make install [PREFIX=/usr/local] [DESTDIR=]   the isbnscan binary built to run without the
 #                Swift toolchain (Swift runtime linked in), its man page isbnscan(1) and bash,
@@ -89,7 +94,7 @@ DOCS_DIR := .build/docs
 INSTALLED := $(BINDIR)/isbnscan $(MANDIR)/man1/isbnscan.1 $(BASHCOMPDIR)/isbnscan $(ZSHCOMPDIR)/_isbnscan \
              $(FISHCOMPDIR)/isbnscan.fish
 
-.PHONY: deps build test scan bench-deps bench bench-accuracy bench-camera clean docs install uninstall deb ranges-source fuzz
+.PHONY: deps build test scan bench-deps bench bench-accuracy bench-camera bench-catalog clean docs install uninstall deb ranges-source fuzz
 
 deps:
 	@missing=""; \
@@ -196,6 +201,11 @@ bench-camera: bench-deps $(RELEASE_BIN) $(FAKE_V4L2)
 	$(BENCH_PY) Bench/make_camera_blur.py --out $(BENCH_DIR)/camblur
 	$(BENCH_PY) Bench/camera_blur.py --binary $(RELEASE_BIN) --fake $(FAKE_V4L2) --sets $(BENCH_DIR)/camblur \
 	  --label default --args "" $(if $(BEFORE_BIN),--label before --args "" --binary-for-label before=$(BEFORE_BIN))
+
+# Concurrent catalogue writers (Bench/catalog.py: standard library only, so no bench-deps).
+BENCH_CATALOG_ARGS ?=
+bench-catalog: $(RELEASE_BIN)
+	python3 Bench/catalog.py --bin $(RELEASE_BIN) --out $(BENCH_DIR)/catalog $(BENCH_CATALOG_ARGS)
 
 # deps is order-only here: `make docs` as yourself, then `sudo make install` only copies files
 # (no build as root, where swift may not be on the PATH).

@@ -51,6 +51,9 @@ public struct FolderWalk: Sendable {
     public var revisitedFolders: [RawPath] = []
     /// Entries that are neither files nor folders (FIFOs, sockets, devices): left out.
     public var skippedSpecial = 0
+    /// Folders of the kernel's file systems (`/proc`, `/sys`, `/dev`) or the root folder `/`
+    /// reached while walking (a link such as `/proc/self/root`): not entered unless named.
+    public var skippedSystem = 0
 }
 
 /// Expands command-line paths into the files to scan: files as given, folders walked.
@@ -58,7 +61,8 @@ public struct FolderWalk: Sendable {
 /// Order: command-line paths in the order given; inside a folder, entries sorted byte-wise by
 /// name (as `ls` in the C locale), a subfolder's files at the subfolder's place. Symbolic links
 /// are followed; a folder already walked (identified by device and inode) is not entered
-/// again, so link loops end. Uses `stat(2)`, `opendir(3)`/`readdir(3)`.
+/// again, so link loops end; `/proc`, `/sys`, `/dev` and `/` are not entered from another
+/// folder (``FolderWalk/skippedSystem``), only when named or walked from inside themselves. Uses `stat(2)`, `opendir(3)`/`readdir(3)`.
 public enum FolderWalker {
     public static func walk(_ paths: [RawPath], options: WalkOptions = WalkOptions()) -> FolderWalk {
         var walk = FolderWalk()
@@ -68,7 +72,8 @@ public enum FolderWalker {
             let found = !path.isStandardInput && path.withCString { stat($0, &info) } == 0
             if found && (info.st_mode & S_IFMT) == S_IFDIR {
                 walk.foldersGiven += 1
-                walkFolder(path, identity: FileIdentity(info), options: options, visited: &visited, into: &walk)
+                walkFolder(path, identity: FileIdentity(info), options: options, named: systemFolder(of: path),
+                           visited: &visited, into: &walk)
             } else {
                 // Files, `-`, and paths that do not exist: the loader reports what is wrong.
                 walk.inputs.append(BatchInput(path: path, foundInFolder: false))
@@ -86,7 +91,26 @@ public enum FolderWalker {
         }
     }
 
-    private static func walkFolder(_ folder: RawPath, identity: FileIdentity, options: WalkOptions,
+    /// Where the kernel's file systems live: walking into them reads every process's files
+    /// (`/proc/<pid>/root` is the whole file system again) or devices.
+    static let systemFolders: [[UInt8]] = ["/proc", "/sys", "/dev"].map { Array($0.utf8) }
+
+    /// The system folder `path` lies in (by its canonical path, or the text of the symbolic
+    /// link it is), `[]` for `/` itself, or `nil`. Uses realpath(3) and readlink(2).
+    static func systemFolder(of path: RawPath) -> [UInt8]? {
+        func within(_ bytes: [UInt8]) -> [UInt8]? {
+            if bytes == [UInt8(ascii: "/")] { return [] }
+            return systemFolders.first { bytes.starts(with: $0) && (bytes.count == $0.count || bytes[$0.count] == UInt8(ascii: "/")) }
+        }
+        var target = [CChar](repeating: 0, count: 4097)
+        let length = path.withCString { readlink($0, &target, 4096) }
+        if length > 0, let found = within(target[0..<length].map { UInt8(bitPattern: $0) }) { return found }
+        guard let resolved = path.withCString({ realpath($0, nil) }) else { return nil }
+        defer { free(resolved) }
+        return within(Array(UnsafeRawBufferPointer(start: resolved, count: strlen(resolved))))
+    }
+
+    private static func walkFolder(_ folder: RawPath, identity: FileIdentity, options: WalkOptions, named: [UInt8]?,
                                    visited: inout Set<FileIdentity>, into walk: inout FolderWalk) {
         guard visited.insert(identity).inserted else {
             walk.revisitedFolders.append(folder)
@@ -126,8 +150,10 @@ public enum FolderWalker {
             }
             switch info.st_mode & S_IFMT {
             case S_IFDIR:
-                if options.recursive {
-                    walkFolder(path, identity: FileIdentity(info), options: options, visited: &visited, into: &walk)
+                if options.recursive, let system = systemFolder(of: path), system != named {
+                    walk.skippedSystem += 1
+                } else if options.recursive {
+                    walkFolder(path, identity: FileIdentity(info), options: options, named: named, visited: &visited, into: &walk)
                 } else {
                     walk.skippedFolders += 1
                 }

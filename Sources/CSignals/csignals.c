@@ -50,9 +50,11 @@ int isc_signals_set_cleanup_path(const char *path) {
     if (length >= sizeof cleanup_path) return ENAMETOOLONG;
     memcpy(cleanup_path, path, length + 1);
     __atomic_store_n(&has_cleanup, 1, __ATOMIC_SEQ_CST);
-    /* SIGHUP (the terminal closed) and SIGQUIT end the process too; leave them alone when
-     * ignored (nohup) or already handled. */
-    const int others[] = { SIGHUP, SIGQUIT };
+    /* Every other signal whose default action ends the process ends it too: SIGHUP (the
+     * terminal closed), SIGQUIT, SIGUSR1/2 and the timers (SIGALRM from `timeout -s ALRM`,
+     * SIGVTALRM, SIGPROF), SIGXCPU and SIGXFSZ (ulimit). Leave them alone when ignored (nohup)
+     * or already handled. */
+    const int others[] = { SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM, SIGPROF, SIGXCPU, SIGXFSZ };
     for (size_t i = 0; i < sizeof others / sizeof others[0]; i++) {
         struct sigaction old;
         if (sigaction(others[i], NULL, &old) == 0 && !(old.sa_flags & SA_SIGINFO) && old.sa_handler == SIG_DFL) {

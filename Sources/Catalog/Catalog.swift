@@ -6,45 +6,199 @@ import Records
 /// A catalogue of scanned books in an SQLite file: every file scanned, every ISBN accepted
 /// (with its file or device and frame), every code refused.
 ///
-/// Opening sets WAL journalling (readers never block the writer; a process killed with SIGKILL
-/// loses only an uncommitted transaction) with `synchronous = NORMAL`, turns on foreign keys and
-/// migrates the schema to ``schemaVersion`` (`PRAGMA user_version`). Statements are prepared
-/// once, when first used. Not thread-safe: one `Catalog` per thread.
+/// Opened for writing (``Access/write``): WAL journalling (readers never block the writer; a
+/// process killed with SIGKILL loses only an uncommitted transaction), `synchronous = NORMAL`,
+/// foreign keys on, and the schema brought to ``schemaVersion`` (`PRAGMA user_version`) in one
+/// transaction. Opened for reading (``Access/read``): SQLITE_OPEN_READONLY, nothing changed,
+/// not even the journal mode. Either way a file that is not an isbnscan catalogue is refused
+/// before anything is written to it.
 ///
-/// Writes go into the open transaction when ``begin()`` was called (commit with ``commit()``),
-/// else each is its own transaction.
+/// Several processes may write one catalogue: every write is one short `BEGIN IMMEDIATE`
+/// transaction, and a transaction that finds the catalogue locked is rolled back and tried
+/// again after a growing, randomised pause (2 ms doubling to 100 ms) until ``lockTimeout``
+/// has passed; ``lockWaits``, ``retries`` and ``waitedSeconds`` count what that cost.
+/// Statements are prepared once, when first used. Not thread-safe: one `Catalog` per thread.
 public final class Catalog {
-    /// The schema version this build writes (see README, "The catalogue").
+    /// The schema version this build writes (see Documentation/catalogue.md).
     public static var schemaVersion: Int { Schema.version }
+
+    /// What a command does with the catalogue.
+    public enum Access: Sendable {
+        /// `scan --db`, `camera --db`, `catalog merge|remove`: created if missing, migrated.
+        case write
+        /// `catalog list|export|stats` and the catalogues merged in: read-only.
+        case read
+    }
+
+    /// Seconds a write waits for another writer's lock before it fails: the environment's
+    /// `ISBNSCAN_LOCK_TIMEOUT` (seconds, > 0), else 120.
+    public static var defaultLockTimeout: Double {
+        getenv("ISBNSCAN_LOCK_TIMEOUT").flatMap { Double(String(cString: $0)) }.flatMap { $0 > 0 ? $0 : nil } ?? 120
+    }
 
     /// The file, as given.
     public let path: String
-    private let db: Connection
+    public let access: Access
+    /// Seconds a transaction may wait for the write lock (see ``defaultLockTimeout``).
+    public var lockTimeout: Double
+    /// Transactions that waited for another writer's lock (BEGIN IMMEDIATE took over 1 ms).
+    public private(set) var lockWaits = 0
+    /// Attempts made again after SQLITE_BUSY (each after SQLite's own 50 ms wait).
+    public private(set) var retries = 0
+    /// Time transactions spent waiting for the lock, in seconds.
+    public private(set) var waitedSeconds = 0.0
+    /// The schema version of the file when opened (before a migration).
+    public private(set) var openedVersion = 0
+    /// The schema version of the file now.
+    private var version = 0
+    private var db: Connection
     private var statements: [String: Statement] = [:]
 
-    /// Opens or creates the catalogue at `path` and brings its schema up to date.
-    ///
-    /// - Throws: ``CatalogError``: ``CatalogError/cantOpen``, ``CatalogError/notADatabase`` (not
-    ///   an SQLite file: `not an isbnscan catalogue (not an SQLite database)`),
-    ///   ``CatalogError/misuse`` (written by a newer isbnscan), or any error of a migration (which
-    ///   is then rolled back).
+    /// Opens or creates the catalogue at `path` for writing and brings its schema up to date.
     public convenience init(path: String) throws(CatalogError) {
-        try self.init(path: path, upTo: Schema.version)
+        try self.init(path: path, access: .write)
     }
 
-    /// Opens `path` and migrates it to `version` at most (tests build older catalogues with it).
-    init(path: String, upTo version: Int) throws(CatalogError) {
+    /// Opens the catalogue at `path`.
+    ///
+    /// - Parameters:
+    ///   - access: ``Access/write`` creates a missing file and migrates an older schema (calling
+    ///     `notice` with a sentence for stderr first); ``Access/read`` opens read-only.
+    ///   - lockTimeout: see ``lockTimeout``.
+    /// - Throws: ``CatalogError``: ``CatalogError/cantOpen`` with a sentence saying what cannot
+    ///   be done (`cannot create the catalogue: Permission denied`), ``CatalogError/notADatabase``
+    ///   (not an SQLite file, or an SQLite file of another program, or empty when reading),
+    ///   ``CatalogError/misuse`` (written by a newer isbnscan), or any error of a migration
+    ///   (which is then rolled back).
+    public convenience init(path: String, access: Access, lockTimeout: Double = Catalog.defaultLockTimeout,
+                            notice: (String) -> Void = { _ in }) throws(CatalogError) {
+        try self.init(path: path, access: access, upTo: Schema.version, lockTimeout: lockTimeout, notice: notice)
+    }
+
+    /// Opens `path` for writing and migrates it to `version` at most (tests build older catalogues with it).
+    convenience init(path: String, upTo version: Int) throws(CatalogError) {
+        try self.init(path: path, access: .write, upTo: version, lockTimeout: Catalog.defaultLockTimeout, notice: { _ in })
+    }
+
+    private init(path: String, access: Access, upTo version: Int, lockTimeout: Double,
+                 notice: (String) -> Void) throws(CatalogError) {
         self.path = path
-        db = try Connection(path: path)
+        self.access = access
+        self.lockTimeout = lockTimeout
+        let existed = access == .read || Self.exists(path)
         do {
-            // The first statement reads the file's header: where a file that is no database shows.
-            try db.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON")
+            db = try Connection(path: path, create: access == .write, readOnly: access == .read)
+        } catch {
+            throw Self.diagnosed(error, path: path, existed: existed, access: access)
+        }
+        if access == .write && db.isReadOnly {
+            // SQLite opens a file it may not write read-only without a word: say so now, not at the first write.
+            throw Self.diagnosed(CatalogError(code: CatalogError.readOnly, message: "attempt to write a readonly database", sql: nil,
+                                              path: path), path: path, existed: existed, access: access)
+        }
+        var found: (version: Int, tables: Int, hasFiles: Bool)
+        do {
+            found = try kind()
+        } catch {
+            // A WAL catalogue in a folder this user cannot write: SQLite cannot create the -shm
+            // file readers share. With no -wal file there is nothing but the main file to read, so
+            // it is read as immutable (no shared memory, no locks).
+            guard access == .read, error.code & 0xFF == CatalogError.readOnly || error.code & 0xFF == CatalogError.cantOpen,
+                  !Self.exists(path + "-wal") else { throw Self.diagnosed(error, path: path, existed: true, access: access) }
+            db = try Connection(path: path, readOnly: true, uri: Self.readOnlyURI(path, immutable: true))
+            found = try kind()
+        }
+        let (current, tables, hasFiles) = found
+        openedVersion = current
+        self.version = current
+        if current > Schema.version {
+            throw CatalogError(code: CatalogError.misuse,
+                               message: "catalogue schema version \(current) is newer than this isbnscan's (\(Schema.version)); use a newer isbnscan",
+                               sql: nil, path: path, sqliteMessage: false)
+        }
+        if (current == 0 && tables > 0) || (current > 0 && !hasFiles) {
+            throw CatalogError(code: CatalogError.notADatabase,
+                               message: "not an isbnscan catalogue (an SQLite database of another program); left as it is",
+                               sql: nil, path: path, sqliteMessage: false)
+        }
+        if access == .read {
+            guard current > 0 else {
+                throw CatalogError(code: CatalogError.notADatabase, message: "not an isbnscan catalogue (an empty database)",
+                                   sql: nil, path: path, sqliteMessage: false)
+            }
+            try db.execute("PRAGMA query_only = ON")
+            return
+        }
+        do {
+            try retrying { () throws(CatalogError) in try db.execute("PRAGMA journal_mode = WAL") }
+        } catch {
+            throw Self.diagnosed(error, path: path, existed: true, access: access)
+        }
+        try db.execute("PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON")
+        if current > 0 && current < version {
+            notice("\(path): upgrading the catalogue from schema version \(current) to \(version) "
+                   + "(isbnscan versions before it cannot write it afterwards)")
+        }
+        try migrate(upTo: version)
+    }
+
+    /// The file's `user_version` and how many tables it has; a file that is no SQLite database
+    /// shows here, at the first read of its header.
+    /// One statement, so one snapshot: another writer creating the tables between two reads
+    /// would make a new catalogue look like another program's database.
+    private func kind() throws(CatalogError) -> (version: Int, tables: Int, hasFiles: Bool) {
+        do {
+            return try retrying { () throws(CatalogError) in
+                var found = (version: 0, tables: 0, hasFiles: false)
+                try Statement(db, """
+                    SELECT (SELECT user_version FROM pragma_user_version), (SELECT COUNT(*) FROM sqlite_master),
+                           (SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = 'files')
+                    """).run { row in found = (Int(row.int(0)), Int(row.int(1)), row.int(2) > 0) }
+                return found
+            }
         } catch {
             guard error.code & 0xFF == CatalogError.notADatabase else { throw error }
             throw CatalogError(code: CatalogError.notADatabase, message: "not an isbnscan catalogue (not an SQLite database)",
                                sql: nil, path: path, sqliteMessage: false)
         }
-        try migrate(upTo: version)
+    }
+
+    private static func exists(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0
+    }
+
+    /// SQLite's "unable to open database file" or "attempt to write a readonly database" made into
+    /// what the user can act on, from the errno of the same open(2) SQLite could not do. Other
+    /// errors are returned as they are.
+    private static func diagnosed(_ error: CatalogError, path: String, existed: Bool, access: Access) -> CatalogError {
+        let base = error.code & 0xFF
+        guard base == CatalogError.cantOpen || base == CatalogError.readOnly else { return error }
+        func failed(_ what: String, _ code: Int32) -> CatalogError {
+            CatalogError(code: CatalogError.cantOpen, message: "\(what): \(String(cString: strerror(code)))", sql: nil, path: path,
+                         sqliteMessage: false)
+        }
+        if access == .read {
+            let fd = open(path, O_RDONLY | O_CLOEXEC)
+            if fd < 0 { return failed("cannot read the catalogue", errno) }
+            close(fd)
+        } else if !existed {
+            let fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+            if fd < 0 { return failed("cannot create the catalogue", errno) }
+            close(fd)
+            unlink(path)
+        } else {
+            let fd = open(path, O_RDWR | O_CLOEXEC)
+            if fd < 0 { return failed("cannot write the catalogue", errno) }
+            close(fd)
+        }
+        // The file is fine: then its folder, where the -wal and -shm files go.
+        let slash = path.lastIndex(of: "/")
+        let folder = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
+        if Glibc.access(folder, W_OK) != 0 {
+            return failed("cannot create its journal \(path)-wal (WAL needs the folder \(folder) writable)", errno)
+        }
+        return error
     }
 
     /// The schema version of the file (`PRAGMA user_version`).
@@ -52,24 +206,18 @@ public final class Catalog {
         Int(try statement("PRAGMA user_version").scalar() ?? 0)
     }
 
+    /// Brings the schema to `target` in one transaction that reads the version itself, so that
+    /// writers starting together on a new file create the tables once.
     private func migrate(upTo target: Int) throws(CatalogError) {
-        let current = try userVersion()
-        guard current <= Schema.version else {
-            throw CatalogError(code: CatalogError.misuse,
-                               message: "catalogue schema version \(current) is newer than this isbnscan's (\(Schema.version)); use a newer isbnscan",
-                               sql: nil, path: path, sqliteMessage: false)
-        }
-        guard current < target else { return }
-        try db.execute("BEGIN IMMEDIATE")
-        do {
+        guard openedVersion < target else { return }
+        defer { self.version = (try? userVersion()) ?? self.version }
+        try transaction { () throws(CatalogError) in
+            let current = Int(try Statement(db, "PRAGMA user_version").scalar() ?? 0)
+            guard current < target else { return }
             for version in (current + 1)...target {
                 try db.execute(Schema.migrations[version - 1])
                 try db.execute("PRAGMA user_version = \(version)")
             }
-            try db.execute("COMMIT")
-        } catch {
-            try? db.execute("ROLLBACK")
-            throw error
         }
     }
 
@@ -83,35 +231,89 @@ public final class Catalog {
 
     // MARK: Transactions
 
-    /// Starts a batch of writes (BEGIN IMMEDIATE).
-    public func begin() throws(CatalogError) { try statement("BEGIN IMMEDIATE").run() }
+    /// Runs `body` in one `BEGIN IMMEDIATE` transaction and commits it; rolled back and run
+    /// again while another connection holds the lock (see the type's discussion), so `body`
+    /// must only touch the catalogue.
+    /// - Throws: ``CatalogError``: `body`'s, or ``CatalogError/busy`` once ``lockTimeout`` has
+    ///   passed (nothing of `body` is kept).
+    public func transaction(_ body: () throws(CatalogError) -> Void) throws(CatalogError) {
+        // The wait is what BEGIN IMMEDIATE took, SQLite's own short waits included: microseconds
+        // when no one else writes.
+        let asked = ContinuousClock.now
+        var waited: Double?
+        defer {
+            if let waited, waited > 0.001 {
+                lockWaits += 1
+                waitedSeconds += waited
+            }
+        }
+        try retrying { () throws(CatalogError) in
+            try statement("BEGIN IMMEDIATE").run()
+            if waited == nil { waited = Self.seconds(ContinuousClock.now - asked) }
+            do throws(CatalogError) {
+                try body()
+                try statement("COMMIT").run()
+            } catch {
+                if db.inTransaction { try? db.execute("ROLLBACK") }
+                throw error
+            }
+        }
+    }
 
-    /// Commits the batch: what it wrote survives the process being killed.
-    public func commit() throws(CatalogError) { try statement("COMMIT").run() }
+    /// `body`, run again after SQLITE_BUSY with a growing, randomised pause until ``lockTimeout``.
+    private func retrying<T>(_ body: () throws(CatalogError) -> T) throws(CatalogError) -> T {
+        var pause = 0.002
+        let start = ContinuousClock.now
+        while true {
+            do {
+                return try body()
+            } catch {
+                guard error.code & 0xFF == CatalogError.busy else { throw error }
+                let waited = Self.seconds(ContinuousClock.now - start)
+                guard waited < lockTimeout else {
+                    throw CatalogError(code: CatalogError.busy,
+                                       message: "the catalogue stayed locked by another writer for \(Int(waited.rounded())) s "
+                                           + "(ISBNSCAN_LOCK_TIMEOUT sets how long to wait)",
+                                       sql: nil, path: path, sqliteMessage: false)
+                }
+                retries += 1
+                var pauseTime = timespec()
+                let jittered = pause * Double.random(in: 0.5...1.5)
+                pauseTime.tv_sec = Int(jittered)
+                pauseTime.tv_nsec = Int((jittered - Double(Int(jittered))) * 1e9)
+                nanosleep(&pauseTime, nil)
+                pause = min(pause * 2, 0.1)
+            }
+        }
+    }
 
-    /// Whether a batch is open.
-    public var inBatch: Bool { db.inTransaction }
+    private static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) * 1e-18
+    }
 
+    /// `body` inside the open transaction, else in a transaction of its own.
     private func writing(_ body: () throws(CatalogError) -> Void) throws(CatalogError) {
         if db.inTransaction { try body(); return }
-        try begin()
-        do {
-            try body()
-            try commit()
-        } catch {
-            try? db.execute("ROLLBACK")
-            throw error
-        }
+        try transaction(body)
     }
 
     // MARK: Files
 
     /// What the catalogue holds about a file scanned before.
     public struct StoredFile: Sendable, Equatable {
+        /// The row (`files.id`).
+        public var id: Int64
+        /// The path's bytes: canonical (``FileIdentity/path``), or as typed for a row written
+        /// before schema version 3 (then ``device`` is `nil`).
+        public var path: [UInt8]
         public var name: String
         /// Size in bytes and modification time (nanoseconds since 1970, UTC) when scanned.
         public var size: Int64?
         public var modificationNanoseconds: Int64?
+        /// ``FileIdentity``'s device, inode and content hash; `nil` in rows written before version 3.
+        public var device: Int64?
+        public var inode: Int64?
+        public var contentHash: Int64?
         /// `isbn`, `refused`, `no-barcode` or `error`.
         public var status: String
         public var isbnCount: Int
@@ -120,57 +322,145 @@ public final class Catalog {
         public var scannedAt: String
         /// The file's JSON line as `scan --json` printed it.
         public var record: String
+
+        /// Whether this row is the scan of the file `identity` describes as it is now: the same
+        /// device, inode, size, modification time and content hash, and read then (a failure
+        /// is tried again).
+        public func isUnchanged(_ identity: FileIdentity) -> Bool {
+            status != "error" && device == identity.device && inode == identity.inode && size == identity.size
+                && modificationNanoseconds == identity.modificationNanoseconds && contentHash == identity.contentHash
+        }
     }
 
-    /// The last scan of the file at `path` (its bytes), or `nil`.
-    public func storedFile(path: [UInt8]) throws(CatalogError) -> StoredFile? {
-        var found: StoredFile?
-        try statement("""
-            SELECT name, size, mtime_ns, status, isbn_count, refused_count, symbol_count, scanned_at, record
-            FROM files WHERE path = ?
-            """).run([.blob(path)]) { row in
-            found = StoredFile(name: row.text(0) ?? "", size: row.optionalInt(1), modificationNanoseconds: row.optionalInt(2),
-                               status: row.text(3) ?? "", isbnCount: Int(row.int(4)), refusedCount: Int(row.int(5)),
-                               symbolCount: Int(row.int(6)), scannedAt: row.text(7) ?? "", record: row.text(8) ?? "")
+    private func storedFiles(where condition: String, _ values: [Statement.Value]) throws(CatalogError) -> [StoredFile] {
+        var found: [StoredFile] = []
+        let identity = version >= 3 ? "device, inode, content_hash" : "NULL, NULL, NULL"
+        let columns = "id, path, name, size, mtime_ns, \(identity), status, isbn_count, refused_count, symbol_count, scanned_at, record"
+        try statement("SELECT \(columns) FROM files WHERE \(condition)").run(values) { row in
+            found.append(StoredFile(id: row.int(0), path: row.blob(1), name: row.text(2) ?? "", size: row.optionalInt(3),
+                                    modificationNanoseconds: row.optionalInt(4), device: row.optionalInt(5), inode: row.optionalInt(6),
+                                    contentHash: row.optionalInt(7), status: row.text(8) ?? "", isbnCount: Int(row.int(9)),
+                                    refusedCount: Int(row.int(10)), symbolCount: Int(row.int(11)), scannedAt: row.text(12) ?? "",
+                                    record: row.text(13) ?? ""))
         }
         return found
     }
 
-    /// Records one scanned file as reported (replacing an earlier scan of the same path, with its
-    /// sightings and refusals).
+    /// The row whose path is exactly `path` (its bytes), or `nil`.
+    public func storedFile(path: [UInt8]) throws(CatalogError) -> StoredFile? {
+        try storedFiles(where: "path = ?", [.blob(path)]).first
+    }
+
+    /// The row that stands for the file `identity` describes (named `typed` on the command line
+    /// or found so in a folder), and whether that row is its scan as the file is now.
     ///
-    /// - Parameters:
-    ///   - path: the path's bytes as given (non-UTF-8 names kept exactly); `record.file` is
-    ///     stored as the name shown.
-    ///   - size, modificationNanoseconds: from stat(2), `nil` for standard input.
-    ///   - warnings: the `Warning:` texts printed for the file.
-    ///   - time: ``Timestamp`` of the scan.
+    /// In order: the row at the canonical path; a row written before schema version 3 under
+    /// the canonical or the typed path (never unchanged: scanned again and taken over); a row
+    /// of the same device, inode, size, time and hash under another path, which is the same
+    /// file by a hard link while that path still leads to it (unchanged), or a file moved
+    /// (scanned again into that row). `nil`: a file new to the catalogue.
+    public func lookUp(_ identity: FileIdentity, typed: [UInt8]) throws(CatalogError) -> (stored: StoredFile, unchanged: Bool)? {
+        if let row = try storedFile(path: identity.path) {
+            return (row, row.device != nil && row.isUnchanged(identity))
+        }
+        if typed != identity.path, let row = try storedFile(path: typed), row.device == nil {
+            return (row, false)
+        }
+        let same = try storedFiles(where: "device = ? AND inode = ? AND size = ? AND mtime_ns = ? AND content_hash = ? AND status != 'error' LIMIT 1",
+                                   [.int(identity.device), .int(identity.inode), .int(identity.size),
+                                    .int(identity.modificationNanoseconds), .int(identity.contentHash)])
+        guard let row = same.first else { return nil }
+        let there = FileIdentity(path: row.path)
+        return (row, there?.device == identity.device && there?.inode == identity.inode)
+    }
+
+    /// One file's scan for ``record(_:)``.
+    public struct FileEntry: Sendable {
+        public var record: FileRecord
+        /// The file (`nil`: standard input, recorded under `path` and never found unchanged).
+        public var identity: FileIdentity?
+        /// The path's bytes as given; the key when there is no identity.
+        public var path: [UInt8]
+        /// The row found by ``lookUp(_:typed:)``, replaced by this scan.
+        public var replacing: Int64?
+        /// The `Warning:` texts printed for the file.
+        public var warnings: [String]
+        /// ``Timestamp`` of the scan.
+        public var time: String
+
+        public init(record: FileRecord, identity: FileIdentity?, path: [UInt8], replacing: Int64? = nil,
+                    warnings: [String] = [], time: String = Timestamp.now()) {
+            self.record = record
+            self.identity = identity
+            self.path = path
+            self.replacing = replacing
+            self.warnings = warnings
+            self.time = time
+        }
+    }
+
+    /// Records scanned files in one transaction, each replacing the earlier scan of the same
+    /// file (its row, with its sightings and refusals).
+    /// - Throws: ``CatalogError``; then none of `entries` is recorded.
+    public func record(_ entries: [FileEntry]) throws(CatalogError) {
+        try writing { () throws(CatalogError) in
+            for entry in entries { try write(entry) }
+        }
+    }
+
+    /// Records one scanned file, keyed by `path` as given (tests; `scan` records ``FileEntry``s).
     public func record(_ record: FileRecord, path: [UInt8], size: Int64?, modificationNanoseconds: Int64?,
                        warnings: [String] = [], at time: String = Timestamp.now()) throws(CatalogError) {
-        let status = !record.wasRead ? "error" : !record.isbns.isEmpty ? "isbn" : record.symbols.isEmpty ? "no-barcode" : "refused"
         try writing { () throws(CatalogError) in
-            var fileID: Int64?
-            try statement("""
-                INSERT INTO files (path, name, size, mtime_ns, status, isbn_count, refused_count, symbol_count, error,
-                                   warnings, record, scanned_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                ON CONFLICT (path) DO UPDATE SET name = excluded.name, size = excluded.size, mtime_ns = excluded.mtime_ns,
-                    status = excluded.status, isbn_count = excluded.isbn_count, refused_count = excluded.refused_count,
-                    symbol_count = excluded.symbol_count, error = excluded.error, warnings = excluded.warnings,
-                    record = excluded.record, scanned_at = excluded.scanned_at
-                RETURNING id
-                """).run([.blob(path), .text(record.file), size.map { .int($0) } ?? .null,
-                          modificationNanoseconds.map { .int($0) } ?? .null, .text(status), .int(Int64(record.isbns.count)),
-                          .int(Int64(record.rejected.filter(\.isProblem).count)), .int(Int64(record.symbols.count)),
-                          record.error.map { .text($0) } ?? .null,
-                          warnings.isEmpty ? .null : .text(warnings.joined(separator: "\n")),
-                          .text(record.json.encoded), .text(time)]) { row in fileID = row.int(0) }
-            guard let fileID else { return }
-            try statement("DELETE FROM sightings WHERE file_id = ?").run([.int(fileID)])
-            try statement("DELETE FROM refusals WHERE file_id = ?").run([.int(fileID)])
-            try insert(symbols: record.symbols, isbns: record.isbns, fileID: fileID, device: nil, frame: nil,
-                       source: record.file, at: time)
+            try write(FileEntry(record: record, identity: nil, path: path, warnings: warnings, time: time),
+                      size: size, modificationNanoseconds: modificationNanoseconds)
         }
+    }
+
+    private func write(_ entry: FileEntry, size: Int64? = nil, modificationNanoseconds: Int64? = nil) throws(CatalogError) {
+        let record = entry.record, identity = entry.identity
+        let key = identity?.path ?? entry.path
+        let status = !record.wasRead ? "error" : !record.isbns.isEmpty ? "isbn" : record.symbols.isEmpty ? "no-barcode" : "refused"
+        var fileID = try statement("SELECT id FROM files WHERE path = ?").scalar([.blob(key)])
+        if fileID == nil, let replacing = entry.replacing,
+           try statement("SELECT COUNT(*) FROM files WHERE id = ?").scalar([.int(replacing)]) == 1 {
+            fileID = replacing
+        }
+        func optional(_ n: Int64?) -> Statement.Value { n.map { .int($0) } ?? .null }
+        let values: [Statement.Value] = [
+            .blob(key), .text(record.file), optional(identity?.size ?? size),
+            optional(identity?.modificationNanoseconds ?? modificationNanoseconds), optional(identity?.device),
+            optional(identity?.inode), optional(identity?.contentHash), .text(status), .int(Int64(record.isbns.count)),
+            .int(Int64(record.rejected.filter(\.isProblem).count)), .int(Int64(record.symbols.count)),
+            record.error.map { .text($0) } ?? .null,
+            entry.warnings.isEmpty ? .null : .text(entry.warnings.joined(separator: "\n")),
+            .text(record.json.encoded), .text(entry.time),
+        ]
+        if let id = fileID {
+            try statement("""
+                UPDATE files SET path = ?, name = ?, size = ?, mtime_ns = ?, device = ?, inode = ?, content_hash = ?, status = ?,
+                    isbn_count = ?, refused_count = ?, symbol_count = ?, error = ?, warnings = ?, record = ?, scanned_at = ?
+                WHERE id = ?
+                """).run(values + [.int(id)])
+            try statement("DELETE FROM sightings WHERE file_id = ?").run([.int(id)])
+            try statement("DELETE FROM refusals WHERE file_id = ?").run([.int(id)])
+        } else {
+            try statement("""
+                INSERT INTO files (path, name, size, mtime_ns, device, inode, content_hash, status, isbn_count, refused_count,
+                                   symbol_count, error, warnings, record, scanned_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                RETURNING id
+                """).run(values) { row in fileID = row.int(0) }
+        }
+        guard let fileID else { return }
+        // The row this file was known by before (an older spelling) goes, with its sightings.
+        if let replacing = entry.replacing, replacing != fileID {
+            try statement("DELETE FROM sightings WHERE file_id = ?").run([.int(replacing)])
+            try statement("DELETE FROM refusals WHERE file_id = ?").run([.int(replacing)])
+            try statement("DELETE FROM files WHERE id = ?").run([.int(replacing)])
+        }
+        try insert(symbols: record.symbols, isbns: record.isbns, fileID: fileID, device: nil, frame: nil,
+                   source: record.file, at: entry.time)
     }
 
     /// Records the ISBNs a camera frame confirmed and the codes it refused.
@@ -305,6 +595,7 @@ public final class Catalog {
         try statement("SELECT status, COUNT(*) FROM files GROUP BY status").run { row in
             stats.files[row.text(0) ?? ""] = Int(row.int(1))
         }
+        guard version >= 2 else { return stats }  // version 1 kept no refusals
         try statement("SELECT reason, COUNT(*) FROM refusals GROUP BY reason").run { row in
             stats.refusals[row.text(0) ?? ""] = Int(row.int(1))
         }
@@ -320,9 +611,11 @@ public final class Catalog {
         public var refusals = 0
     }
 
-    /// Adds the catalogue at `other` (migrated first if older) to this one, without duplicates:
-    /// a file path already here keeps the later of the two scans; a sighting or refusal (same
-    /// code, file or device, frame and time) is added once.
+    /// Adds the catalogue at `other` to this one, without duplicates: a file recorded in both
+    /// keeps the later of its two scans, with that scan's sightings and refusals only (a
+    /// sighting is one file's reading at one scan: the same file scanned into both catalogues
+    /// counts once); camera sightings and refusals (same code, device, frame and time) are
+    /// added once. `other` is only read (opened read-only, never migrated).
     /// - Throws: ``CatalogError`` (the other file missing, not a catalogue, newer, or this
     ///   catalogue's own file: ``CatalogError/misuse``); nothing is added then.
     public func merge(from other: String) throws(CatalogError) -> MergeCount {
@@ -331,34 +624,68 @@ public final class Catalog {
             throw CatalogError(code: CatalogError.misuse, message: "is the catalogue being merged into: it cannot be merged into itself",
                                sql: nil, path: other, sqliteMessage: false)
         }
-        do { _ = try Catalog(path: other) }  // checks and migrates it; closed again here
+        let source = try Catalog(path: other, access: .read)
+        let sourceVersion = source.openedVersion
         var count = MergeCount()
-        try Statement(db, "ATTACH DATABASE ? AS other").run([.text(other)])
+        try Statement(db, "ATTACH DATABASE ? AS other").run([.text(Self.readOnlyURI(other))])
         defer { try? db.execute("DETACH DATABASE other") }
+        let identity = sourceVersion >= 3 ? "o.device, o.inode, o.content_hash" : "NULL, NULL, NULL"
         try writing { () throws(CatalogError) in
             let before = try totals()
             try db.execute("""
-                INSERT INTO files (path, name, size, mtime_ns, status, isbn_count, refused_count, symbol_count, error,
-                                   warnings, record, scanned_at)
-                SELECT path, name, size, mtime_ns, status, isbn_count, refused_count, symbol_count, error, warnings,
-                       record, scanned_at FROM other.files WHERE true
+                CREATE TEMP TABLE merge_newer AS
+                    SELECT o.id AS other_id, o.path AS path FROM other.files o LEFT JOIN main.files f ON f.path = o.path
+                    WHERE f.id IS NULL OR o.scanned_at > f.scanned_at;
+                DELETE FROM main.sightings WHERE file_id IN (SELECT f.id FROM main.files f JOIN temp.merge_newer n ON n.path = f.path);
+                DELETE FROM main.refusals WHERE file_id IN (SELECT f.id FROM main.files f JOIN temp.merge_newer n ON n.path = f.path);
+                INSERT INTO main.files (path, name, size, mtime_ns, device, inode, content_hash, status, isbn_count, refused_count,
+                                        symbol_count, error, warnings, record, scanned_at)
+                SELECT o.path, o.name, o.size, o.mtime_ns, \(identity), o.status, o.isbn_count, o.refused_count, o.symbol_count,
+                       o.error, o.warnings, o.record, o.scanned_at
+                FROM other.files o WHERE o.id IN (SELECT other_id FROM temp.merge_newer)
                 ON CONFLICT (path) DO UPDATE SET name = excluded.name, size = excluded.size, mtime_ns = excluded.mtime_ns,
+                    device = excluded.device, inode = excluded.inode, content_hash = excluded.content_hash,
                     status = excluded.status, isbn_count = excluded.isbn_count, refused_count = excluded.refused_count,
                     symbol_count = excluded.symbol_count, error = excluded.error, warnings = excluded.warnings,
-                    record = excluded.record, scanned_at = excluded.scanned_at
-                WHERE excluded.scanned_at > files.scanned_at;
-                INSERT OR IGNORE INTO sightings (isbn13, isbn10, addon, file_id, device, frame, source, polygon, seen_at)
-                SELECT s.isbn13, s.isbn10, s.addon, (SELECT f.id FROM files f JOIN other.files o ON o.path = f.path
+                    record = excluded.record, scanned_at = excluded.scanned_at;
+                INSERT OR IGNORE INTO main.sightings (isbn13, isbn10, addon, file_id, device, frame, source, polygon, seen_at)
+                SELECT s.isbn13, s.isbn10, s.addon, (SELECT f.id FROM main.files f JOIN other.files o ON o.path = f.path
                                                      WHERE o.id = s.file_id),
-                       s.device, s.frame, s.source, s.polygon, s.seen_at FROM other.sightings s;
-                INSERT OR IGNORE INTO refusals (file_id, device, frame, source, type, data, reason, detail, seen_at)
-                SELECT (SELECT f.id FROM files f JOIN other.files o ON o.path = f.path WHERE o.id = r.file_id),
-                       r.device, r.frame, r.source, r.type, r.data, r.reason, r.detail, r.seen_at FROM other.refusals r;
-                """)
+                       s.device, s.frame, s.source, s.polygon, s.seen_at FROM other.sightings s
+                WHERE s.file_id IS NULL OR s.file_id IN (SELECT other_id FROM temp.merge_newer);
+                """ + (sourceVersion >= 2 ? """
+                INSERT OR IGNORE INTO main.refusals (file_id, device, frame, source, type, data, reason, detail, seen_at)
+                SELECT (SELECT f.id FROM main.files f JOIN other.files o ON o.path = f.path WHERE o.id = r.file_id),
+                       r.device, r.frame, r.source, r.type, r.data, r.reason, r.detail, r.seen_at FROM other.refusals r
+                WHERE r.file_id IS NULL OR r.file_id IN (SELECT other_id FROM temp.merge_newer);
+                """ : "") + "DROP TABLE temp.merge_newer;")
             let after = try totals()
             count = MergeCount(files: after.0 - before.0, sightings: after.1 - before.1, refusals: after.2 - before.2)
         }
         return count
+    }
+
+    /// `file:<path>?mode=ro`: `path` made absolute and percent-encoded, for ATTACH (SQLite's URI
+    /// file names), so that the attached catalogue is opened read-only; with `immutable`,
+    /// `&immutable=1` (SQLite then takes no lock and reads no -wal file).
+    static func readOnlyURI(_ path: String, immutable: Bool = false) -> String {
+        var full = Array(path.utf8)
+        if full.first != UInt8(ascii: "/"), let cwd = getcwd(nil, 0) {
+            full = Array(UnsafeRawBufferPointer(start: cwd, count: strlen(cwd))) + [UInt8(ascii: "/")] + full
+            free(cwd)
+        }
+        var uri = "file:"
+        for byte in full {
+            let plain = (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+                || "/-._~".utf8.contains(byte)
+            if plain {
+                uri.unicodeScalars.append(Unicode.Scalar(byte))
+            } else {
+                let hex = Array("0123456789ABCDEF".utf8)
+                uri += "%" + String(decoding: [hex[Int(byte >> 4)], hex[Int(byte & 15)]], as: UTF8.self)
+            }
+        }
+        return uri + "?mode=ro" + (immutable ? "&immutable=1" : "")
     }
 
     /// Whether `a` and `b` name one existing file (same device and inode, stat(2)).

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 internal import CSQLite
 
 /// One SQLite connection; the only owner of its `sqlite3` handle, closed in `deinit`
@@ -6,14 +9,26 @@ final class Connection {
     let handle: OpaquePointer
     let path: String
 
-    /// Opens (and with `create`, creates) the database file `path` (sqlite3_open_v2), with a
-    /// 5-second busy timeout.
-    /// - Throws: ``CatalogError`` (``CatalogError/cantOpen`` when the file or folder is missing
-    ///   or not writable).
-    init(path: String, create: Bool = true, readOnly: Bool = false) throws(CatalogError) {
+    /// How long one statement waits for another connection's lock before it returns
+    /// SQLITE_BUSY, in milliseconds (sqlite3_busy_timeout). Short on purpose: ``Catalog`` retries
+    /// whole transactions with backoff and counts each wait, so a writer never holds half a
+    /// transaction while it waits, and a wait shows in the figures.
+    static let busyMilliseconds: Int32 = 50
+
+    /// Opens the database file `path` (sqlite3_open_v2, URI file names allowed so that `ATTACH`
+    /// can open a catalogue read-only).
+    ///
+    /// - `readOnly`: SQLITE_OPEN_READONLY (never creates or changes the file);
+    /// - else SQLITE_OPEN_READWRITE, and with `create` SQLITE_OPEN_CREATE.
+    /// - Throws: ``CatalogError`` (``CatalogError/cantOpen`` when the file or folder is missing).
+    /// - `uri`: an SQLite URI (`file:…?mode=ro`) to open instead of `path`, which errors still name.
+    init(path: String, create: Bool = true, readOnly: Bool = false, uri: String? = nil) throws(CatalogError) {
         var db: OpaquePointer?
-        let flags = readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0))
-        let code = sqlite3_open_v2(path, &db, flags, nil)
+        let flags = (readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0)))
+            | SQLITE_OPEN_URI
+        // A plain path, not a URI, even when it starts with "file:" (SQLITE_OPEN_URI would read it as one).
+        let name = uri ?? (path.hasPrefix("file:") ? "./" + path : path)
+        let code = sqlite3_open_v2(name, &db, flags, nil)
         guard code == SQLITE_OK, let db else {
             let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
             sqlite3_close_v2(db)
@@ -22,7 +37,7 @@ final class Connection {
         self.handle = db
         self.path = path
         sqlite3_extended_result_codes(db, 1)
-        sqlite3_busy_timeout(db, 5000)
+        sqlite3_busy_timeout(db, Self.busyMilliseconds)
     }
 
     deinit { sqlite3_close_v2(handle) }
@@ -46,4 +61,8 @@ final class Connection {
 
     /// Whether a transaction is open (sqlite3_get_autocommit == 0).
     var inTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
+
+    /// Whether the main database was opened read-only, asked for or because the file is not
+    /// writable (sqlite3_db_readonly).
+    var isReadOnly: Bool { sqlite3_db_readonly(handle, "main") == 1 }
 }

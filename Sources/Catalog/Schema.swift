@@ -1,5 +1,23 @@
 /// The catalogue's schema: one migration per version, applied in order; `PRAGMA user_version`
-/// holds the version reached (0 for a new file). README ("The catalogue") documents the tables.
+/// holds the version reached (0 for a new file). Documentation/catalogue.md documents the tables.
+///
+/// Tables (version 3):
+/// - `files`: one row per file, keyed by `path`. `path` is the canonical absolute path
+///   (realpath(3)) as bytes; `device`, `inode`, `size`, `mtime_ns` (stat(2)) and
+///   `content_hash` (``FileIdentity/contentHash``) tell whether the row still describes the
+///   file there: only when all five match, and `status` is not `error`, is the file taken as
+///   unchanged. Rows written before version 3 have `device` NULL and the path as it was typed
+///   (maybe relative); the first run that meets the same file under that spelling or its
+///   canonical path takes the row over (re-keys and rescans it), so no file is counted twice.
+///   `status` `error` is a file that could not be read: kept to be counted and shown, and
+///   scanned again on the next run. Paths that name no file are never recorded.
+/// - `sightings`: one row per ISBN accepted in one file's scan (`file_id`) or confirmed by a
+///   camera frame (`device`, `frame`); a file's sightings are replaced when it is scanned again.
+/// - `refusals`: codes refused, like sightings.
+///
+/// A migration runs inside the one `BEGIN IMMEDIATE` transaction that also reads
+/// `user_version`, so writers starting together on a new file create the tables once.
+/// Tables added on top (book metadata) come as new migrations at the end of ``migrations``.
 enum Schema {
     /// Version n is reached by running `migrations[n - 1]`.
     static let migrations: [String] = [
@@ -52,6 +70,13 @@ enum Schema {
         );
         CREATE INDEX refusals_by_file ON refusals(file_id);
         CREATE UNIQUE INDEX refusals_once ON refusals(data, source, seen_at, IFNULL(frame, -1));
+        """,
+        // 3: what identifies a file besides its (now canonical) path.
+        """
+        ALTER TABLE files ADD COLUMN device INTEGER;
+        ALTER TABLE files ADD COLUMN inode INTEGER;
+        ALTER TABLE files ADD COLUMN content_hash INTEGER;
+        CREATE INDEX files_by_inode ON files(device, inode);
         """,
     ]
 

@@ -191,6 +191,11 @@ public struct RangeMessage: Sendable {
     /// Element text with surrounding whitespace trimmed and the five XML entities decoded.
     static func string(_ bytes: ArraySlice<UInt8>) -> String {
         var s = String(decoding: bytes, as: UTF8.self)
+        // Names go to terminals: a control character (ESC, BEL, an OSC sequence's parts, C1
+        // codes) in a downloaded message becomes a space rather than a command to the terminal.
+        if s.unicodeScalars.contains(where: isControl) {
+            s = String(String.UnicodeScalarView(s.unicodeScalars.map { isControl($0) ? " " : $0 }))
+        }
         guard bytes.contains(UInt8(ascii: "&")) else { return String(s.trimmingWhitespace()) }
         for (entity, character) in [("&lt;", "<"), ("&gt;", ">"), ("&quot;", "\""), ("&apos;", "'"), ("&amp;", "&")] {
             var out = ""
@@ -203,6 +208,9 @@ public struct RangeMessage: Sendable {
         }
         return String(s.trimmingWhitespace())
     }
+
+    /// C0 controls, DEL and C1 controls (U+0000-001F, U+007F-009F).
+    static func isControl(_ scalar: Unicode.Scalar) -> Bool { scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) }
 
     /// Prefix, agency and rules of one `EAN.UCC` or `Group` element.
     static func block(_ block: ArraySlice<UInt8>) throws(RangeMessageError) -> (String, String, [Rule]) {

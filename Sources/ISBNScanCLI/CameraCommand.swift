@@ -225,16 +225,30 @@ ArgumentParser.acceptOption,
         let settings = try settings(from: parsed)
         StopSignal.install()
         var catalog: Catalog?
+        var created = false
         if let db = settings.db {
-            do { catalog = try Catalog(path: db) } catch {
+            created = access(db, F_OK) != 0
+            do { catalog = try Catalog(path: db, access: .write) { stderr.write("Note: \($0)\n") } } catch {
                 stderr.write("Error: \(error)\n")
                 return .inputError
             }
         }
         let reporter = CameraReporter(settings: settings, stdout: stdout, stderr: stderr, catalog: catalog)
-        if settings.preview { return PreviewSession.run(reporter: reporter) }
-        let session = CameraSession(options: settings.options)
-        let summary = session.run(stopRequest: { StopSignal.received }) { reporter.handle($0) }
-        return reporter.finish(summary)
+        let status: ExitStatus
+        if settings.preview {
+            status = PreviewSession.run(reporter: reporter)
+        } else {
+            let session = CameraSession(options: settings.options)
+            let summary = session.run(stopRequest: { StopSignal.received }) { reporter.handle($0) }
+            status = reporter.finish(summary)
+        }
+        // A catalogue this run created and never used (the device could not be opened) goes again.
+        if created, status == .inputError, let db = settings.db, let stats = try? catalog?.statistics(),
+           stats.sightings == 0, stats.files.isEmpty {
+            reporter.catalog = nil
+            catalog = nil
+            for suffix in ["", "-wal", "-shm"] { unlink(db + suffix) }
+        }
+        return status
     }
 }

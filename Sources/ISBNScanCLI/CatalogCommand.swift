@@ -39,16 +39,25 @@ enum CatalogCommand {
           "isbn10", "hyphenated", "group": {"prefix", "agency"}, "addon",
           "price", "count", "first_seen", "last_seen", "first_source"}.
           isbn-list: one ISBN-13 per line.
-          merge: a file recorded in both keeps its later scan; a sighting or
-          refusal recorded in both is kept once.
+          merge: a file recorded in both keeps its later scan, with that
+          scan's sightings only (the same folder scanned into both counts
+          each book once); a camera sighting or refusal recorded in both is
+          kept once. The catalogues merged in are only read. merge waits
+          for other writers of --db (see scan --db).
           remove: '<isbn13>: removed <n> sightings'; the files stay recorded.
           An ISBN that is in no sighting: 'Warning: <isbn>: not in the
           catalogue'. An argument that is no valid ISBN (978 or 979, ISBN-13
           or ISBN-10, as validate judges it) is a usage error naming the
           reason, and nothing is removed: 'Error: <arg>: not a valid ISBN
           (<reason>: <detail>); nothing removed'.
+          list, export and stats open the catalogue read-only: they never
+          create, migrate or change it. merge and remove migrate an older
+          --db (after a 'Note:' on stderr).
           A --db file (or a file to merge) that is not an SQLite database:
-          'Error: <file>: not an isbnscan catalogue (not an SQLite database)'.
+          'Error: <file>: not an isbnscan catalogue (not an SQLite database)';
+          another program's SQLite file: '... (an SQLite database of another
+          program); left as it is'; an empty file (list, export, stats):
+          '... (an empty database)'.
 
         EXIT STATUS:
           0  done (list, export: at least one book)
@@ -109,7 +118,9 @@ enum CatalogCommand {
             return .inputError
         }
         do {
-            let catalog = try Catalog(path: db)
+            // list, export and stats only read: the file is opened read-only and never migrated.
+            let writes = action == "merge" || action == "remove"
+            let catalog = try Catalog(path: db, access: writes ? .write : .read) { stderr.write("Note: \($0)\n") }
             let ranges = RangesCommand.load(stderr: stderr).ranges
             switch action {
             case "list", "export":
@@ -168,7 +179,7 @@ enum CatalogCommand {
             // ="…" makes LibreOffice Calc and Excel keep the digits as text (an ISBN-10's leading zero
             // is lost otherwise); checked with LibreOffice Calc 7.4 (see README).
             return CSV.row([spreadsheetText(book.isbn13), book.isbn10.map(spreadsheetText) ?? "", isbn.hyphenated ?? "", isbn.group?.prefix ?? "", isbn.group?.agency ?? "",
-                            String(book.count), book.firstSeen, book.lastSeen, book.firstSource, book.addOn ?? "",
+                            String(book.count), book.firstSeen, book.lastSeen, CSV.text(book.firstSource), book.addOn ?? "",
                             isbn.price?.description ?? ""])
         }
     }

@@ -1,13 +1,15 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Catalog
 import Imaging
 import Records
 
-/// `scan --db`: records each file's result in the catalogue, in batches of at most
+/// `scan --db`: records the files' results in the catalogue, in batches of at most
 /// ``batchSize`` files or ``batchSeconds`` seconds, and releases the held output of a batch
 /// only after its commit.
+///
+/// A batch is kept in memory while files are scanned and written in one short transaction,
+/// so that other writers of the catalogue wait for milliseconds, not for a scan. When a batch
+/// cannot be recorded (the lock not released within the catalogue's lock timeout, a full
+/// disk), its held output is dropped, not printed, and ``failed`` tells the scan to stop.
 final class CatalogRecorder {
     /// Files per transaction.
     static let batchSize = 32
@@ -17,9 +19,9 @@ final class CatalogRecorder {
     let catalog: Catalog
     let held: [HeldSink]
     private let diagnostics: TextSink
-    private var pending = 0
+    private var pending: [Catalog.FileEntry] = []
     private var batchStart = ContinuousClock.now
-    /// The first catalogue error; recording stops after it (the scan goes on).
+    /// Set by the first catalogue error: nothing more is recorded or printed.
     private(set) var failed = false
 
     init(catalog: Catalog, held: [HeldSink], diagnostics: TextSink) {
@@ -28,43 +30,37 @@ final class CatalogRecorder {
         self.diagnostics = diagnostics
     }
 
-    /// Records one file (its path bytes and stat(2) size and modification time).
-    func record(_ record: FileRecord, path: [UInt8], stat: FileStat?, warnings: [String]) {
-        guard !failed else { release(); return }
-        do {
-            if !catalog.inBatch {
-                try catalog.begin()
-                batchStart = .now
-            }
-            try catalog.record(record, path: path, size: stat?.size, modificationNanoseconds: stat?.modificationNanoseconds,
-                               warnings: warnings)
-            pending += 1
-        } catch {
-            fail(error)
-            return
-        }
-        if pending >= Self.batchSize { commit() }
+    /// Queues one file's scan for the next commit.
+    func record(_ entry: Catalog.FileEntry) {
+        guard !failed else { return }
+        if pending.isEmpty { batchStart = .now }
+        pending.append(entry)
+        if pending.count >= Self.batchSize { commit() }
     }
 
     /// Commits when the open batch is older than ``batchSeconds`` (called between files).
     func tick() {
-        if pending > 0 && (ContinuousClock.now - batchStart).seconds >= Self.batchSeconds { commit() }
+        if !pending.isEmpty && (ContinuousClock.now - batchStart).seconds >= Self.batchSeconds { commit() }
     }
 
-    /// Commits the open batch and releases its output.
+    /// Records the queued files in one transaction and releases their output.
     func commit() {
-        if !failed && catalog.inBatch {
-            do { try catalog.commit() } catch { fail(error); return }
+        guard !failed else { return }
+        if !pending.isEmpty {
+            do { try catalog.record(pending) } catch {
+                fail(error)
+                return
+            }
         }
-        pending = 0
-        release()
+        pending = []
+        for sink in held { sink.release() }
     }
-
-    private func release() { for sink in held { sink.release() } }
 
     private func fail(_ error: CatalogError) {
         failed = true
-        release()
-        diagnostics.write("Error: \(error)\n")
+        for sink in held { sink.discard() }
+        let files = pending.count == 1 ? "1 file" : "\(pending.count) files"
+        diagnostics.write("Error: \(error); stopping: the results of \(files) not recorded are not printed either\n")
+        pending = []
     }
 }

@@ -25,8 +25,10 @@ enum FileList {
     static func read(_ list: String, nulSeparated: Bool) -> Result<[RawPath], Failure> {
         let shown = list == "-" ? "standard input" : escaped(list, json: false)
         let bytes: [UInt8]
-        switch readAll(list) {
+        switch readAll(list, stopAtNUL: !nulSeparated) {
         case .success(let read): bytes = read
+        case .failure(let error) where error.code == E2BIG:
+            return .failure(.unreadable("Error: \(shown): the file list is longer than \(maxBytes >> 20) MiB; give it in parts"))
         case .failure(let error):
             return .failure(.unreadable("Error: \(shown): cannot read the file list: \(String(cString: strerror(error.code)))"))
         }
@@ -44,16 +46,29 @@ enum FileList {
             if !nulSeparated && entry.contains(0) {
                 return .failure(.nulInLine("\(shown) line \(line) holds a NUL byte: for a NUL-separated list (find -print0) add -0"))
             }
+            if entry.count > maxPathBytes {
+                return .failure(.unreadable("Error: \(shown) \(nulSeparated ? "entry" : "line") \(line) is \(entry.count) bytes long, "
+                                            + "longer than any path (\(maxPathBytes)): not a list of paths?"))
+            }
             paths.append(RawPath(bytes: Array(entry)))
         }
         return .success(paths)
     }
 
+    /// The longest list read, in bytes: some 400,000 paths of 80 bytes (a longer list can be
+    /// given in parts, or as folders); a list that never ends (`/dev/zero`, a runaway pipe) is
+    /// refused rather than read into memory until the process is killed.
+    static let maxBytes = 32 << 20
+    /// The longest path in a list: Linux's PATH_MAX.
+    static let maxPathBytes = 4096
+
     /// An `errno` value as an error.
     private struct Errno: Error { let code: Int32 }
 
     /// All bytes of `path` (`-`: file descriptor 0), or the `errno` of the failure.
-    private static func readAll(_ path: String) -> Result<[UInt8], Errno> {
+    /// With `stopAtNUL`, reading ends at the chunk with a NUL byte (a newline list holding one
+    /// is refused anyway, and `/dev/zero` never ends).
+    private static func readAll(_ path: String, stopAtNUL: Bool) -> Result<[UInt8], Errno> {
         let fd = path == "-" ? 0 : open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return .failure(Errno(code: errno)) }
         defer { if fd != 0 { close(fd) } }
@@ -68,7 +83,9 @@ enum FileList {
                 return .failure(Errno(code: errno))
             }
             if n == 0 { break }
+            guard bytes.count + n <= maxBytes else { return .failure(Errno(code: E2BIG)) }
             bytes += chunk[0..<n]
+            if stopAtNUL && chunk[0..<n].contains(0) { break }
         }
         return .success(bytes)
     }

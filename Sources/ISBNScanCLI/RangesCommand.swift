@@ -135,6 +135,9 @@ enum RangesCommand {
         return try readAll(fd, name: escaped(path, json: false))
     }
 
+    /// The largest range message read or installed, in bytes.
+    static let maxBytes = 4 << 20
+
     /// Everything `fd` holds up to end of file, as UTF-8 text; `name` goes into errors.
     static func readAll(_ fd: Int32, name: String) throws(FileError) -> String {
         var bytes: [UInt8] = []
@@ -147,7 +150,11 @@ enum RangesCommand {
             }
             if n == 0 { break }
             bytes += buffer[0..<n]
-            if bytes.count > 64 << 20 { throw FileError("\(name): larger than 64 MB") }
+            // The agency's message is about 220 KB; a file far larger is not one, and parsing it
+            // would slow down every command that hyphenates.
+            if bytes.count > maxBytes {
+                throw FileError("\(name): larger than \(maxBytes >> 20) MiB, which no ISBN range message is (the agency's is about 220 KB)")
+            }
         }
         return String(decoding: bytes, as: UTF8.self)
     }

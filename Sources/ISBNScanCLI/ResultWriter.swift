@@ -37,16 +37,22 @@ final class ResultWriter {
     @discardableResult
     func write(_ record: FileRecord) -> [String] {
         let warnings = writeDiagnostics(record)
+        writeResult(record)
+        return warnings
+    }
+
+    /// One file's record on the output only (a file the catalogue holds: its diagnostics were
+    /// shown by the run that scanned it).
+    func writeResult(_ record: FileRecord) {
         if settings.unique {
             unique.add(record)
-            return warnings
+            return
         }
         switch settings.format {
         case .json: out.write(jsonLines.format(record))
         case .csv: out.write(csv.format(record))
         case .text: out.write(text.format(record))
         }
-        return warnings
     }
 
     /// The `--unique` list, if asked for.

@@ -78,14 +78,21 @@ ArgumentParser.acceptOption,
             OptionSpec("db", value: "file", help: """
                 Record every file scanned and every ISBN accepted in this
                 catalogue (SQLite; created if missing; see 'isbnscan catalog').
-                Run again, files already in it with the same size and
-                modification time are not scanned again: nothing of theirs
-                is printed (no result line, JSON line or CSV row, no
-                warning), but the summary and the exit status count them.
-                A file named on the command line (not found in a folder)
-                gets a line on stderr instead: '<file>: unchanged since it
-                was catalogued on <time>, not scanned again (--rescan to
-                scan it)'.
+                A file is known by its canonical path (however it is typed)
+                and by its device, inode, size, modification time and a
+                hash of its first and last 4 KiB. Run again, files already
+                in it and unchanged are not scanned again: nothing of theirs
+                is printed on stdout or stderr (no result line, no warning),
+                but the summary and the exit status count them, and -o
+                receives their results from the catalogue. A file named on
+                the command line (not found in a folder) gets a line on
+                stderr: '<file>: unchanged since it was catalogued on <time>,
+                not scanned again (--rescan to scan it)'. Files that could
+                not be read are tried again; paths that name no file are not
+                recorded. Several scans may write one catalogue at once:
+                each waits for the others' short transactions (up to
+                ISBNSCAN_LOCK_TIMEOUT seconds, default 120); a result that
+                cannot be recorded stops the run (status 1) unprinted.
                 """),
             OptionSpec("rescan", help: "With --db: scan every file again, even unchanged ones."),
             OptionSpec("max-pixels", value: "n", help: "Refuse images larger than n pixels before decoding\n(default: 120000000)."),
@@ -159,12 +166,15 @@ ArgumentParser.acceptOption,
           no-barcode or error (error holds the cause); page is the page of a
           multi-page TIFF (from 1, else empty); warning is set on every row of
           a file read only in part ('truncated: decoded 544 of 750 rows').
-          Lines end in CRLF.
+          Lines end in CRLF. A file name that starts with =, +, -, @, a tab
+          or CR gets a leading ' so that spreadsheets do not run it as a
+          formula.
           With --unique: isbn13,isbn10,count,file.
 
         EXIT STATUS:
           0    an ISBN was found (with --all: any EAN symbol)
-          1    an input could not be read (takes precedence over 0, 4)
+          1    an input could not be read, or the --db catalogue could not
+               be opened or written (takes precedence over 0, 4)
           2    usage error
           3    the results could not be written (-o file or stdout: a full
                disk; a closed pipe, as with '| head', ends the run quietly);
@@ -277,6 +287,10 @@ ArgumentParser.acceptOption,
         if parsed.value("roi") != nil && parsed.value("roi-avfoundation") != nil {
             throw UsageError("give either --roi or --roi-avfoundation, not both")
         }
+        for option in ["roi", "roi-avfoundation"] where parsed.values[option, default: []].count > 1 {
+            // Taking the last silently would scan a region the user may not have meant.
+            throw UsageError("--\(option) given \(parsed.values[option]!.count) times; give one region")
+        }
         do {
             if let text = parsed.value("roi") { return try RegionOfInterest(parsing: text) }
         } catch { throw UsageError("--roi: \(error)") }
@@ -346,10 +360,17 @@ ArgumentParser.acceptOption,
         var recorder: CatalogRecorder?
         var tally = Tally()
         var inputs = walk.inputs
-        var stats: [FileStat?] = []
+        // --db: each input's identity (nil: no such file, never recorded) and the row it replaces.
+        var identities: [FileIdentity?] = [], replacing: [Int64?] = []
+        // Where each scanned input stands among all inputs, and, with -o, the results the
+        // catalogue holds for unchanged files, to be written at their place.
+        var positions: [Int] = [], fromCatalog: [(position: Int, record: FileRecord)] = []
+        let recordOptions = RecordOptions(ranges: RangesCommand.load(stderr: diagnostics).ranges, prefixes: settings.prefixes)
         if let db = settings.db {
             let catalog: Catalog
-            do { catalog = try Catalog(path: db) } catch {
+            do {
+                catalog = try Catalog(path: db, access: .write) { diagnostics.write("Note: \($0)\n") }
+            } catch {
                 file?.discard()
                 diagnostics.write("Error: \(error)\n")
                 return .inputError
@@ -358,26 +379,40 @@ ArgumentParser.acceptOption,
             results = heldResults
             writerDiagnostics = heldDiagnostics
             recorder = CatalogRecorder(catalog: catalog, held: [heldResults, heldDiagnostics], diagnostics: diagnostics)
-            // Resume: files recorded with the same size and modification time are taken from the catalogue.
+            // Resume: files whose identity matches their row are taken from the catalogue.
             inputs = []
-            for input in walk.inputs {
-                let stat = input.path.isStandardInput || input.error != nil ? nil : FileStat(path: input.path)
-                if !settings.rescan, let stat, let stored = try? catalog.storedFile(path: input.path.bytes),
-                   stored.size == stat.size, stored.modificationNanoseconds == stat.modificationNanoseconds {
-                    tally.add(stored, all: settings.all)
+            for (position, input) in walk.inputs.enumerated() {
+                let identity = input.path.isStandardInput || input.error != nil ? nil : FileIdentity(path: input.path.bytes)
+                let found = identity.flatMap { try? catalog.lookUp($0, typed: input.path.bytes) }
+                if !settings.rescan, let found, found.unchanged {
+                    tally.add(found.stored, all: settings.all)
                     // Its results, warnings and errors were printed by the run that scanned it. A file
                     // named (not found in a folder) gets a line, so that a run never ends in silence;
                     // a folder's unchanged files are counted in the summary line.
                     if !settings.quiet && !input.foundInFolder {
-                        diagnostics.write(Self.unchangedLine(input.path.description, scannedAt: stored.scannedAt))
+                        diagnostics.write(Self.unchangedLine(input.path.description, scannedAt: found.stored.scannedAt))
+                    }
+                    // -o holds every file's result: the catalogue's for this one.
+                    if settings.output != nil {
+                        if let json = JSONValue(parsing: found.stored.record),
+                           let record = FileRecord(json: json, file: input.path.description, options: recordOptions) {
+                            fromCatalog.append((position, record))
+                        } else {
+                            // A record this version cannot read back: scan the file again.
+                            inputs.append(input)
+                            identities.append(identity)
+                            replacing.append(found.stored.id)
+                            positions.append(position)
+                        }
                     }
                     continue
                 }
                 inputs.append(input)
-                stats.append(stat)
+                identities.append(identity)
+                replacing.append(found?.stored.id)
+                positions.append(position)
             }
         }
-        let recordOptions = RecordOptions(ranges: RangesCommand.load(stderr: diagnostics).ranges, prefixes: settings.prefixes)
         let writer = ResultWriter(settings: settings, showNames: paths.count > 1 || walk.foldersGiven > 0 || settings.filesFrom != nil || settings.shard != nil, out: results, diagnostics: writerDiagnostics)
         writer.begin()
         recorder?.commit()
@@ -388,25 +423,43 @@ ArgumentParser.acceptOption,
             FileScanner(decodeOptions: options, scannerOptions: scannerOptions, region: region, policy: policy)
         }
         let start = ContinuousClock.now
-        // A failed write (closed pipe, full disk) stops the run: nothing more can be delivered.
+        // Results the catalogue holds, written where they stand among the files scanned.
+        var nextFromCatalog = 0
+        func writeFromCatalog(before position: Int) {
+            while nextFromCatalog < fromCatalog.count && fromCatalog[nextFromCatalog].position < position {
+                writer.writeResult(fromCatalog[nextFromCatalog].record)
+                nextFromCatalog += 1
+            }
+        }
+        // A failed write (closed pipe, full disk) stops the run: nothing more can be delivered;
+        // so does a result that cannot be recorded.
+        func mustStop() -> Bool { StopSignal.received != nil || results.writeFailed || recorder?.failed == true }
         batch.run(inputs, idle: {
             recorder?.tick()
-            if StopSignal.received != nil || results.writeFailed { batch.stop() }
+            if mustStop() { batch.stop() }
             progress?.draw(done: tally.files, found: tally.withISBN)
         }, deliver: { index, outcome in
+            if !positions.isEmpty { writeFromCatalog(before: positions[index]) }
             switch outcome {
             case .skipped: tally.skipped += 1
             case .scanned(let result):
                 let record = FileRecord(result, options: recordOptions)
                 tally.add(record, all: settings.all)
                 let warnings = writer.write(record)
-                recorder?.record(record, path: inputs[index].path.bytes, stat: stats[index], warnings: warnings)
+                // A path that names no file is reported, not recorded.
+                let path = inputs[index].path
+                if let recorder, identities[index] != nil || path.isStandardInput {
+                    recorder.record(Catalog.FileEntry(record: record, identity: identities[index], path: path.bytes,
+                                                       replacing: replacing[index], warnings: warnings))
+                }
             }
-            if StopSignal.received != nil || results.writeFailed { batch.stop() }
+            if mustStop() { batch.stop() }
             progress?.draw(done: tally.files, found: tally.withISBN)
         })
-        recorder?.commit()
+        if !mustStop() { writeFromCatalog(before: Int.max) }
         writer.finish()
+        // After the --unique list, which is held like every result until the last commit.
+        recorder?.commit()
         progress?.clear()
 
         var status = tally.exitStatus
@@ -423,7 +476,13 @@ ArgumentParser.acceptOption,
                          + (settings.output.map { ", written to \(escaped($0, json: false))" } ?? "") + "\n")
         }
         if !settings.quiet && (writer.showNames || interrupted != nil) {
-            stderr.write(tally.summary(walk: walk, seconds: (ContinuousClock.now - start).seconds) + "\n")
+            var summary = tally.summary(walk: walk, seconds: (ContinuousClock.now - start).seconds)
+            if let catalog = recorder?.catalog, catalog.lockWaits > 0 {
+                // Several writers: say what waiting for the others cost.
+                summary += "; waited \(String(catalog.waitedSeconds, places: 1, wholeFrom: 10)) s for other writers of the catalogue "
+                    + "(\(catalog.lockWaits) time\(catalog.lockWaits == 1 ? "" : "s"), \(catalog.retries) retries)"
+            }
+            stderr.write(summary + "\n")
         }
         if !settings.quiet && interrupted == nil && status == .nothingFound && walk.skippedFolders > 0 {
             // A phone or camera dump keeps its photos in subfolders: say how to reach them, last.

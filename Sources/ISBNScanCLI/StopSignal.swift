@@ -13,7 +13,9 @@ enum StopSignal {
     static func install() -> Bool { isc_signals_install_stop_handlers() == 0 }
 
     /// Names the file to remove when a signal ends the process before it is done with it: a
-    /// second SIGINT/SIGTERM after ``install()``, or SIGHUP/SIGQUIT (unless ignored). One file
+    /// second SIGINT/SIGTERM after ``install()``, or any other signal that ends a process by
+    /// default (SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM, SIGPROF, SIGXCPU, SIGXFSZ;
+    /// unless ignored). One file
     /// at a time; `nil` forgets it. The handler calls unlink(2) then dies of the signal.
     /// Returns `false` if the path is over 4096 bytes (then it is not registered).
     @discardableResult

@@ -62,6 +62,9 @@ struct Tally {
         if skipped > 0 { left.append(plural(skipped, "non-image file")) }
         if walk.skippedHidden > 0 { left.append("\(walk.skippedHidden) hidden (use --hidden)") }
         if walk.skippedFolders > 0 { left.append(plural(walk.skippedFolders, "subfolder") + " (use -r)") }
+        if walk.skippedSystem > 0 {
+            left.append(plural(walk.skippedSystem, "system folder") + " (/proc, /sys, /dev or /: name them to scan them)")
+        }
         if walk.skippedSpecial > 0 { left.append(plural(walk.skippedSpecial, "special file") + " (FIFO, socket, device)") }
         if !left.isEmpty { line += "; left out " + left.joined(separator: ", ") }
         return line

@@ -6,6 +6,14 @@ public enum CSV {
         fields.map(field).joined(separator: ",") + "\r\n"
     }
 
+    /// A text field that a spreadsheet must not take for a formula: one that starts with `=`,
+    /// `+`, `-`, `@`, a tab or a CR gets a leading `'` (OWASP, "CSV Injection"), so that a file
+    /// named `=HYPERLINK(…)` opens as its name, not as a link.
+    public static func text(_ value: String) -> String {
+        guard let first = value.unicodeScalars.first, "=+-@\t\r".unicodeScalars.contains(first) else { return value }
+        return "'" + value
+    }
+
     /// One field, quoted when it holds `,`, `"`, CR or LF.
     public static func field(_ value: String) -> String {
         guard value.contains(where: { $0 == "," || $0 == "\"" || $0 == "\r" || $0 == "\n" || $0 == "\r\n" }) else { return value }

@@ -24,27 +24,27 @@ public struct CSVFormatter: Sendable {
 
     /// One file's rows.
     public func format(_ record: FileRecord) -> String {
-        let warning = record.warning ?? ""
+        let warning = record.warning ?? "", file = CSV.text(record.file)
         guard record.wasRead else {
-            return CSV.row([record.file, "", "", "", "", "", "error", record.error ?? "", "", "", "", "", "", warning])
+            return CSV.row([file, "", "", "", "", "", "error", record.error ?? "", "", "", "", "", "", warning])
         }
         guard !record.symbols.isEmpty else {
-            return CSV.row([record.file, "", "", "", "", "", "no-barcode", "", "", "", "", "", "", warning])
+            return CSV.row([file, "", "", "", "", "", "no-barcode", "", "", "", "", "", "", warning])
         }
         return record.symbols.map { symbol in
             let page = symbol.page.map(String.init) ?? ""
             if let isbn = symbol.isbn {
-                return CSV.row([record.file, isbn.isbn13, isbn.isbn10 ?? "", symbol.type, symbol.data, symbol.addOn ?? "",
+                return CSV.row([file, isbn.isbn13, isbn.isbn10 ?? "", symbol.type, symbol.data, symbol.addOn ?? "",
                                 "accepted", "", isbn.hyphenated ?? "", isbn.group?.prefix ?? "", isbn.group?.agency ?? "",
                                 isbn.price?.description ?? "", page, warning])
             }
-            return CSV.row([record.file, "", "", symbol.type, symbol.data, symbol.addOn ?? "", "rejected",
+            return CSV.row([file, "", "", symbol.type, symbol.data, symbol.addOn ?? "", "rejected",
                             symbol.refusal?.explanation ?? "", "", "", "", "", page, warning])
         }.joined()
     }
 
     /// One `--unique` row.
     public func format(_ record: UniqueRecord) -> String {
-        CSV.row([record.isbn13, record.isbn10 ?? "", String(record.count), record.file])
+        CSV.row([record.isbn13, record.isbn10 ?? "", String(record.count), CSV.text(record.file)])
     }
 }

@@ -11,6 +11,13 @@ public struct CandidateRecord: Sendable, Equatable {
     /// Coherent with the edges of most of a symbol (``Candidate/isStrong``): named in the warning.
     public var isStrong: Bool
 
+    public init(polygon: [Point], angle: Int, inverted: Bool, isStrong: Bool) {
+        self.polygon = polygon
+        self.angle = angle
+        self.inverted = inverted
+        self.isStrong = isStrong
+    }
+
     public init(_ candidate: Candidate) {
         polygon = candidate.polygon
         angle = Int(candidate.angle.rounded())

@@ -30,6 +30,25 @@ import TestSupport
         #expect(all.inputs.count == 8)
     }
 
+    /// Links into the kernel's file systems, or to `/` (`/proc/self/root`), are not followed by -r.
+    @Test func theWalkDoesNotCrossIntoProcSysDevOrTheRoot() throws {
+        let scratch = try Scratch("walk-system")
+        defer { scratch.cleanup() }
+        try scratch.copy("isbn/png-gray8.png", to: "a.png")
+        for (name, target) in [("root", "/proc/self/root"), ("dev", "/dev"), ("slash", "/"), ("sys", "/sys/kernel")] {
+            try FileManager.default.createSymbolicLink(atPath: "\(scratch.path)/\(name)", withDestinationPath: target)
+        }
+        let walk = FolderWalker.walk([RawPath(scratch.path)], options: WalkOptions(recursive: true))
+        #expect(relative(walk, to: scratch.path) == ["a.png"])
+        #expect(walk.skippedSystem == 4)
+        // Named, a system folder is walked; its links back to / are still not followed.
+        let named = FolderWalker.walk([RawPath("/proc/self")], options: WalkOptions(recursive: false))
+        #expect(named.foldersGiven == 1 && named.skippedSystem == 0 && !named.inputs.isEmpty)
+        #expect(FolderWalker.systemFolder(of: RawPath("/proc/self/root")) == [])
+        #expect(FolderWalker.systemFolder(of: RawPath("/proc/self")) == Array("/proc".utf8))
+        #expect(FolderWalker.systemFolder(of: RawPath(scratch.path)) == nil)
+    }
+
     @Test func commandLinePathsKeepTheirOrderAndAreNeverSkipped() throws {
         let scratch = try Scratch("walk-args")
         defer { scratch.cleanup() }

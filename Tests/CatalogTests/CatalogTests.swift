@@ -32,8 +32,8 @@ func fileRecord(_ name: String, isbns: [String], refused: [String] = [], error: 
         let file = TemporaryCatalog()
         defer { file.remove() }
         let catalog = try Catalog(path: file.path)
-        #expect(try catalog.userVersion() == 2)
-        #expect(Catalog.schemaVersion == 2)
+        #expect(try catalog.userVersion() == 3)
+        #expect(Catalog.schemaVersion == 3)
         let connection = try Connection(path: file.path)
         var mode = ""
         try Statement(connection, "PRAGMA journal_mode").run { mode = $0.text(0) ?? "" }
@@ -56,7 +56,7 @@ func fileRecord(_ name: String, isbns: [String], refused: [String] = [], error: 
                 """)
         }
         let catalog = try Catalog(path: file.path)
-        #expect(try catalog.userVersion() == 2)
+        #expect(try catalog.userVersion() == 3)
         #expect(try catalog.books().map(\.isbn13) == ["9780306406157"])
         #expect(try catalog.statistics().refusals == [:])
         #expect(try catalog.storedFile(path: Array("a.png".utf8))?.status == "isbn")
@@ -67,7 +67,7 @@ func fileRecord(_ name: String, isbns: [String], refused: [String] = [], error: 
         defer { file.remove() }
         try Connection(path: file.path).execute("PRAGMA user_version = 99")
         #expect(throws: CatalogError(code: CatalogError.misuse,
-                                     message: "catalogue schema version 99 is newer than this isbnscan's (2); use a newer isbnscan",
+                                     message: "catalogue schema version 99 is newer than this isbnscan's (3); use a newer isbnscan",
                                      sql: nil, path: file.path, sqliteMessage: false)) { try Catalog(path: file.path) }
     }
 
@@ -175,6 +175,69 @@ func fileRecord(_ name: String, isbns: [String], refused: [String] = [], error: 
             #expect(error.code == CatalogError.cantOpen)
             #expect(error.path == "/nonexistent/folder/b.db")
         }
+    }
+
+    /// A row of version 2 (the path as typed, no identity) is taken over by the first scan of the
+    /// same file after the migration: one row, its sightings once; a hard link is the same file.
+    @Test func aVersion2RowIsTakenOverAndAHardLinkIsTheSameFile() throws {
+        let file = TemporaryCatalog()
+        defer { file.remove() }
+        let folder = NSTemporaryDirectory() + "isbnscan-identity-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try Data(repeating: 7, count: 10_000).write(to: URL(fileURLWithPath: folder + "/a.png"))
+        let typed = Array((folder + "/./a.png").utf8)
+        do {
+            // Version 2 as isbnscan wrote it: the path's bytes as typed, no identity.
+            _ = try Catalog(path: file.path, upTo: 2)
+            let hex = typed.map { String($0, radix: 16) }.map { $0.count == 1 ? "0" + $0 : $0 }.joined()
+            try Connection(path: file.path).execute("""
+                INSERT INTO files (path, name, size, mtime_ns, status, isbn_count, refused_count, symbol_count, record, scanned_at)
+                VALUES (x'\(hex)', 'a.png', 10000, 1, 'isbn', 1, 0, 1, '{}', '2026-11-30T10:00:00.000Z');
+                INSERT INTO sightings (isbn13, file_id, source, polygon, seen_at)
+                VALUES ('9780306406157', 1, 'a.png', '[]', '2026-11-30T10:00:00.000Z');
+                """)
+        }
+        let catalog = try Catalog(path: file.path)
+        let identity = try #require(FileIdentity(path: typed))
+        #expect(identity.path == Array((folder + "/a.png").utf8))
+        #expect(identity.size == 10_000)
+        let found = try #require(try catalog.lookUp(identity, typed: typed))
+        #expect(found.unchanged == false)
+        try catalog.record([Catalog.FileEntry(record: fileRecord("a.png", isbns: ["9780306406157"]), identity: identity, path: typed,
+                                              replacing: found.stored.id, time: "2026-12-01T10:00:00.000Z")])
+        let stats = try catalog.statistics()
+        #expect(stats.files == ["isbn": 1] && stats.sightings == 1)
+        #expect(try catalog.storedFile(path: typed) == nil)
+        #expect(try catalog.lookUp(identity, typed: typed)?.unchanged == true)
+
+        // A hard link: another path, the same device and inode: unchanged, no second row.
+        try FileManager.default.linkItem(atPath: folder + "/a.png", toPath: folder + "/link.png")
+        let link = try #require(FileIdentity(path: Array((folder + "/link.png").utf8)))
+        let viaLink = try #require(try catalog.lookUp(link, typed: link.path))
+        #expect(viaLink.unchanged && viaLink.stored.path == identity.path)
+        // Other bytes at the same place, size and time: changed.
+        var rewritten = identity
+        rewritten.contentHash &+= 1
+        #expect(try catalog.lookUp(rewritten, typed: typed)?.unchanged == false)
+        // A failure is never unchanged.
+        try catalog.record([Catalog.FileEntry(record: fileRecord("a.png", isbns: [], error: "permission denied"), identity: identity,
+                                              path: typed)])
+        #expect(try catalog.lookUp(identity, typed: typed)?.unchanged == false)
+        #expect(try catalog.statistics().files == ["error": 1])
+    }
+
+    @Test func aRecordReadsBackFromItsJSONLine() throws {
+        var record = fileRecord("x.png", isbns: ["9780306406157"], refused: ["4901234567894"])
+        record.warning = "truncated: decoded 5 of 10 rows"
+        record.pages = 2
+        let line = record.json.encoded
+        let parsed = try #require(JSONValue(parsing: line))
+        let back = try #require(FileRecord(json: parsed, file: "x.png"))
+        #expect(back.json.encoded == line)
+        #expect(JSONValue(parsing: #"{"a": "\u00e9\ud83d\ude00\n"}"#) == .object(["a": .string("é😀\n")]))
+        #expect(JSONValue(parsing: "{\"a\": 1} x") == nil)
+        #expect(JSONValue(parsing: String(repeating: "[", count: 100) + String(repeating: "]", count: 100)) == nil)
     }
 
     @Test func timestampsAreISO8601UTCWithMilliseconds() {

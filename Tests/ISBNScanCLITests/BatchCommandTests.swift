@@ -420,6 +420,15 @@ func peakChildMegabytes() -> Int {
         #expect(run.left == [])
     }
 
+    /// Other signals that end a process by default remove it too (`timeout -s ALRM`, `kill -USR1`).
+    @Test(arguments: [SIGUSR1, SIGALRM])
+    func otherFatalSignalsRemoveTheTemporaryOutputFile(signal: Int32) throws {
+        let run = try killed(by: [signal])
+        #expect(run.reason == .uncaughtSignal)
+        #expect(run.status == signal)
+        #expect(run.left == [])
+    }
+
     @Test func progressBarCountsOnlyTheFilesThatWillBeScanned() throws {
         let shelf = try Shelf(["a.png": "isbn/png-gray8.png", "b.png": "negative/noise.png", "c": "isbn/png-gray8.png",
                                "notes.txt": "text:hello", "README": "text:photos of the shelf", "empty.json": ""])

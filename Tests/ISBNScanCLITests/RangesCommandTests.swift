@@ -23,6 +23,19 @@ import TestSupport
         #expect(run.stdout == "built-in copy: serial 3b388def-5e30-451d-b9b2-12ca3f141051, Sat, 22 Aug 2026 17:51:37 BST, 287 registration groups\n")
     }
 
+    /// A huge file is refused before it is parsed, and nothing is installed.
+    @Test func aHugeRangeMessageIsRefused() throws {
+        let home = DataHome()
+        defer { home.remove() }
+        let huge = home.path + "-huge.xml"
+        try (Data("<ISBNRangeMessage>".utf8) + Data(count: 5 << 20)).write(to: URL(fileURLWithPath: huge))
+        defer { try? FileManager.default.removeItem(atPath: huge) }
+        let update = try isbnscan(["ranges", "update", huge], environment: home.environment)
+        #expect(update.status == 1)
+        #expect(update.stderr == "Error: \(huge): larger than 4 MiB, which no ISBN range message is (the agency's is about 220 KB)\n")
+        #expect(!FileManager.default.fileExists(atPath: home.copy))
+    }
+
     @Test func updateInstallsACheckedCopyAndRefusesAnErrorPage() throws {
         let home = DataHome()
         defer { home.remove() }

@@ -22,6 +22,14 @@ let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         #expect(ranges.groups.keys.filter { $0.hasPrefix("979-") }.count == 5)
     }
 
+    /// Control characters in a message (an ESC/OSC sequence, BEL) never reach the output.
+    @Test func controlCharactersInNamesBecomeSpaces() throws {
+        let hostile = RangeMessage.bundledText.replacingOccurrences(of: "<Agency>Japan</Agency>",
+                                                                   with: "<Agency>Ja\u{1B}]0;pwned\u{07}pan\u{9B}</Agency>")
+        let message = try RangeMessage(xml: hostile)
+        #expect(message.hyphenate("9784873119038").group?.agency == "Ja ]0;pwned pan")
+    }
+
     @Test func knownISBNs() {
         #expect(ranges.hyphenate("9784873119038") == .hyphenated("978-4-87311-903-8",
                                                                   group: .init(prefix: "978-4", agency: "Japan")))

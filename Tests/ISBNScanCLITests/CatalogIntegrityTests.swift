@@ -1,0 +1,351 @@
+@testable import Catalog
+import Foundation
+import Testing
+import TestSupport
+
+/// `scan --db` as users and scripts use it: paths spelled differently, several writers at
+/// once, output and records together, failures, reading commands that must not write.
+@Suite struct CatalogIntegrityTests {
+    /// Five images, five different ISBNs.
+    static let fiveBooks = ["a.png": "isbn/png-gray8.png", "b.jpg": "isbn/jpeg-gray.jpg", "c.pgm": "isbn/pgm-p5.pgm",
+                            "d.jpg": "isbn/jpeg-cmyk.jpg", "e.png": "isbn/png-rgb8.png"]
+
+    func stats(_ db: String) throws -> String { try isbnscan(["catalog", "stats", "--db", db]).stdout }
+
+    /// `s`, `./s`, `$PWD/s` and `s//.` are one folder: one row per file, one sighting per book.
+    @Test func differentSpellingsOfOneFolderAreOneRowPerFile() throws {
+        let shelf = try Shelf(Self.fiveBooks)
+        defer { shelf.remove() }
+        let parent = (shelf.path as NSString).deletingLastPathComponent, name = (shelf.path as NSString).lastPathComponent
+        let db = shelf.path + ".db"
+        defer { for s in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: db + s) } }
+        for spelling in [name, "./" + name, shelf.path, name + "//."] {
+            let run = try isbnscan(["scan", "--rescan", "--db", db, spelling], in: parent)
+            #expect(run.status == 0, "\(spelling)")
+        }
+        #expect(try stats(db).hasPrefix("""
+            books: 5 (5 sightings, 0 from a camera)
+            files: 5 (5 with an ISBN, 0 with refused codes only, 0 without any barcode, 0 unreadable)
+
+            """))
+        // The key is the canonical path, whatever the spelling of the run that recorded it.
+        let catalog = try Catalog(path: db, access: .read)
+        #expect(try catalog.storedFile(path: Array((shelf.path + "/a.png").utf8))?.name == name + "//./a.png")
+        // Without --rescan, every spelling finds the files unchanged.
+        let again = try isbnscan(["scan", "--db", db, "./" + name + "/"], in: parent)
+        #expect(again.stdout == "")
+        #expect(again.stderr.contains("; 5 files unchanged since an earlier run"))
+    }
+
+    /// Two phones' folders with the same file names, sizes and times, each scanned from inside
+    /// its folder: two books, not one.
+    @Test func sameNamesSizesAndTimesInTwoFoldersAreTwoFiles() throws {
+        let root = try Shelf([:])
+        defer { root.remove() }
+        let time = Date(timeIntervalSince1970: 1_700_000_000)
+        for (folder, source) in [("shelf1", "png-gray8.png"), ("shelf2", "addon-ean5.png")] {
+            try FileManager.default.createDirectory(atPath: "\(root.path)/\(folder)", withIntermediateDirectories: true)
+            var bytes = try Data(contentsOf: URL(fileURLWithPath: "\(testImages)/isbn/\(source)"))
+            bytes.append(Data(count: 5000 - bytes.count))  // equal sizes; what follows the image is not read
+            let file = "\(root.path)/\(folder)/IMG_0001.png"
+            try bytes.write(to: URL(fileURLWithPath: file))
+            try FileManager.default.setAttributes([.modificationDate: time], ofItemAtPath: file)
+        }
+        for folder in ["shelf1", "shelf2"] {
+            let run = try isbnscan(["scan", "--db", "../books.db", "."], in: "\(root.path)/\(folder)")
+            #expect(run.status == 0, "\(folder)")
+            #expect(run.stdout.hasSuffix("/IMG_0001.png: " + (folder == "shelf1" ? "9780306406157\n" : "9780553293357\n")))
+        }
+        let list = try isbnscan(["catalog", "export", "--db", root.path + "/books.db", "--format", "isbn-list"])
+        #expect(list.stdout == "9780306406157\n9780553293357\n")
+
+        // The same file rewritten in place (same inode, size and time, other bytes) is scanned again.
+        let first = "\(root.path)/shelf1/IMG_0001.png"
+        let other = try Data(contentsOf: URL(fileURLWithPath: "\(root.path)/shelf2/IMG_0001.png"))
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: first))
+        try handle.write(contentsOf: other)
+        try handle.close()
+        try FileManager.default.setAttributes([.modificationDate: time], ofItemAtPath: first)
+        let rewritten = try isbnscan(["scan", "--db", root.path + "/books.db", first])
+        #expect(rewritten.stdout == "9780553293357\n")
+        #expect(rewritten.stderr == "")
+    }
+
+    /// Four writers on one new catalogue, over the same folder: each file recorded once, no error.
+    @Test func concurrentWritersOnANewCatalogueEachRecordEveryFileOnce() throws {
+        var layout: [String: String] = [:]
+        for n in 0..<40 { layout[String(format: "img%03d.png", n)] = n % 2 == 0 ? "isbn/png-gray8.png" : "isbn/png-rgb8.png" }
+        let shelf = try Shelf(layout)
+        defer { shelf.remove() }
+        let db = shelf.path + "/books.db"
+        let processes = try (0..<4).map { _ -> (Process, Pipe) in
+            let process = Process(), errors = Pipe()
+            process.executableURL = URL(fileURLWithPath: isbnscanBinary)
+            process.arguments = ["scan", "-q", "-j", "1", "--db", db, shelf.path]
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = errors
+            try process.run()
+            return (process, errors)
+        }
+        for (process, errors) in processes {
+            let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 0)
+            #expect(stderr == "")
+        }
+        #expect(try stats(db).hasPrefix("""
+            books: 2 (40 sightings, 0 from a camera)
+            files: 40 (40 with an ISBN, 0 with refused codes only, 0 without any barcode, 0 unreadable)
+
+            """))
+
+        // Twelve writers of one file each on another new catalogue: the tables are created once.
+        let fresh = shelf.path + "/fresh.db"
+        let starters = try (0..<12).map { n -> (Process, Pipe) in
+            let process = Process(), errors = Pipe()
+            process.executableURL = URL(fileURLWithPath: isbnscanBinary)
+            process.arguments = ["scan", "-q", "--db", fresh, shelf.path + String(format: "/img%03d.png", n)]
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = errors
+            try process.run()
+            return (process, errors)
+        }
+        for (process, errors) in starters {
+            let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 0)
+            #expect(stderr == "")
+        }
+        #expect(try stats(fresh).contains("files: 12 (12 with an ISBN,"))
+    }
+
+    /// A writer that cannot get the lock in time stops, says why, and prints nothing it did not record.
+    @Test func aResultThatCannotBeRecordedStopsTheRunAndIsNotPrinted() throws {
+        let shelf = try Shelf(["a.png": "isbn/png-gray8.png", "b.png": "isbn/png-rgb8.png"])
+        defer { shelf.remove() }
+        let db = shelf.path + "/books.db"
+        _ = try Catalog(path: db)
+        let holder = try Connection(path: db)
+        try holder.execute("BEGIN IMMEDIATE")
+        defer { try? holder.execute("ROLLBACK") }
+        let run = try isbnscan(["scan", "--db", db, "--json", "-o", shelf.path + "/out.jsonl", shelf.path + "/a.png", shelf.path + "/b.png"],
+                               environment: ["ISBNSCAN_LOCK_TIMEOUT": "1"])
+        #expect(run.status == 1)
+        #expect(run.stdout == "")
+        #expect(run.stderr.hasPrefix("Error: \(db): the catalogue stayed locked by another writer for 1 s "
+                                     + "(ISBNSCAN_LOCK_TIMEOUT sets how long to wait); stopping: the results of 2 files not recorded are not printed either\n"))
+        #expect(try String(contentsOfFile: shelf.path + "/out.jsonl", encoding: .utf8) == "")
+    }
+
+    /// `catalog merge` waits for a scan's transaction instead of failing.
+    @Test func mergeWaitsForAWriter() throws {
+        let shelf = try Shelf(["a.png": "isbn/png-gray8.png"])
+        defer { shelf.remove() }
+        let db = shelf.path + "/books.db", other = shelf.path + "/other.db"
+        #expect(try isbnscan(["scan", "--db", other, shelf.path + "/a.png"]).status == 0)
+        _ = try Catalog(path: db)
+        let holder = try Connection(path: db)
+        try holder.execute("BEGIN IMMEDIATE")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: isbnscanBinary)
+        process.arguments = ["catalog", "merge", "--db", db, other]
+        let errors = Pipe()
+        process.standardError = errors
+        try process.run()
+        // Longer than SQLite's default 5 s busy timeout: merge must queue, not just wait once.
+        usleep(5_500_000)
+        try holder.execute("COMMIT")
+        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        #expect(stderr == "\(other): added 1 file, 1 sighting, 0 refused codes\n")
+    }
+
+    /// With --db, -o holds every file's result, the catalogue's for unchanged files, in input order.
+    @Test(arguments: [["--csv"], ["--json"], [], ["--unique"]])
+    func theOutputFileHoldsEveryResultWhenFilesAreUnchanged(format: [String]) throws {
+        let shelf = try Shelf(["photos/a.png": "isbn/png-gray8.png", "photos/b.png": "rejected/jan.png", "photos/c.png": "isbn/addon-ean5.png"])
+        defer { shelf.remove() }
+        let db = shelf.path + "/books.db", out = shelf.path + "/books.out", photos = shelf.path + "/photos"
+        let first = try isbnscan(["scan", "-r", "--db", db, "-o", out] + format + [photos])
+        #expect(first.status == 0)
+        let written = try String(contentsOfFile: out, encoding: .utf8)
+        // CSV: the header and a row per file; JSON: a line per file; text and --unique: a line per ISBN.
+        #expect(written.utf8.filter { $0 == UInt8(ascii: "\n") }.count == (format == ["--csv"] ? 4 : format == ["--json"] ? 3 : 2))
+        let second = try isbnscan(["scan", "-r", "--db", db, "-o", out] + format + [photos])
+        #expect(second.status == 0)
+        #expect(try String(contentsOfFile: out, encoding: .utf8) == written)
+        // A file added since: scanned, and written at its place among the catalogue's.
+        try FileManager.default.copyItem(atPath: "\(testImages)/isbn/png-rgb8.png", toPath: photos + "/b2.png")
+        let third = try isbnscan(["scan", "-r", "--db", db, "-o", out, "--json", photos])
+        let files = try String(contentsOfFile: out, encoding: .utf8).split(separator: "\n").map {
+            (try JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any])["file"] as! String
+        }
+        #expect(third.status == 0)
+        #expect(files == ["a.png", "b.png", "b2.png", "c.png"].map { photos + "/" + $0 })
+    }
+
+    /// A closed pipe stops a --db run as it stops one without --db.
+    @Test func aClosedPipeStopsTheRunWithDB() throws {
+        var layout: [String: String] = [:]
+        for n in 0..<100 { layout[String(format: "img%03d.png", n)] = "isbn/png-gray8.png" }
+        let shelf = try Shelf(layout)
+        defer { shelf.remove() }
+        let db = shelf.path + ".db"
+        defer { for s in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: db + s) } }
+        let process = Process(), pipe = Pipe()
+        process.executableURL = URL(fileURLWithPath: isbnscanBinary)
+        process.arguments = ["scan", "-q", "-j", "1", "--json", "--db", db, shelf.path]
+        process.standardOutput = pipe
+        process.standardError = FileHandle.nullDevice
+        try pipe.fileHandleForReading.close()
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 3)
+        let recorded = try #require(try stats(db).split(separator: "\n").dropFirst().first)
+        let count = Int(recorded.split(separator: " ")[1])!
+        // Recorded: the files of the first commit (at most 32 or a quarter of a second's worth),
+        // when the pipe is found closed, and those in progress then.
+        #expect(count > 0 && count < 40, "\(recorded)")
+    }
+
+    /// A path that does not exist is an error, not a catalogue row.
+    @Test func aMissingPathIsNotRecorded() throws {
+        let shelf = try Shelf(["a.png": "isbn/png-gray8.png"])
+        defer { shelf.remove() }
+        let db = shelf.path + "/books.db"
+        let run = try isbnscan(["scan", "--db", db, shelf.path + "/a.png", shelf.path + "/mistyped.png"])
+        #expect(run.status == 1)
+        #expect(run.stderr.hasPrefix("Error: \(shelf.path)/mistyped.png: "))
+        #expect(try stats(db).contains("files: 1 (1 with an ISBN, 0 with refused codes only, 0 without any barcode, 0 unreadable)\n"))
+    }
+
+    /// Reading commands never write: another program's SQLite file and an empty file are refused
+    /// and left byte for byte as they were.
+    @Test func readingCommandsRefuseWhatIsNoCatalogueWithoutTouchingIt() throws {
+        let shelf = try Shelf(["a.png": "isbn/png-gray8.png", "empty.db": ""])
+        defer { shelf.remove() }
+        let other = shelf.path + "/notes.db", empty = shelf.path + "/empty.db"
+        try Connection(path: other).execute("CREATE TABLE notes (text TEXT); INSERT INTO notes VALUES ('milk')")
+        let before = try Data(contentsOf: URL(fileURLWithPath: other))
+        for action in ["stats", "list", "export"] {
+            let run = try isbnscan(["catalog", action, "--db", other])
+            #expect(run.status == 1)
+            #expect(run.stderr == "Error: \(other): not an isbnscan catalogue (an SQLite database of another program); left as it is\n")
+            let onEmpty = try isbnscan(["catalog", action, "--db", empty])
+            #expect(onEmpty.status == 1)
+            #expect(onEmpty.stderr == "Error: \(empty): not an isbnscan catalogue (an empty database)\n")
+        }
+        let scan = try isbnscan(["scan", "--db", other, shelf.path + "/a.png"])
+        #expect(scan.status == 1)
+        #expect(scan.stdout == "")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: other)) == before)
+        #expect(try FileManager.default.attributesOfItem(atPath: empty)[.size] as? Int == 0)
+        #expect(!FileManager.default.fileExists(atPath: other + "-wal"))
+    }
+
+    /// Only the --db being written is migrated, after a note on stderr; merge's sources are only read.
+    @Test func onlyTheCatalogueWrittenIsMigratedAndItSaysSo() throws {
+        let shelf = try Shelf(["a.png": "isbn/png-gray8.png"])
+        defer { shelf.remove() }
+        let old = shelf.path + "/old.db", target = shelf.path + "/target.db"
+        _ = try Catalog(path: old, upTo: 2)
+        let stats = try isbnscan(["catalog", "stats", "--db", old])
+        #expect(stats.status == 4)
+        #expect(stats.stderr == "")
+        let merge = try isbnscan(["catalog", "merge", "--db", target, old])
+        #expect(merge.status == 0)
+        #expect(merge.stderr == "\(old): added 0 files, 0 sightings, 0 refused codes\n")
+        #expect(try Catalog(path: old, access: .read).openedVersion == 2)
+        let scan = try isbnscan(["scan", "--db", old, shelf.path + "/a.png"])
+        #expect(scan.status == 0)
+        #expect(scan.stderr == "Note: \(old): upgrading the catalogue from schema version 2 to 3 (isbnscan versions before it cannot write it afterwards)\n")
+        #expect(try Catalog(path: old, access: .read).openedVersion == 3)
+    }
+
+    /// A --db where the user may not create files: what to act on, not SQLite's words; reading a
+    /// catalogue in a folder the user cannot write works.
+    @Test func aCatalogueInAFolderTheUserCannotWrite() throws {
+        let shelf = try Shelf(["a.png": "isbn/png-gray8.png", "locked/placeholder": "text:x"])
+        defer { shelf.remove() }
+        chmod(shelf.path + "/locked", 0o755)  // root's: others may read, not write
+        let existing = shelf.path + "/locked/books.db"
+        #expect(try isbnscan(["scan", "--db", existing, shelf.path + "/a.png"]).status == 0)
+        let create = try isbnscan(["scan", "--db", shelf.path + "/locked/new.db", shelf.path + "/a.png"], as: "65534")
+        #expect(create.status == 1)
+        #expect(create.stdout == "")
+        #expect(create.stderr == "Error: \(shelf.path)/locked/new.db: cannot create the catalogue: Permission denied\n")
+        let write = try isbnscan(["scan", "--db", existing, shelf.path + "/a.png"], as: "65534")
+        #expect(write.status == 1)
+        #expect(write.stderr == "Error: \(existing): cannot write the catalogue: Permission denied\n")
+        // The file writable, its folder not: WAL's -wal file cannot be made there.
+        chmod(existing, 0o666)
+        let journal = try isbnscan(["scan", "--db", existing, "--rescan", shelf.path + "/a.png"], as: "65534")
+        #expect(journal.status == 1)
+        #expect(journal.stderr == "Error: \(existing): cannot create its journal \(existing)-wal (WAL needs the folder \(shelf.path)/locked writable): Permission denied\n")
+        chmod(existing, 0o644)
+        let read = try isbnscan(["catalog", "stats", "--db", existing], as: "65534")
+        #expect(read.status == 0)
+        #expect(read.stdout.hasPrefix("books: 1 (1 sightings, 0 from a camera)\n"))
+    }
+
+    /// The same folder scanned into two catalogues, merged: each file's sightings once.
+    @Test func mergingTheSameFilesCountsTheirSightingsOnce() throws {
+        let shelf = try Shelf(Self.fiveBooks)
+        defer { shelf.remove() }
+        let a = shelf.path + ".a.db", b = shelf.path + ".b.db"
+        defer { for db in [a, b] { for s in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: db + s) } } }
+        #expect(try isbnscan(["scan", "--db", a, shelf.path]).status == 0)
+        #expect(try isbnscan(["scan", "--db", b, shelf.path]).status == 0)
+        let merge = try isbnscan(["catalog", "merge", "--db", a, b])
+        #expect(merge.status == 0)
+        #expect(merge.stderr == "\(b): added 0 files, 0 sightings, 0 refused codes\n")
+        #expect(try stats(a).hasPrefix("books: 5 (5 sightings, 0 from a camera)\nfiles: 5 "))
+    }
+}
+
+/// Smaller points of the same review: each seen, each with its test.
+@Suite struct CatalogSmallerPointsTests {
+    /// A list that never ends is refused with a clear error instead of filling memory.
+    @Test func anEndlessFileListIsRefused() throws {
+        let lines = try isbnscan(["scan", "--files-from", "/dev/zero"])
+        #expect(lines.status == 2)
+        #expect(lines.stderr.hasPrefix("Error: /dev/zero line 1 holds a NUL byte: for a NUL-separated list (find -print0) add -0\n"))
+        let nul = try isbnscan(["scan", "--files-from", "/dev/zero", "-0"])
+        #expect(nul.status == 1)
+        #expect(nul.stderr == "Error: /dev/zero: the file list is longer than 32 MiB; give it in parts\n")
+        let shelf = try Shelf(["list.txt": "text:" + String(repeating: "a", count: 5000) + "\n"])
+        defer { shelf.remove() }
+        let long = try isbnscan(["scan", "--files-from", shelf.path + "/list.txt"])
+        #expect(long.status == 1)
+        #expect(long.stderr == "Error: \(shelf.path)/list.txt line 1 is 5000 bytes long, longer than any path (4096): not a list of paths?\n")
+    }
+
+    /// A file name a spreadsheet would run as a formula gets a leading quote in CSV.
+    @Test func csvFileNamesCannotBeFormulas() throws {
+        let shelf = try Shelf(["=HYPERLINK(x).png": "isbn/png-gray8.png"])
+        defer { shelf.remove() }
+        let run = try isbnscan(["scan", "--csv", "--db", shelf.path + "/books.db", "=HYPERLINK(x).png"], in: shelf.path)
+        #expect(run.status == 0)
+        #expect(run.stdout.components(separatedBy: "\r\n")[1].hasPrefix("'=HYPERLINK(x).png,9780306406157,"))
+        let export = try isbnscan(["catalog", "export", "--db", shelf.path + "/books.db"])
+        #expect(export.stdout.components(separatedBy: "\r\n")[1].contains(",'=HYPERLINK(x).png,"))
+    }
+
+    /// --roi given twice is a usage error, not the last one taken silently.
+    @Test func aRepeatedRegionIsAUsageError() throws {
+        let run = try isbnscan(["scan", "--roi", "0,0,1,1", "--roi", "0,0.4,1,0.2", "\(testImages)/isbn/png-gray8.png"])
+        #expect(run.status == 2)
+        #expect(run.stderr.hasPrefix("Error: --roi given 2 times; give one region\n"))
+    }
+
+    /// camera --db leaves no catalogue behind when the device cannot be opened.
+    @Test func cameraDoesNotCreateACatalogueForADeviceThatFails() throws {
+        let db = NSTemporaryDirectory() + "isbnscan-camera-\(UUID().uuidString).db"
+        let run = try isbnscan(["camera", "--device", "/nonexistent/video9", "--db", db])
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("/nonexistent/video9"))
+        #expect(!FileManager.default.fileExists(atPath: db))
+        #expect(!FileManager.default.fileExists(atPath: db + "-wal"))
+    }
+}
