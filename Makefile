@@ -58,7 +58,8 @@ PIP := $(BENCH_PY) -m pip install -q --disable-pip-version-check --retries 1 --t
 
 # pkg-config module → Debian package that provides it.
 PKG_MODULES := zbar:libzbar-dev libpng16:libpng-dev libdeflate:libdeflate-dev libjpeg:libjpeg62-turbo-dev libexif:libexif-dev sqlite3:libsqlite3-dev \
-  libtiff-4:libtiff-dev libwebpdemux:libwebp-dev libgif:libgif-dev libheif:libheif-dev
+  libtiff-4:libtiff-dev libwebpdemux:libwebp-dev libgif:libgif-dev libheif:libheif-dev \
+  libcurl:libcurl4-openssl-dev json-c:libjson-c-dev libxml-2.0:libxml2-dev
 
 # Folders `make scan` reads (their .txt answers are skipped as non-images).
 SCAN_FOLDERS := TestImages/isbn TestImages/formats TestImages/exif TestImages/roi TestImages/rejected
