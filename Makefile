@@ -100,6 +100,7 @@ deps:
 	command -v setpriv >/dev/null 2>&1 || missing="$$missing util-linux"; \
 	command -v cc >/dev/null 2>&1 || missing="$$missing gcc"; \
 	command -v zint >/dev/null 2>&1 || missing="$$missing zint"; \
+	command -v python3 >/dev/null 2>&1 || missing="$$missing python3"; \
 	[ -f /usr/include/linux/videodev2.h ] || missing="$$missing linux-libc-dev"; \
 	command -v groff >/dev/null 2>&1 || missing="$$missing groff-base"; \
 	command -v zsh >/dev/null 2>&1 || missing="$$missing zsh"; \
