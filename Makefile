@@ -28,6 +28,8 @@
 #                --preview (under Xvfb when DISPLAY is unset), and what the preview costs; then
 #                realistic frames (cover text, blur, noise; generated, seeded) at YUYV 720p, MJPG
 #                720p and 1080p on one core, spread scan vs --line-step 1 [BEFORE_BIN=old binary]
+#   make bench-lookup  release build, then `isbnscan lookup` against the tests' local provider
+#                server: requests/s and lookups/s each provider gets (the rate limiter's pace)
 #   make docs    build that binary and write its man page and completions to .build/docs
 #   make install [PREFIX=/usr/local] [DESTDIR=]   the isbnscan binary built to run without the
 #                Swift toolchain (Swift runtime linked in), its man page isbnscan(1) and bash,
@@ -88,7 +90,7 @@ DOCS_DIR := .build/docs
 INSTALLED := $(BINDIR)/isbnscan $(MANDIR)/man1/isbnscan.1 $(BASHCOMPDIR)/isbnscan $(ZSHCOMPDIR)/_isbnscan \
              $(FISHCOMPDIR)/isbnscan.fish
 
-.PHONY: deps build test scan bench-deps bench bench-accuracy bench-camera clean docs install uninstall deb ranges-source fuzz
+.PHONY: deps build test scan bench-deps bench bench-accuracy bench-camera bench-lookup clean docs install uninstall deb ranges-source fuzz
 
 deps:
 	@missing=""; \
@@ -193,6 +195,9 @@ $(FAKE_V4L2): Tests/FakeV4L2/fakev4l2.c
 bench-camera: bench-deps $(RELEASE_BIN) $(FAKE_V4L2)
 	$(BENCH_PY) Bench/make_camera_frames.py --out $(BENCH_DIR)/camera --seed 1
 	@BEFORE_BIN=$(BEFORE_BIN) Bench/camera.sh $(RELEASE_BIN) $(FAKE_V4L2) $(BENCH_FRAMES) $(BENCH_DIR)/camera
+
+bench-lookup: $(RELEASE_BIN)
+	python3 Bench/lookup_rate.py $(RELEASE_BIN)
 
 # deps is order-only here: `make docs` as yourself, then `sudo make install` only copies files
 # (no build as root, where swift may not be on the PATH).

@@ -79,6 +79,7 @@ public final class BookLookup {
         var found: [String: BookMetadata] = [:]
         var notFound: [String: [String]] = [:]
         var failures: [String: [String]] = [:]
+        var responses: [String: [UInt8]] = [:]
         let orders = isbns.map(order(for:))
         for round in 0..<(orders.map(\.count).max() ?? 0) {
             var asked: [Provider: [ISBN]] = [:]
@@ -92,9 +93,12 @@ public final class BookLookup {
                 } : group.map { [$0] }
                 for isbns in groups {
                     switch ask(provider, isbns) {
-                    case .success(let books):
+                    case .success(let answer):
                         for isbn in isbns {
-                            if let book = books[isbn.isbn13] { found[isbn.isbn13] = book }
+                            if let book = answer.books[isbn.isbn13] {
+                                found[isbn.isbn13] = book
+                                responses[isbn.isbn13] = answer.body
+                            }
                             else { notFound[isbn.isbn13, default: []].append(provider.rawValue) }
                         }
                     case .failure(let failure):
@@ -105,17 +109,25 @@ public final class BookLookup {
         }
         return isbns.map { isbn in
             let failed = failures[isbn.isbn13] ?? []
-            if let book = found[isbn.isbn13] { return LookupRecord(isbn13: isbn.isbn13, outcome: .found(book), failures: failed) }
+            if let book = found[isbn.isbn13] {
+                return LookupRecord(isbn13: isbn.isbn13, outcome: .found(book), failures: failed, response: responses[isbn.isbn13])
+            }
             if failed.isEmpty { return LookupRecord(isbn13: isbn.isbn13, outcome: .notFound(providers: notFound[isbn.isbn13] ?? [])) }
             return LookupRecord(isbn13: isbn.isbn13, outcome: .failed(failed))
         }
+    }
+
+    /// A provider's answer: the books it knows among those asked (by 13 digits), and its body.
+    struct Answer {
+        var books: [String: BookMetadata]
+        var body: [UInt8]
     }
 
     /// Why a provider gave no usable answer: one line without the provider's name.
     public struct Failure: Error, Sendable, Equatable { public var message: String }
 
     /// One request to `provider` for `isbns` (retried as the options say), parsed.
-    func ask(_ provider: Provider, _ isbns: [ISBN]) -> Result<[String: BookMetadata], Failure> {
+    func ask(_ provider: Provider, _ isbns: [ISBN]) -> Result<Answer, Failure> {
         if let message = unreachable[provider] { return .failure(Failure(message: message)) }
         let url = provider.url(base: options.bases[provider] ?? provider.defaultBase, isbns: isbns.map(\.isbn13))
         let response: HTTPResponse
@@ -128,12 +140,25 @@ public final class BookLookup {
             let given = response.mediaType.map { "answered \($0)" } ?? "answered without a content type"
             return .failure(Failure(message: "\(given), expected \(expected) (HTTP \(response.status) from \(HTTPClient.host(of: url)))"))
         }
+        var books: [String: BookMetadata] = [:]
+        for isbn in isbns {
+            switch Self.parse(response.body, from: provider, isbn: isbn) {
+            case .success(let book): books[isbn.isbn13] = book
+            case .failure(let failure): return .failure(failure)
+            }
+        }
+        return .success(Answer(books: books, body: response.body))
+    }
+
+    /// What `provider`'s answer `body` says about `isbn`: its metadata, `nil` when the answer does
+    /// not list the book, or why the answer cannot be read (`malformed JSON (…)`). For answers kept
+    /// from an earlier lookup (``BookMetadata/response``), to read them again with a newer parser.
+    public static func parse(_ body: [UInt8], from provider: Provider, isbn: ISBN) -> Result<BookMetadata?, Failure> {
         do {
             switch provider {
-            case .openLibrary: return .success(try ResponseParser.openLibrary(response.body, isbns: isbns))
-            case .googleBooks:
-                return .success(try ResponseParser.googleBooks(response.body, isbn: isbns[0]).map { [isbns[0].isbn13: $0] } ?? [:])
-            case .ndl: return .success(try ResponseParser.ndl(response.body, isbn: isbns[0]).map { [isbns[0].isbn13: $0] } ?? [:])
+            case .openLibrary: return .success(try ResponseParser.openLibrary(body, isbns: [isbn])[isbn.isbn13])
+            case .googleBooks: return .success(try ResponseParser.googleBooks(body, isbn: isbn))
+            case .ndl: return .success(try ResponseParser.ndl(body, isbn: isbn))
             }
         } catch {
             return .failure(Failure(message: error.message))

@@ -106,11 +106,15 @@ public struct LookupRecord: Sendable, Equatable, JSONRecord {
     public var outcome: Outcome
     /// Providers that failed for this ISBN although a later one answered (`provider: cause`).
     public var failures: [String]
+    /// The found book's provider's whole answer (for Open Library the answer for the whole batch
+    /// of ISBNs), kept so that a cache can parse it again later (`BookLookup.parse`); not in the JSON.
+    public var response: [UInt8]?
 
-    public init(isbn13: String, outcome: Outcome, failures: [String] = []) {
+    public init(isbn13: String, outcome: Outcome, failures: [String] = [], response: [UInt8]? = nil) {
         self.isbn13 = isbn13
         self.outcome = outcome
         self.failures = failures
+        self.response = response
     }
 
     public var metadata: BookMetadata? {

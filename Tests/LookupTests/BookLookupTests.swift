@@ -272,3 +272,15 @@ func records(_ lookup: BookLookup, _ digits: [String]) throws -> [LookupRecord] 
         #expect(throws: JSONNode.ParseError.self) { try JSONNode.parse(Array("{} x".utf8)) }
     }
 }
+
+@Suite struct KeptResponseTests {
+    @Test func theAnswerIsKeptAndParsesAgain() throws {
+        let server = try ProviderServer()
+        let record = try #require(try records(lookup(server), ["9784048930659"]).first)
+        let body = try #require(record.response)
+        #expect(String(decoding: body, as: UTF8.self).contains("<dcndl:titleTranscription>"))
+        #expect(try BookLookup.parse(body, from: .ndl, isbn: isbn("9784048930659")).get() == record.metadata)
+        #expect(BookLookup.parse(Array("{".utf8), from: .openLibrary, isbn: try isbn("9784048930659"))
+                == .failure(.init(message: "malformed JSON (JSON text ends early (1 bytes))")))
+    }
+}
