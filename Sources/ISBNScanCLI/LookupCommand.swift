@@ -10,6 +10,23 @@ enum LookupCommand {
     /// The environment variable read for the User-Agent's contact when `--contact` is not given.
     static let contactVariable = "ISBNSCAN_CONTACT"
 
+    /// `--provider`, `--contact`, `--timeout`, `--retries`: what every command that looks books
+    /// up accepts (read with ``options(from:environment:)``).
+    static let lookupOptions: [OptionSpec] = [
+        OptionSpec("provider", value: "list", help: """
+            Providers asked, in order, until one knows the book
+            (default: openlibrary,google,ndl, with ndl first for 978-4
+            ISBNs; a given list is kept as given).
+            """),
+        OptionSpec("contact", value: "email-or-url", help: """
+            Named in the User-Agent, isbnscan/<version> (<contact>), as
+            Open Library asks (then 3 requests/s instead of 1)
+            (default: $\(contactVariable), else none).
+            """),
+        OptionSpec("timeout", value: "seconds", help: "Longest wait for one answer, body included (default: 15)."),
+        OptionSpec("retries", value: "N", help: "Repeats after HTTP 429, 5xx, or 403 with Retry-After\n(default: 2)."),
+    ]
+
     static let spec = CommandSpec(
         name: "lookup",
         abstract: "Look up books by ISBN: title, authors, publisher, year, pages.",
@@ -22,19 +39,7 @@ enum LookupCommand {
             """)],
         options: [
             OptionSpec("json", help: "One JSON object per ISBN (JSON Lines)."),
-            OptionSpec("provider", value: "list", help: """
-                Providers asked, in order, until one knows the book
-                (default: openlibrary,google,ndl, with ndl first for 978-4
-                ISBNs; a given list is kept as given).
-                """),
-            OptionSpec("contact", value: "email-or-url", help: """
-                Named in the User-Agent, isbnscan/<version> (<contact>), as
-                Open Library asks (then 3 requests/s instead of 1)
-                (default: $\(contactVariable), else none).
-                """),
-            OptionSpec("timeout", value: "seconds", help: "Longest wait for one answer, body included (default: 15)."),
-            OptionSpec("retries", value: "N", help: "Repeats after HTTP 429, 5xx, or 403 with Retry-After\n(default: 2)."),
-        ],
+        ] + lookupOptions,
         discussion: """
         OUTPUT:
           <isbn13>: <title>[: <subtitle>] / <authors>; <publisher>, <published>; <pages> pages (<source>)
@@ -85,8 +90,13 @@ enum LookupCommand {
           isbnscan scan --csv photos/ | cut -d, -f2 | isbnscan lookup -
         """)
 
-    static func run(_ parsed: ParsedArguments, stdout: TextSink, stderr: TextSink, standardInput: Int32 = 0,
-                    environment: (String) -> String? = { getenv($0).map { String(cString: $0) } }) throws(UsageError) -> ExitStatus {
+    /// The lookup options `spec`'s options give (`--provider`, `--contact`, `--timeout`,
+    /// `--retries`), with the contact from `$ISBNSCAN_CONTACT` and the providers' bases from
+    /// `ISBNSCAN_*_URL` when set; for every command that looks books up.
+    ///
+    /// - Throws: ``UsageError`` naming the option or variable and what is wrong with it.
+    static func options(from parsed: ParsedArguments,
+                        environment: (String) -> String? = { getenv($0).map { String(cString: $0) } }) throws(UsageError) -> LookupOptions {
         var options = LookupOptions()
         if let list = parsed.value("provider") {
             var providers: [Provider] = []
@@ -115,7 +125,11 @@ enum LookupCommand {
             case .failure(let error): throw UsageError("\(provider.baseVariable): \(error.message)")
             }
         }
+        return options
+    }
 
+    static func run(_ parsed: ParsedArguments, stdout: TextSink, stderr: TextSink, standardInput: Int32 = 0) throws(UsageError) -> ExitStatus {
+        let options = try options(from: parsed)
         var inputs = parsed.positionals
         if inputs.filter({ $0 == "-" }).count > 1 { throw UsageError("'-' (standard input) can be given only once") }
         if inputs.isEmpty {

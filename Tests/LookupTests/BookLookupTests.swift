@@ -196,6 +196,13 @@ func records(_ lookup: BookLookup, _ digits: [String]) throws -> [LookupRecord] 
         if argument == "429:1" { #expect(log[1].time - log[0].time >= 0.9) }
     }
 
+    @Test func selfSignedCertificateIsRefused() throws {
+        let server = try ProviderServer("tls")
+        let message = try failure(server, base: "https://127.0.0.1:\(server.port)")
+        #expect(message.hasPrefix("openlibrary: TLS with 127.0.0.1:\(server.port) failed ("))
+        #expect(message.contains("certificate"))
+    }
+
     @Test func redirectLoop() throws {
         let server = try ProviderServer("redirect-loop")
         #expect(try failure(server).hasPrefix("openlibrary: more than 5 redirects from 127.0.0.1:\(server.port) ("))

@@ -20,6 +20,8 @@ MODE chooses a fault instead of the normal answer:
   malformed              a JSON or XML answer cut in the middle
   wrong-type             an HTML page (text/html)
   drip                   one byte every 0.3 s
+  tls                    the normal answers over HTTPS with a self-signed certificate
+                         (self-signed.crt/.key beside this file, for 127.0.0.1, a test key only)
 Each request is appended to the file LOG as it arrives: one line, "<monotonic seconds> <path>
 <User-Agent>".
 """
@@ -93,7 +95,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
             first = FIRST[0]
             FIRST[0] = False
         xml = url.path == "/api/opensearch"
-        if MODE == "normal" or (MODE == "flaky" and not first):
+        if MODE in ("normal", "tls") or (MODE == "flaky" and not first):
             return self.normal(url)
         if MODE in ("status", "flaky"):
             code, _, seconds = ARG.partition(":")
@@ -159,6 +161,11 @@ class Handler(http.server.BaseHTTPRequestHandler):
 def main():
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     server.daemon_threads = True
+    if MODE == "tls":
+        import ssl
+        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        context.load_cert_chain(os.path.join(HERE, "self-signed.crt"), os.path.join(HERE, "self-signed.key"))
+        server.socket = context.wrap_socket(server.socket, server_side=True)
     print(server.server_address[1], flush=True)
     server.serve_forever()
 
