@@ -35,6 +35,8 @@
 #                `scan --db | head -1`: integrity_check, comparison with a single-process run, files
 #                recorded / scanned, lock waits, retries, time (python3 only) [BENCH_CATALOG_ARGS=
 #                "--concurrent-runs 50 --kill-trials 100" for the long run]
+#   make bench-lookup  release build, then `isbnscan lookup` against the tests' local provider
+#                server: requests/s and lookups/s each provider gets (the rate limiter's pace)
 #   make docs    build that binary and write its man page and completions to .build/docs
 #   make install [PREFIX=/usr/local] [DESTDIR=]   the isbnscan binary built to run without the
 #                Swift toolchain (Swift runtime linked in), its man page isbnscan(1) and bash,
@@ -65,7 +67,8 @@ PIP := $(BENCH_PY) -m pip install -q --disable-pip-version-check --retries 1 --t
 
 # pkg-config module → Debian package that provides it.
 PKG_MODULES := zbar:libzbar-dev libpng16:libpng-dev libdeflate:libdeflate-dev libjpeg:libjpeg62-turbo-dev libexif:libexif-dev sqlite3:libsqlite3-dev \
-  libtiff-4:libtiff-dev libwebpdemux:libwebp-dev libgif:libgif-dev libheif:libheif-dev
+  libtiff-4:libtiff-dev libwebpdemux:libwebp-dev libgif:libgif-dev libheif:libheif-dev \
+  libcurl:libcurl4-openssl-dev json-c:libjson-c-dev libxml-2.0:libxml2-dev
 
 # Folders `make scan` reads (their .txt answers are skipped as non-images).
 SCAN_FOLDERS := TestImages/isbn TestImages/formats TestImages/exif TestImages/roi TestImages/rejected
@@ -94,7 +97,7 @@ DOCS_DIR := .build/docs
 INSTALLED := $(BINDIR)/isbnscan $(MANDIR)/man1/isbnscan.1 $(BASHCOMPDIR)/isbnscan $(ZSHCOMPDIR)/_isbnscan \
              $(FISHCOMPDIR)/isbnscan.fish
 
-.PHONY: deps build test scan bench-deps bench bench-accuracy bench-camera bench-catalog clean docs install uninstall deb ranges-source fuzz
+.PHONY: deps build test scan bench-deps bench bench-accuracy bench-camera bench-catalog bench-lookup clean docs install uninstall deb ranges-source fuzz
 
 deps:
 	@missing=""; \
@@ -106,6 +109,7 @@ deps:
 	command -v setpriv >/dev/null 2>&1 || missing="$$missing util-linux"; \
 	command -v cc >/dev/null 2>&1 || missing="$$missing gcc"; \
 	command -v zint >/dev/null 2>&1 || missing="$$missing zint"; \
+	command -v python3 >/dev/null 2>&1 || missing="$$missing python3"; \
 	[ -f /usr/include/linux/videodev2.h ] || missing="$$missing linux-libc-dev"; \
 	command -v groff >/dev/null 2>&1 || missing="$$missing groff-base"; \
 	command -v zsh >/dev/null 2>&1 || missing="$$missing zsh"; \
@@ -206,6 +210,9 @@ bench-camera: bench-deps $(RELEASE_BIN) $(FAKE_V4L2)
 BENCH_CATALOG_ARGS ?=
 bench-catalog: $(RELEASE_BIN)
 	python3 Bench/catalog.py --bin $(RELEASE_BIN) --out $(BENCH_DIR)/catalog $(BENCH_CATALOG_ARGS)
+
+bench-lookup: $(RELEASE_BIN)
+	python3 Bench/lookup_rate.py $(RELEASE_BIN)
 
 # deps is order-only here: `make docs` as yourself, then `sudo make install` only copies files
 # (no build as root, where swift may not be on the PATH).

@@ -7,7 +7,7 @@ let package = Package(
     products: [
         .executable(name: "isbnscan", targets: ["isbnscan"]),
         .library(name: "ISBN", targets: ["ISBN"]),
-        .library(name: "ISBNScanKit", targets: ["ISBN", "Imaging", "Scanning", "Batch", "Capture", "LiveScan", "Records", "Catalog"]),
+        .library(name: "ISBNScanKit", targets: ["ISBN", "Imaging", "Scanning", "Batch", "Capture", "LiveScan", "Records", "Catalog", "Lookup"]),
     ],
     targets: [
         // C libraries from Debian, found with pkg-config.
@@ -25,6 +25,11 @@ let package = Package(
         .systemLibrary(name: "CHEIF", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
         // The camera preview window (X11 and Wayland through SDL's video drivers).
         .systemLibrary(name: "CSDL2", pkgConfig: "sdl2", providers: [.apt(["libsdl2-dev"])]),
+        // HTTP(S) for the book lookup: proxies from the environment, the system's CA certificates, HTTP/2.
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        // JSON (Open Library, Google Books answers) and XML (NDL Search's RSS, HTML entities).
+        .systemLibrary(name: "CJSON", pkgConfig: "json-c", providers: [.apt(["libjson-c-dev"])]),
+        .systemLibrary(name: "CXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         // C shim: libpng (libdeflate for common PNGs)/libjpeg decoding with setjmp kept inside C, EXIF
         // orientation; TIFF, WebP, GIF and HEIF through their libraries; a strict BMP reader.
         .target(name: "CCodecs", dependencies: ["CPNG", "CDeflate", "CJPEG", "CExif", "CTIFF", "CWebP", "CGIF", "CHEIF"]),
@@ -49,6 +54,9 @@ let package = Package(
         .target(name: "Records", dependencies: ["ISBN", "Scanning"]),
         // The catalogue: an SQLite file of the files scanned and the ISBNs seen (schema, migrations).
         .target(name: "Catalog", dependencies: ["CSQLite", "Records"]),
+        // Book metadata by ISBN from Open Library, Google Books and NDL Search over libcurl:
+        // rate limits, retries, the providers' answers parsed into Records' BookMetadata.
+        .target(name: "Lookup", dependencies: ["CCurl", "CJSON", "CXML2", "ISBN", "Records"]),
         // Folder walking and parallel scanning with results in input order.
         .target(name: "Batch", dependencies: ["Imaging", "Scanning"]),
         // V4L2 capture devices, frames, pixel formats → luminance of a region (Motion-JPEG through
@@ -62,7 +70,7 @@ let package = Package(
         .target(name: "Preview", dependencies: ["CSDL2", "LiveScan", "Imaging", "Scanning"]),
         // Argument parsing, commands, output, exit statuses.
         .target(name: "ISBNScanCLI", dependencies: ["ISBN", "Imaging", "Scanning", "Batch", "Capture", "LiveScan", "Preview",
-                                                    "Records", "Catalog", "CSignals"]),
+                                                    "Records", "Catalog", "Lookup", "CSignals"]),
         .executableTarget(name: "isbnscan", dependencies: ["ISBNScanCLI"]),
 
         .testTarget(name: "ISBNTests", dependencies: ["ISBN"]),
@@ -72,6 +80,7 @@ let package = Package(
         .testTarget(name: "ImagingTests", dependencies: ["Imaging", "CCodecs", "TestSupport"]),
         .testTarget(name: "ScanningTests", dependencies: ["Scanning", "CKernels", "Imaging", "ISBN", "TestSupport"]),
         .testTarget(name: "RecordsTests", dependencies: ["Records", "Scanning", "ISBN"]),
+        .testTarget(name: "LookupTests", dependencies: ["Lookup", "Records", "ISBN"]),
         .testTarget(name: "CatalogTests", dependencies: ["Catalog", "Records"]),
         .testTarget(name: "BatchTests", dependencies: ["Batch", "Scanning", "Imaging", "TestSupport"]),
         // Test support: builds the fake V4L2 device (Tests/FakeV4L2/fakev4l2.c) with cc.

@@ -30,6 +30,8 @@ public enum ISBNScanCommand {
       devices                 List the video devices (/dev/video*) and their formats.
       catalog                 List, export, count, merge or correct a catalogue
                               made with 'scan --db' (SQLite).
+      lookup                  Look up books by ISBN (Open Library, Google Books,
+                              NDL Search): title, authors, publisher, year.
       ranges                  Show or update the ISBN range message (hyphenation).
       help [<subcommand>]     Show help for isbnscan or one subcommand.
 
@@ -45,6 +47,7 @@ public enum ISBNScanCommand {
                                               scan only a band across the middle
       isbnscan validate 0-306-40615-2         check a typed ISBN-10
       isbnscan camera --continuous            catalogue a shelf with the webcam
+      isbnscan lookup 978-4-04-893065-9       the book behind an ISBN
 
     See 'isbnscan help <subcommand>' for details.
 
@@ -94,6 +97,10 @@ public enum ISBNScanCommand {
         case "catalog":
             return runSubcommand(CatalogCommand.spec, rest, raw: rawRest, stdout: stdout, stderr: stderr) { (parsed) throws(UsageError) -> ExitStatus in
                 try CatalogCommand.run(parsed, stdout: stdout, stderr: stderr)
+            }
+        case "lookup":
+            return runSubcommand(LookupCommand.spec, rest, raw: rawRest, stdout: stdout, stderr: stderr) { (parsed) throws(UsageError) -> ExitStatus in
+                try LookupCommand.run(parsed, stdout: stdout, stderr: stderr)
             }
         case "ranges":
             return runSubcommand(RangesCommand.spec, rest, raw: rawRest, stdout: stdout, stderr: stderr) { (parsed) throws(UsageError) -> ExitStatus in
@@ -147,7 +154,8 @@ public enum ISBNScanCommand {
 
     static let specs: [String: CommandSpec] = ["scan": ScanCommand.spec, "validate": ValidateCommand.spec,
                                                "camera": CameraCommand.spec, "devices": DevicesCommand.spec,
-                                               "catalog": CatalogCommand.spec, "ranges": RangesCommand.spec]
+                                               "catalog": CatalogCommand.spec, "ranges": RangesCommand.spec,
+                                               "lookup": LookupCommand.spec]
 
     /// `spec` with `-h, --help` added to its options: what `<subcommand> --help` and
     /// `help <subcommand>` print, and what the parser accepts.

@@ -11,7 +11,7 @@ import Scanning
 enum Documentation {
     /// The subcommands in the order the man page and completions list them.
     static let commands: [CommandSpec] = [ScanCommand.spec, ValidateCommand.spec, CameraCommand.spec, DevicesCommand.spec,
-                                           CatalogCommand.spec, RangesCommand.spec]
+                                           CatalogCommand.spec, LookupCommand.spec, RangesCommand.spec]
 
     /// `-h`/`--help`, which every subcommand accepts besides its own options.
     static let helpOption = OptionSpec("help", short: "h", help: "Show this help.")

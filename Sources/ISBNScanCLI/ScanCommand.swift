@@ -157,6 +157,11 @@ ArgumentParser.acceptOption,
           symbol and ISBN), "warning" (a damaged file read in part) and
           "candidates": [{"polygon", "angle", "inverted"}] (barcode-like
           regions where nothing was read: where to retake the photo).
+          A Japanese book's second barcode (192/191 + C-code + price) read
+          beside its ISBN is that ISBN's "jp_book_code": {"code", "c_code",
+          "audience", "format", "subject" (each {"ja", "en"}), "price_yen",
+          "tax_included"}, and its symbol's verdict is jp-book-code; alone it
+          is refused with reason jp-book-code.
           With --unique: {"isbn13", "isbn10", "count", "file"} per ISBN.
 
         CSV (--csv): columns

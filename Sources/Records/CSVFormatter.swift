@@ -38,8 +38,13 @@ public struct CSVFormatter: Sendable {
                                 "accepted", "", isbn.hyphenated ?? "", isbn.group?.prefix ?? "", isbn.group?.agency ?? "",
                                 isbn.price?.description ?? "", page, warning])
             }
+            if let paired = symbol.pairedISBN, let code = symbol.jpBookCode {
+                // The second row of a Japanese book: the ISBN it belongs to, its price in the price column.
+                return CSV.row([file, paired, "", symbol.type, symbol.data, "", "jp-book-code", "", "", "", "",
+                                code.csvPrice, page, warning])
+            }
             return CSV.row([file, "", "", symbol.type, symbol.data, symbol.addOn ?? "", "rejected",
-                            symbol.refusal?.explanation ?? "", "", "", "", "", page, warning])
+                            symbol.refusal?.explanation ?? "", "", "", "", symbol.jpBookCode?.csvPrice ?? "", page, warning])
         }.joined()
     }
 

@@ -65,6 +65,7 @@ public struct FileRecord: Sendable, Equatable, JSONRecord {
                   rejected: report.rejected.map { RefusalRecord($0, $0.verdict.rejection!) }, error: nil)
         warning = result.warning
         pages = result.pageCount > 1 ? result.pageCount : nil
+        pairJapaneseBookCodes()
         candidates = report.candidates.map(CandidateRecord.init)
     }
 

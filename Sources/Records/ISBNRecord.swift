@@ -19,6 +19,8 @@ public struct ISBNRecord: Sendable, Equatable, JSONRecord {
     public var notHyphenatable: String?
     /// The price in a 5-digit add-on, or `nil`.
     public var price: AddOnPrice?
+    /// The Japanese book code read beside it (the second row), or `nil` (then not in the JSON).
+    public var jpBookCode: JapaneseBookCode?
 
     public init(isbn13: String, isbn10: String?, addOn: String?, hyphenated: String? = nil,
                 group: RangeMessage.RegistrationGroup? = nil, notHyphenatable: String? = nil) {
@@ -56,7 +58,7 @@ public struct ISBNRecord: Sendable, Equatable, JSONRecord {
     public var json: JSONValue {
         .object(["isbn13": .string(isbn13), "isbn10": .optional(isbn10), "addon": .optional(addOn),
                  "hyphenated": .optional(hyphenated), "group": group.map(\.json) ?? .null, "price": price.map(\.json) ?? .null])
-            .adding("page", page.map(JSONValue.int))
+            .adding("page", page.map(JSONValue.int)).adding("jp_book_code", jpBookCode?.json)
     }
 }
 

@@ -26,6 +26,11 @@ public struct SymbolRecord: Sendable, Equatable, JSONRecord {
     /// The page (from 1) of a multi-page file (TIFF) it was read on; `nil` for a single image
     /// (then not in the JSON).
     public var page: Int?
+    /// The Japanese book code this symbol is (`192…`/`191…`), or `nil`; in the JSON as `"jp_book_code"`.
+    public var jpBookCode: JapaneseBookCode?
+    /// The ISBN whose second row this symbol is, when read beside it (then ``refusal`` is `nil`
+    /// and the verdict `jp-book-code`); in the JSON as `"isbn13"`.
+    public var pairedISBN: String?
 
     public init(type: String, data: String, addOn: String?, quality: Int, orientation: Int?, polygon: [Point],
                 pass: String, isbn: ISBNRecord?, refusal: RefusalRecord?) {
@@ -50,14 +55,15 @@ public struct SymbolRecord: Sendable, Equatable, JSONRecord {
     }
 
     /// `"accepted"` or `"rejected"`.
-    public var verdict: String { isbn != nil ? "accepted" : "rejected" }
+    public var verdict: String { isbn != nil ? "accepted" : pairedISBN != nil ? "jp-book-code" : "rejected" }
 
     public var json: JSONValue {
         .object(["type": .string(type), "data": .string(data), "addon": .optional(addOn), "quality": .int(quality),
                  "orientation": .optional(orientation),
                  "polygon": .array(polygon.map { .array([.int($0.x), .int($0.y)]) }),
                  "pass": .string(pass), "verdict": .string(verdict), "reason": .optional(refusal?.reason)])
-            .adding("page", page.map(JSONValue.int))
+            .adding("page", page.map(JSONValue.int)).adding("isbn13", pairedISBN.map(JSONValue.string))
+            .adding("jp_book_code", jpBookCode?.json)
     }
 }
 

@@ -95,6 +95,8 @@ public struct TextFormatter: Sendable {
         if let isbn = symbol.isbn {
             line += " accepted" + (isbn.isbn10.map { " ISBN-10 \($0)" } ?? "")
             if let hyphenation = isbn.hyphenationText { line += " " + hyphenation }
+        } else if let paired = symbol.pairedISBN, let code = symbol.jpBookCode {
+            line += " Japanese book code of \(paired): \(code)"
         } else if let refusal = symbol.refusal {
             line += " rejected \(refusal.explanation)"
         }

@@ -66,7 +66,7 @@ import TestSupport
     }
 
     /// Every subcommand, `help` included (README: "-h / --help anywhere").
-    static let subcommands = ["scan", "validate", "camera", "devices", "catalog", "ranges", "help"]
+    static let subcommands = ["scan", "validate", "camera", "devices", "catalog", "lookup", "ranges", "help"]
 
     @Test func theSubcommandListIsComplete() {
         #expect(Set(Self.subcommands) == Set(ISBNScanCommand.specs.keys).union(["help"]))

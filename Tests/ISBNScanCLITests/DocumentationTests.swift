@@ -91,7 +91,7 @@ import TestSupport
 
     /// Sources the bash completion and asks it what it offers, as bash does on Tab.
     @Test(arguments: [
-        ("isbnscan ", "scan validate camera devices catalog ranges help -h --help --version"),
+        ("isbnscan ", "scan validate camera devices catalog lookup ranges help -h --help --version"),
         ("isbnscan sc", "scan"),
         ("isbnscan scan --sh", "--shard"),
         ("isbnscan scan --effort ", "fast normal thorough"),

@@ -1,0 +1,191 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import ISBN
+import Lookup
+import Records
+
+/// `isbnscan lookup ISBN...`: the book behind each ISBN, from Open Library, Google Books and NDL Search.
+enum LookupCommand {
+    /// The environment variable read for the User-Agent's contact when `--contact` is not given.
+    static let contactVariable = "ISBNSCAN_CONTACT"
+
+    /// `--provider`, `--contact`, `--timeout`, `--retries`: what every command that looks books
+    /// up accepts (read with ``options(from:environment:)``).
+    static let lookupOptions: [OptionSpec] = [
+        OptionSpec("provider", value: "list", help: """
+            Providers asked, in order, until one knows the book
+            (default: openlibrary,google,ndl, with ndl first for 978-4
+            ISBNs; a given list is kept as given).
+            """),
+        OptionSpec("contact", value: "email-or-url", help: """
+            Named in the User-Agent, isbnscan/<version> (<contact>), as
+            Open Library asks (then 3 requests/s instead of 1)
+            (default: $\(contactVariable), else none).
+            """),
+        OptionSpec("timeout", value: "seconds", help: "Longest wait for one answer, body included (default: 15)."),
+        OptionSpec("retries", value: "N", help: "Repeats after HTTP 429, 5xx, or 403 with Retry-After\n(default: 2)."),
+    ]
+
+    static let spec = CommandSpec(
+        name: "lookup",
+        abstract: "Look up books by ISBN: title, authors, publisher, year, pages.",
+        usage: "isbnscan lookup [--json] [--provider <list>] [--contact <email-or-url>] <isbn>|- ...",
+        arguments: [("<isbn>", """
+            An ISBN-13 or ISBN-10 (hyphens allowed); 978 and 979. '-' reads
+            ISBNs from standard input, one per line; so does giving none when
+            standard input is not a terminal. Every ISBN is checked before any
+            request: an invalid one is reported and not looked up.
+            """)],
+        options: [
+            OptionSpec("json", help: "One JSON object per ISBN (JSON Lines)."),
+        ] + lookupOptions,
+        discussion: """
+        OUTPUT:
+          <isbn13>: <title>[: <subtitle>] / <authors>; <publisher>, <published>; <pages> pages (<source>)
+            what the provider knows, in that order
+          <isbn13>: not known to <provider>, ...
+          <isbn13>: lookup failed: <provider>: <cause>; ...
+          A provider that failed while a later one knew the book is named in a
+          Warning: line on standard error.
+
+        JSON (--json): one object per ISBN, in the order given:
+          "isbn13", "found" (true; false when every provider asked does not
+          know the book; null when one could not be asked and none knew it),
+          "title", "title_reading" (NDL's katakana reading), "subtitle",
+          "authors" (array of names), "by_statement" (as printed),
+          "publisher" (several joined with "; "), "published" (as the
+          provider writes it: "1988", "March 1988", "2018.7"), "year"
+          (integer), "pages", "language", "subjects" (array), "cover" (URL),
+          "source" (openlibrary, google or ndl), "url" (the provider's page),
+          "error" (null, or why no provider could answer). A field the
+          provider does not give is null.
+
+        PROVIDERS AND LIMITS:
+          openlibrary  https://openlibrary.org/api/books (several ISBNs per
+                       request); 1 request/s, 3/s with a contact
+          google       https://www.googleapis.com/books/v1/volumes; 1 request/s
+          ndl          https://ndlsearch.ndl.go.jp/api/opensearch; 1 request/s
+          ISBNSCAN_OPENLIBRARY_URL, ISBNSCAN_GOOGLE_BOOKS_URL and ISBNSCAN_NDL_URL
+          replace a provider's scheme, host and port (http://127.0.0.1:8080;
+          the path stays the provider's), for mirrors. Proxies come from
+          http_proxy, https_proxy and no_proxy; TLS certificates are always
+          verified; only http and https are followed, at most 5 redirects;
+          an answer over 4 MiB is refused. After HTTP 429 or 5xx (or 403
+          with Retry-After) a request is repeated after Retry-After, else
+          after 1 s, 2 s, ...; a provider that cannot be reached (DNS,
+          connection, timeout) is not asked again in the run.
+
+        EXIT STATUS:
+          0  every ISBN was found
+          1  an ISBN is invalid, or no provider could answer for a book
+             (network, HTTP error, malformed answer)
+          2  usage error
+          3  standard output could not be written
+          4  every provider answered, and at least one book is known to none
+
+        EXAMPLES:
+          isbnscan lookup 978-0-306-40615-7
+          isbnscan lookup --json --contact me@example.org 9784048930659
+          isbnscan scan --csv photos/ | cut -d, -f2 | isbnscan lookup -
+        """)
+
+    /// The lookup options `spec`'s options give (`--provider`, `--contact`, `--timeout`,
+    /// `--retries`), with the contact from `$ISBNSCAN_CONTACT` and the providers' bases from
+    /// `ISBNSCAN_*_URL` when set; for every command that looks books up.
+    ///
+    /// - Throws: ``UsageError`` naming the option or variable and what is wrong with it.
+    static func options(from parsed: ParsedArguments,
+                        environment: (String) -> String? = { getenv($0).map { String(cString: $0) } }) throws(UsageError) -> LookupOptions {
+        var options = LookupOptions()
+        if let list = parsed.value("provider") {
+            var providers: [Provider] = []
+            for name in list.split(separator: ",", omittingEmptySubsequences: false).map(String.init) {
+                guard let provider = Provider(rawValue: name) else {
+                    throw UsageError("--provider '\(name)' is not one of \(Provider.allCases.map(\.rawValue).joined(separator: ", "))")
+                }
+                if !providers.contains(provider) { providers.append(provider) }
+            }
+            options.providers = providers
+            options.japaneseFirst = false
+        }
+        let contact = parsed.value("contact") ?? environment(contactVariable)
+        if let contact {
+            guard !contact.isEmpty, contact.allSatisfy({ $0.isASCII && $0 >= " " && $0 != "(" && $0 != ")" }) else {
+                throw UsageError("--contact '\(contact)' must be printable ASCII without parentheses (an e-mail address or URL)")
+            }
+            options.contact = contact
+        }
+        if let text = parsed.value("timeout") { options.timeout = try CameraCommand.seconds(text, option: "--timeout", allowZero: false) }
+        if let text = parsed.value("retries") { options.retries = try ArgumentParser.integer(text, option: "--retries", in: 0...10) }
+        for provider in Provider.allCases {
+            guard let text = environment(provider.baseVariable), !text.isEmpty else { continue }
+            switch Provider.base(from: text) {
+            case .success(let base): options.bases[provider] = base
+            case .failure(let error): throw UsageError("\(provider.baseVariable): \(error.message)")
+            }
+        }
+        return options
+    }
+
+    static func run(_ parsed: ParsedArguments, stdout: TextSink, stderr: TextSink, standardInput: Int32 = 0) throws(UsageError) -> ExitStatus {
+        let options = try options(from: parsed)
+        var inputs = parsed.positionals
+        if inputs.filter({ $0 == "-" }).count > 1 { throw UsageError("'-' (standard input) can be given only once") }
+        if inputs.isEmpty {
+            guard isatty(standardInput) == 0 else {
+                throw UsageError("no ISBN given (give ISBNs as arguments, or '-' to read them from standard input, one per line)")
+            }
+            inputs = ["-"]
+        }
+        var status = ExitStatus.found
+        var typed: [String] = []
+        for input in inputs {
+            guard input == "-" else { typed.append(input); continue }
+            let failure = ValidateCommand.forEachLine(of: standardInput) { line in
+                let code = line.filter { $0 != "\r" }
+                if code.contains(where: { !$0.isWhitespace }) { typed.append(code) }
+            }
+            if failure != 0 {
+                stderr.write("Error: standard input: \(String(cString: strerror(failure)))\n")
+                status = .inputError
+            }
+        }
+        if typed.isEmpty && status == .found { throw UsageError("no ISBN given (standard input held none)") }
+        // Every ISBN is judged before the first request, so that a typo costs no request.
+        var isbns: [ISBN] = []
+        for code in typed {
+            switch ISBN.judge(typed: code, accepting: .with979) {
+            case .accepted(let isbn):
+                if !isbns.contains(isbn) { isbns.append(isbn) }
+            case .rejected(let rejection):
+                stderr.write("Error: \(code): not an ISBN, \(rejection.reason.rawValue): \(rejection.detail)\n")
+                status = .inputError
+            }
+        }
+        guard !isbns.isEmpty else { return status }
+
+        let lookup: BookLookup
+        do { lookup = try BookLookup(options: options, version: ISBNScanCommand.version) } catch {
+            stderr.write("Error: \(error.message)\n")
+            return .inputError
+        }
+        var warned: Set<String> = []
+        var anyFailed = false, anyUnknown = false
+        let json = JSONLinesFormatter()
+        lookup.lookUp(isbns) { record in
+            for failure in record.failures where warned.insert(failure).inserted { stderr.write("Warning: \(failure)\n") }
+            switch record.outcome {
+            case .found: break
+            case .notFound: anyUnknown = true
+            case .failed(let messages):
+                anyFailed = true
+                for message in messages where warned.insert(message).inserted { stderr.write("Error: \(message)\n") }
+            }
+            stdout.write(parsed.flag("json") ? json.format(record) : record.text + "\n")
+        }
+        if stdout.writeFailed { return .outputError }
+        if status == .inputError || anyFailed { return .inputError }
+        return anyUnknown ? .nothingFound : .found
+    }
+}

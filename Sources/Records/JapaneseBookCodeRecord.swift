@@ -1,0 +1,62 @@
+import ISBN
+
+extension JapaneseBookCode {
+    /// `{"code", "c_code", "audience", "format", "subject", "price_yen", "tax_included"}`: each
+    /// meaning `{"ja", "en"}` (`null` for a number the C-code table leaves unused), `price_yen`
+    /// `null` for 100,000 yen or more, `tax_included` `true` for the older `191` form.
+    public var json: JSONValue {
+        let meaning: (Meaning?) -> JSONValue = { $0.map { .object(["ja": .string($0.ja), "en": .string($0.en)]) } ?? .null }
+        return .object(["code": .string(code), "c_code": .string(cCode), "audience": meaning(audience), "format": meaning(format),
+                        "subject": meaning(subject), "price_yen": .optional(priceYen), "tax_included": .bool(taxIncluded)])
+    }
+
+    /// For the CSV's price column: `JPY 1500`, `JPY 1500 tax included`, `JPY 100000 or more`.
+    public var csvPrice: String {
+        guard let priceYen else { return "JPY 100000 or more" }
+        return "JPY \(priceYen)" + (taxIncluded ? " tax included" : "")
+    }
+
+    /// Why such a code read alone is not an ISBN (the refusal's detail).
+    public var refusalDetail: String {
+        "a Japanese book code (書籍JANコード second row: \(description)), not an ISBN; the ISBN is the other barcode of the pair"
+    }
+}
+
+extension FileRecord {
+    /// Moves each Japanese book code among the refusals to the ISBN it belongs to: the accepted
+    /// ISBN on the same page nearest to it (the two rows are printed one above the other). A code
+    /// with no ISBN beside it stays refused, with reason `jp-book-code` and what it is.
+    mutating func pairJapaneseBookCodes() {
+        for index in symbols.indices {
+            guard let refusal = symbols[index].refusal, let code = JapaneseBookCode(ean: symbols[index].data) else { continue }
+            let here = symbols[index]
+            let partner = symbols.indices.filter { symbols[$0].isbn != nil && symbols[$0].page == here.page }
+                .min { Self.distance(symbols[$0], here) < Self.distance(symbols[$1], here) }
+            symbols[index].jpBookCode = code
+            if let partner, let isbn = symbols[partner].isbn {
+                symbols[index].refusal = nil
+                symbols[index].pairedISBN = isbn.isbn13
+                symbols[partner].isbn?.jpBookCode = code
+                if let accepted = isbns.firstIndex(where: { $0.isbn13 == isbn.isbn13 && $0.page == isbn.page }) {
+                    isbns[accepted].jpBookCode = code
+                }
+                rejected.removeAll { $0.data == refusal.data }
+            } else {
+                let alone = RefusalRecord(type: refusal.type, data: refusal.data, reason: "jp-book-code", detail: code.refusalDetail,
+                                          misreadOf: refusal.misreadOf)
+                symbols[index].refusal = alone
+                rejected = rejected.map { $0.data == refusal.data ? alone : $0 }
+            }
+        }
+    }
+
+    /// Squared distance between the centres of two symbols' polygons, in pixels².
+    private static func distance(_ a: SymbolRecord, _ b: SymbolRecord) -> Int {
+        func centre(_ s: SymbolRecord) -> (Int, Int) {
+            guard !s.polygon.isEmpty else { return (0, 0) }
+            return (s.polygon.map(\.x).reduce(0, +) / s.polygon.count, s.polygon.map(\.y).reduce(0, +) / s.polygon.count)
+        }
+        let (ax, ay) = centre(a), (bx, by) = centre(b)
+        return (ax - bx) * (ax - bx) + (ay - by) * (ay - by)
+    }
+}

@@ -1,0 +1,47 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// The second row of a Japanese book's barcode (書籍JANコード) read beside its ISBN, and alone.
+@Suite struct JapaneseBookCodeScanTests {
+    static let folder = "\(testImages)/jpbook"
+    static let secondRow = #"{"code": "1923055032002", "c_code": "3055", "audience": {"ja": "専門", "en": "Specialist"}, "#
+        + #""format": {"ja": "単行本", "en": "Monograph"}, "subject": {"ja": "電子通信", "en": "Electronics, telecommunications"}, "#
+        + #""price_yen": 3200, "tax_included": false}"#
+
+    @Test(arguments: ["two-rows.png", "two-rows-photo.jpg"])
+    func belongsToTheISBNBesideIt(file: String) throws {
+        let run = try isbnscan(["scan", "--json", "\(Self.folder)/\(file)"])
+        #expect(run.status == 0)
+        #expect(run.stdout.contains(#""isbns": [{"isbn13": "9784048930659", "isbn10": "4048930656", "addon": null, "#))
+        #expect(run.stdout.contains(#""price": null, "jp_book_code": \#(Self.secondRow)}]"#))
+        #expect(run.stdout.contains(#""verdict": "jp-book-code", "reason": null, "isbn13": "9784048930659", "jp_book_code": "#))
+        #expect(run.stdout.contains(#""rejected": [], "error": null"#))
+        // Not a refused product code: no warning about it.
+        #expect(!run.stderr.contains("1923055032002"))
+    }
+
+    @Test func textAndCSV() throws {
+        let text = try isbnscan(["scan", "--all", "\(Self.folder)/two-rows.png"])
+        #expect(text.stdout == """
+            EAN-13 9784048930659 accepted ISBN-10 4048930656 978-4-04-893065-9 (978-4 Japan)
+            EAN-13 1923055032002 Japanese book code of 9784048930659: C-code 3055 専門/単行本/電子通信 \
+            (Specialist/Monograph/Electronics, telecommunications), 3200 yen before tax
+
+            """)
+        let csv = try isbnscan(["scan", "--csv", "\(Self.folder)/two-rows.png"])
+        let rows = csv.stdout.split(separator: "\r\n").map(String.init)
+        #expect(rows.count == 3)
+        #expect(rows[2] == "\(Self.folder)/two-rows.png,9784048930659,,EAN-13,1923055032002,,jp-book-code,,,,,JPY 3200,,")
+    }
+
+    @Test func aloneItIsSaidWhatItIs() throws {
+        let run = try isbnscan(["scan", "--json", "\(Self.folder)/second-row-alone.png"])
+        #expect(run.status == 4)
+        #expect(run.stdout.contains(#""isbns": [], "rejected": [{"type": "EAN-13", "data": "1920095015002", "reason": "jp-book-code", "#
+            + #""detail": "a Japanese book code (書籍JANコード second row: C-code 0095 一般/単行本/日本文学、評論、随筆、その他 "#
+            + #"(General/Monograph/Japanese literature: criticism, essays, other), 1500 yen before tax), not an ISBN; "#
+            + #"the ISBN is the other barcode of the pair"}]"#))
+        #expect(run.stdout.contains(#""verdict": "rejected", "reason": "jp-book-code", "jp_book_code": {"code": "1920095015002", "c_code": "0095", "#))
+    }
+}
