@@ -1,15 +1,17 @@
 # isbnscan — targets:
 #   make deps    install the Debian packages the build and tests need (only what is missing;
 #                V4L2 needs only the kernel headers; the tests compile the fake camera with cc;
-#                SDL2 for camera --preview, and Xvfb, xdotool, xwd, netpbm, Xlib for its tests)
+#                SDL2's and libheif's headers (both opened with dlopen when first needed, not linked),
+#                and Xvfb, xdotool, xwd, netpbm, Xlib for the preview's tests)
 #   make build   debug build
 #   make test    deps, then `swift test` (all test suites), then the packaging tests (make install
 #                and make deb into scratch folders) in a second `swift test`
 #   make scan    deps, release build, then scan the bundled test images (the main job)
 #   make bench-deps      install what the benchmarks need: zbar-tools, zint, python3-venv (apt),
 #                        then Pillow, numpy and zxing-cpp (pip) in a venv at .build/bench-venv
-#   make bench           release build, then throughput: isbnscan vs zbarimg vs zxing-cpp on 300
-#                        generated photos, and isbnscan's peak memory on 12-megapixel JPEGs (issue 3)
+#   make bench           release build, then the per-call time of one small PNG and JPEG (isbnscan vs
+#                        zbarimg, paired runs, median and ratio), throughput: isbnscan vs zbarimg vs
+#                        zxing-cpp on 300 generated photos, and isbnscan's peak memory on 12-megapixel JPEGs
 #   make bench-accuracy  release build, then decoded counts and trust (wrong ISBNs, books lost to a
 #                        misread) per reader and effort on ../shared/corpus, a generated hard set and a
 #                        generated misread-prone set (issues 5, 9); then a generated blur sweep (disk
@@ -161,6 +163,7 @@ bench-deps:
 	@echo "make bench-deps: ready ($$($(BENCH_PY) -c 'import importlib.metadata as m; print("Pillow", m.version("pillow"), "numpy", m.version("numpy"))'))"
 
 bench: bench-deps $(RELEASE_BIN)
+	$(BENCH_PY) Bench/startup.py --bin $(RELEASE_BIN)
 	$(BENCH_PY) Bench/make_photos.py --out $(BENCH_DIR)/photos --count 300 --seed 1
 	$(BENCH_PY) Bench/make_photos.py --out $(BENCH_DIR)/photos-12mp --count 40 --seed 2 --size 4000x3000 --jpeg-only
 	$(BENCH_PY) Bench/throughput.py --bin $(RELEASE_BIN) --photos $(BENCH_DIR)/photos --mem-photos $(BENCH_DIR)/photos-12mp

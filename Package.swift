@@ -21,13 +21,16 @@ let package = Package(
         .systemLibrary(name: "CTIFF", pkgConfig: "libtiff-4", providers: [.apt(["libtiff-dev"])]),
         .systemLibrary(name: "CWebP", pkgConfig: "libwebpdemux", providers: [.apt(["libwebp-dev"])]),
         .systemLibrary(name: "CGIF", pkgConfig: "libgif", providers: [.apt(["libgif-dev"])]),
-        // libheif1 on Debian 12 decodes HEVC through libde265 (and AVIF through dav1d) itself.
-        .systemLibrary(name: "CHEIF", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
-        // The camera preview window (X11 and Wayland through SDL's video drivers).
-        .systemLibrary(name: "CSDL2", pkgConfig: "sdl2", providers: [.apt(["libsdl2-dev"])]),
+        // C: shared libraries opened on first use (dlopen) for what few runs need: libheif (HEIF/AVIF,
+        // with its HEVC and AV1 codecs) and SDL2 (the preview, with X11, Wayland and audio). Their
+        // headers come from libheif-dev and libsdl2-dev (make deps); the binary links neither.
+        .target(name: "CLoader"),
         // C shim: libpng (libdeflate for common PNGs)/libjpeg decoding with setjmp kept inside C, EXIF
-        // orientation; TIFF, WebP, GIF and HEIF through their libraries; a strict BMP reader.
-        .target(name: "CCodecs", dependencies: ["CPNG", "CDeflate", "CJPEG", "CExif", "CTIFF", "CWebP", "CGIF", "CHEIF"]),
+        // orientation; TIFF, WebP and GIF through their libraries, HEIF through libheif opened on the
+        // first HEIF file; a strict BMP reader.
+        .target(name: "CCodecs", dependencies: ["CPNG", "CDeflate", "CJPEG", "CExif", "CTIFF", "CWebP", "CGIF", "CLoader"]),
+        // C: SDL2 for the camera preview window, opened on the first --preview (headers of libsdl2-dev).
+        .target(name: "CSDL2", dependencies: ["CLoader"]),
         // C shim: V4L2 ioctls with fixed arguments, ioctl numbers and fourccs as real symbols.
         // Needs only the Linux headers (linux-libc-dev).
         .target(name: "CV4L2"),
