@@ -36,7 +36,8 @@
 #                zsh and fish completions (generated from the option tables: isbnscan help --man)
 #   make uninstall  remove what make install put under the same PREFIX and DESTDIR
 #   make deb     a Debian package .build/deb/isbnscan_<version>_<arch>.deb (dpkg-deb, Depends from
-#                dpkg-shlibdeps); install it with apt-get install ./.build/deb/isbnscan_*.deb
+#                dpkg-shlibdeps; Recommends SDL2 and libheif, which isbnscan opens only for --preview
+#                and HEIF/AVIF files); install it with apt-get install ./.build/deb/isbnscan_*.deb
 #   make ranges-source  regenerate Sources/ISBN/BundledRangeMessage.swift from the range message
 #                Sources/ISBN/Resources/RangeMessage.xml (after replacing that file)
 #   make fuzz    libFuzzer (ASan/UBSan) on every C decoding shim (PNG, JPEG, MJPEG, EXIF, TIFF, WebP,
