@@ -58,7 +58,7 @@ final class CameraReporter: @unchecked Sendable {
         self.stderr = stderr
         self.recordOptions = RecordOptions(ranges: RangesCommand.load(stderr: stderr).ranges, prefixes: settings.prefixes)
         self.live = !settings.quiet && isatty(2) == 1 && (stderr as? FileDescriptorSink)?.fd == 2
-        self.preview = settings.preview ? Mutex(PreviewState()) : nil
+        self.preview = settings.preview ? Mutex(PreviewState(scanRegion: settings.region)) : nil
     }
 
     /// ISBNs printed and not undone.

@@ -177,6 +177,15 @@ import TestSupport
         #expect(warnings == ["Warning: frame 2: EAN-13 9791032305690 refused, prefix: prefix 979 is not 978: ISBN-13 in the 979 range"])
     }
 
+    /// The preview's status strip starts with the region --roi gave, not the default band.
+    @Test func previewStatusNamesTheRegionOfInterestGiven() throws {
+        let parsed = try ArgumentParser.parse(["--preview", "--roi", "0.1,0.2,0.5,0.25"],
+                                              spec: ISBNScanCommand.withHelpOption(CameraCommand.spec))
+        let reporter = CameraReporter(settings: try CameraCommand.settings(from: parsed), stdout: StringSink(), stderr: StringSink())
+        let status = try #require(reporter.preview?.withLock { $0.status })
+        #expect(status == "0.0 fps  0 ISBNs  region: 0.1,0.2,0.5,0.25")
+    }
+
     @Test func addOnsArePrintedAfterTheISBN() throws {
         let run = try Fake(["FRAMES": testImages + "/isbn/addon-ean5.png", "FPS": "0"]).run(["--addons", "--max-frames", "10", "-q"])
         #expect(run.stdout == "9780553293357 51299\n")
