@@ -134,7 +134,9 @@ final class CameraReporter: @unchecked Sendable {
             do {
                 for isbn in event.isbns {
                     guard let seen = try catalog.firstSighting(of: isbn.isbn13) else { continue }
-                    let source = seen.source.split(separator: "/").last.map(String.init) ?? seen.source
+                    // A camera by its node, as everywhere else (/dev/video0); a file by its name.
+                    let source = seen.source.hasPrefix("/dev/") ? seen.source
+                        : seen.source.split(separator: "/").last.map(String.init) ?? seen.source
                     already.append("\(isbn.isbn13): already scanned \(seen.seenAt.prefix(10)) from \(escaped(source, json: false))")
                 }
                 try catalog.record(event, at: time)

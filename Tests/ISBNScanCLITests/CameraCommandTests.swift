@@ -213,6 +213,17 @@ import TestSupport
         #expect(stats.stdout.hasPrefix("books: 1 (3 sightings, 2 from a camera)\n"))
     }
 
+    /// A book first seen by the camera is named by the camera's node, as in the catalogue and --json.
+    @Test func bookSeenBeforeByTheCameraNamesItsDevice() throws {
+        let db = NSTemporaryDirectory() + "isbnscan-camera-\(UUID().uuidString).db"
+        defer { for s in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: db + s) } }
+        let first = try Fake(["FRAMES": Self.inside, "FPS": "0"]).run(["--db", db, "--max-frames", "20"])
+        #expect(first.stdout == "9780345391803\n")
+        let again = try Fake(["FRAMES": Self.inside, "FPS": "0"]).run(["--db", db, "--max-frames", "20"])
+        let today = String(Timestamp.now().prefix(10))
+        #expect(again.stderr.contains("Warning: 9780345391803: already scanned \(today) from /dev/video0\n"))
+    }
+
     @Test func newBookBeepsOnceWithACatalogue() throws {
         let db = NSTemporaryDirectory() + "isbnscan-camera-\(UUID().uuidString).db"
         defer { for s in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: db + s) } }
