@@ -234,7 +234,9 @@ final class CameraReporter: @unchecked Sendable {
                 let why = signal == 0 ? "stopped from the preview window" : "interrupted by \(signalName(signal))"
                 stderr.write("camera: \(why); camera released\n")
             }
-            return .interrupted
+            // q, Esc or closing the window is the user's way to end a session (signal 0): a normal
+            // end, with the statuses of --timeout. Only a signal is an interruption.
+            if signal != 0 { return .interrupted }
         }
         return count + undone > 0 ? .found : .nothingFound
     }
