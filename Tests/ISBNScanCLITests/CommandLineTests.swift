@@ -37,6 +37,29 @@ import TestSupport
         #expect(run.stderr.hasPrefix(firstLine))
     }
 
+    /// Typos get the nearest option, subcommand or action (edit distance, as git and cargo);
+    /// a name far from every known one gets none.
+    @Test(arguments: [
+        (["scan", "--recusive", "x.png"], "Error: unknown option '--recusive' (did you mean '--recursive'?)"),
+        (["--recusive", "x.png"], "Error: unknown option '--recusive' (did you mean '--recursive'?)"),
+        (["--verison"], "Error: unknown option '--verison' (did you mean '--version'?)"),
+        (["camera", "--contiuous"], "Error: unknown option '--contiuous' (did you mean '--continuous'?)"),
+        (["catalogue", "list"], "Error: unknown subcommand 'catalogue' (did you mean 'catalog'?)"),
+        (["help", "catalogue"], "Error: unknown subcommand 'catalogue' (did you mean 'catalog'?)"),
+        (["vaildate", "0306406152"], "Error: unknown subcommand 'vaildate' (did you mean 'validate'?)"),
+        (["catalog", "lsit", "--db", "books.db"],
+         "Error: unknown action 'lsit' (list, export, stats, merge, remove) (did you mean 'list'?)"),
+        (["catalog", "list", "books.db"], "Error: --db <file> is required (did you mean '--db books.db'?)"),
+        (["catalog", "export"], "Error: --db <file> is required"),
+        (["scan", "--frobnicate", "x.png"], "Error: unknown option '--frobnicate'"),
+        (["frobnicate"], "Error: unknown subcommand 'frobnicate'"),
+    ])
+    func typosGetTheNearestName(arguments: [String], firstLine: String) throws {
+        let run = try isbnscan(arguments)
+        #expect(run.status == 2)
+        #expect(run.stderr.split(separator: "\n").first.map(String.init) == firstLine)
+    }
+
     @Test func usageErrorShowsUsageAndHelpPointer() throws {
         let run = try isbnscan(["scan", "--frobnicate"])
         #expect(run.stderr == """
