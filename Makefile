@@ -255,8 +255,8 @@ fuzz: deps
 	@for pair in $(FUZZ_C_TARGETS); do \
 	  name=$${pair%%:*}; ext=$${pair#*:}; upper=$$(echo $$name | tr a-z A-Z); \
 	  clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -DFUZZ_$$upper \
-	    -ISources/CCodecs/include -ISources/CCodecs $$(pkg-config --cflags libheif) \
-	    Fuzz/fuzz_codec.c Sources/CCodecs/*.c -o $(FUZZ_DIR)/fuzz-$$name $(FUZZ_LIBS) 2>/dev/null || exit 1; \
+	    -ISources/CCodecs/include -ISources/CCodecs -ISources/CLoader/include $$(pkg-config --cflags libheif) \
+	    Fuzz/fuzz_codec.c Sources/CCodecs/*.c Sources/CLoader/cloader.c -o $(FUZZ_DIR)/fuzz-$$name $(FUZZ_LIBS) 2>/dev/null || exit 1; \
 	  mkdir -p $(FUZZ_CORPUS)/$$name; \
 	  cp $$(find TestImages Fuzz/regressions -name "*.$$ext" -size -200k) $(FUZZ_CORPUS)/$$name/ 2>/dev/null; \
 	  if [ $$name = exif ]; then cp TestImages/formats/*.tif $(FUZZ_CORPUS)/$$name/; fi; \
