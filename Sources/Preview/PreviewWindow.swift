@@ -51,7 +51,7 @@ public final class PreviewWindow {
         height = frameHeight + Self.stripHeight(frameWidth: frameWidth)
         window = try SDLWindow(video: video, title: title, width: width, height: height)
         renderer = try SDLRenderer(window: window)
-        sdl.RenderSetLogicalSize(renderer.pointer, Int32(width), Int32(height))
+        _ = sdl.RenderSetLogicalSize(renderer.pointer, Int32(width), Int32(height))
     }
 
     /// The inputs since the last call (SDL_PollEvent): keys q/Esc, space, u, r; the window closed.
@@ -128,23 +128,23 @@ public final class PreviewWindow {
             width = frameWidth
             height = frameHeight + Self.stripHeight(frameWidth: frameWidth)
             sdl.SetWindowSize(window.pointer, Int32(width), Int32(height))
-            sdl.RenderSetLogicalSize(r, Int32(width), Int32(height))
+            _ = sdl.RenderSetLogicalSize(r, Int32(width), Int32(height))
         }
-        sdl.SetRenderDrawColor(r, 0, 0, 0, 255)
-        sdl.RenderClear(r)
+        _ = sdl.SetRenderDrawColor(r, 0, 0, 0, 255)
+        _ = sdl.RenderClear(r)
         if let frame = scene.frame, frame.width == frameWidth, frame.height == frameHeight {
             try upload(frame)
             if let texture {
                 var target = SDL_Rect(x: 0, y: 0, w: Int32(frameWidth), h: Int32(frameHeight))
-                sdl.RenderCopy(r, texture.pointer, nil, &target)
+                _ = sdl.RenderCopy(r, texture.pointer, nil, &target)
             }
         }
         if let region = scene.region { drawRegion(RegionFrame(rect: region, frameWidth: frameWidth)) }
         for outline in scene.outlines { drawOutline(outline) }
         let scale = Self.textScale(frameWidth: frameWidth)
-        sdl.SetRenderDrawColor(r, 32, 32, 32, 255)
+        _ = sdl.SetRenderDrawColor(r, 32, 32, 32, 255)
         var strip = SDL_Rect(x: 0, y: Int32(frameHeight), w: Int32(width), h: Int32(height - frameHeight))
-        sdl.RenderFillRect(r, &strip)
+        _ = sdl.RenderFillRect(r, &strip)
         drawText(scene.status, x: 4 * scale, y: frameHeight + 2 * scale, scale: scale, colour: (255, 255, 255))
     }
 
@@ -188,7 +188,7 @@ public final class PreviewWindow {
     private func drawRegion(_ frame: RegionFrame) {
         let r = renderer.pointer
         let (red, green, blue) = Self.regionColour
-        sdl.SetRenderDrawColor(r, red, green, blue, 255)
+        _ = sdl.SetRenderDrawColor(r, red, green, blue, 255)
         let rect = frame.rect, t = frame.thickness, c = frame.cornerSize
         var bars = [
             SDL_Rect(x: Int32(rect.x + c), y: Int32(rect.y), w: Int32(rect.width - 2 * c), h: Int32(t)),
@@ -196,7 +196,7 @@ public final class PreviewWindow {
             SDL_Rect(x: Int32(rect.x), y: Int32(rect.y + c), w: Int32(t), h: Int32(rect.height - 2 * c)),
             SDL_Rect(x: Int32(rect.x + rect.width - t), y: Int32(rect.y + c), w: Int32(t), h: Int32(rect.height - 2 * c)),
         ].filter { $0.w > 0 && $0.h > 0 }
-        sdl.RenderFillRects(r, &bars, Int32(bars.count))
+        _ = sdl.RenderFillRects(r, &bars, Int32(bars.count))
         var points: [SDL_Point] = []
         for (x0, y0) in [(rect.x, rect.y), (rect.x + rect.width - c, rect.y), (rect.x, rect.y + rect.height - c),
                          (rect.x + rect.width - c, rect.y + rect.height - c)] {
@@ -204,18 +204,18 @@ public final class PreviewWindow {
                 points.append(SDL_Point(x: Int32(x), y: Int32(y)))
             } }
         }
-        sdl.RenderDrawPoints(r, &points, Int32(points.count))
+        _ = sdl.RenderDrawPoints(r, &points, Int32(points.count))
     }
 
     /// A polygon 3 pixels wide, closed, and its label above its top-left corner.
     private func drawOutline(_ outline: PreviewScene.Outline) {
         let r = renderer.pointer
         let colour = outline.kind == .confirmed ? Self.confirmedColour : Self.refusedColour
-        sdl.SetRenderDrawColor(r, colour.0, colour.1, colour.2, 255)
+        _ = sdl.SetRenderDrawColor(r, colour.0, colour.1, colour.2, 255)
         let polygon = outline.polygon.count == 1 ? outline.polygon + outline.polygon : outline.polygon
         for dy in -1...1 { for dx in -1...1 {
             var points = (polygon + [polygon[0]]).map { SDL_Point(x: Int32($0.x + dx), y: Int32($0.y + dy)) }
-            sdl.RenderDrawLines(r, &points, Int32(points.count))
+            _ = sdl.RenderDrawLines(r, &points, Int32(points.count))
         } }
         let scale = Self.textScale(frameWidth: frameWidth)
         let left = polygon.map(\.x).min()!, top = polygon.map(\.y).min()!
@@ -223,8 +223,8 @@ public final class PreviewWindow {
         let y = top - 3 - textHeight >= 0 ? top - 3 - textHeight : polygon.map(\.y).max()! + 3
         var box = SDL_Rect(x: Int32(left), y: Int32(y), w: Int32(textWidth(outline.label, scale: scale) + 4 * scale),
                            h: Int32(textHeight))
-        sdl.SetRenderDrawColor(r, 0, 0, 0, 255)
-        sdl.RenderFillRect(r, &box)
+        _ = sdl.SetRenderDrawColor(r, 0, 0, 0, 255)
+        _ = sdl.RenderFillRect(r, &box)
         drawText(outline.label, x: left + 2 * scale, y: y + 2 * scale, scale: scale, colour: colour)
     }
 
@@ -233,7 +233,7 @@ public final class PreviewWindow {
     /// `text` in the 5×7 bitmap font, each font pixel `scale`×`scale` screen pixels, top-left at (`x`, `y`).
     private func drawText(_ text: String, x: Int, y: Int, scale: Int, colour: (UInt8, UInt8, UInt8)) {
         let r = renderer.pointer
-        sdl.SetRenderDrawColor(r, colour.0, colour.1, colour.2, 255)
+        _ = sdl.SetRenderDrawColor(r, colour.0, colour.1, colour.2, 255)
         var rects: [SDL_Rect] = []
         var penX = x
         for character in text.uppercased() {
@@ -247,6 +247,6 @@ public final class PreviewWindow {
             }
             penX += (BitmapFont.width + 1) * scale
         }
-        sdl.RenderFillRects(r, &rects, Int32(rects.count))
+        _ = sdl.RenderFillRects(r, &rects, Int32(rects.count))
     }
 }
