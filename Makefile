@@ -1,7 +1,7 @@
 # isbnscan — targets:
 #   make deps    install the Debian packages the build and tests need (only what is missing;
 #                V4L2 needs only the kernel headers; the tests compile the fake camera with cc;
-#                SDL2's and libheif's headers (both opened with dlopen when first needed, not linked),
+#                SDL2's, libheif's and libtiff's headers (opened with dlopen when first needed, not linked),
 #                and Xvfb, xdotool, xwd, netpbm, Xlib for the preview's tests)
 #   make build   debug build
 #   make test    deps, then `swift test` (all test suites), then the packaging tests (make install

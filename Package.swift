@@ -18,17 +18,17 @@ let package = Package(
         .systemLibrary(name: "CJPEG", pkgConfig: "libjpeg", providers: [.apt(["libjpeg62-turbo-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CExif", pkgConfig: "libexif", providers: [.apt(["libexif-dev"])]),
-        .systemLibrary(name: "CTIFF", pkgConfig: "libtiff-4", providers: [.apt(["libtiff-dev"])]),
         .systemLibrary(name: "CWebP", pkgConfig: "libwebpdemux", providers: [.apt(["libwebp-dev"])]),
         .systemLibrary(name: "CGIF", pkgConfig: "libgif", providers: [.apt(["libgif-dev"])]),
         // C: shared libraries opened on first use (dlopen) for what few runs need: libheif (HEIF/AVIF,
-        // with its HEVC and AV1 codecs) and SDL2 (the preview, with X11, Wayland and audio). Their
-        // headers come from libheif-dev and libsdl2-dev (make deps); the binary links neither.
+        // with its HEVC and AV1 codecs), libtiff (with libLerc and libjbig) and SDL2 (the preview,
+        // with X11, Wayland and audio). Their headers come from libheif-dev, libtiff-dev and
+        // libsdl2-dev (make deps); the binary links none of them.
         .target(name: "CLoader"),
         // C shim: libpng (libdeflate for common PNGs)/libjpeg decoding with setjmp kept inside C, EXIF
-        // orientation; TIFF, WebP and GIF through their libraries, HEIF through libheif opened on the
-        // first HEIF file; a strict BMP reader.
-        .target(name: "CCodecs", dependencies: ["CPNG", "CDeflate", "CJPEG", "CExif", "CTIFF", "CWebP", "CGIF", "CLoader"]),
+        // orientation; WebP and GIF through their libraries, TIFF and HEIF through libtiff and libheif
+        // opened on the first such file; a strict BMP reader.
+        .target(name: "CCodecs", dependencies: ["CPNG", "CDeflate", "CJPEG", "CExif", "CWebP", "CGIF", "CLoader"]),
         // C: SDL2 for the camera preview window, opened on the first --preview (headers of libsdl2-dev).
         .target(name: "CSDL2", dependencies: ["CLoader"]),
         // C shim: V4L2 ioctls with fixed arguments, ioctl numbers and fourccs as real symbols.

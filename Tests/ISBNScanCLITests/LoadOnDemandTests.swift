@@ -2,14 +2,15 @@ import Foundation
 import Testing
 import TestSupport
 
-/// SDL2 (the preview) and libheif (HEIF/AVIF) are opened when first needed, not linked: a scan
+/// SDL2 (the preview), libheif (HEIF/AVIF) and libtiff are opened when first needed, not linked: a scan
 /// maps neither (nor X11's Wayland, audio or video-codec companions), and a machine without
 /// them gets a clear error naming the Debian package, only when it uses them.
 @Suite struct LoadOnDemandTests {
     @Test func binaryLinksNoOptionalLibrary() throws {
         let ldd = try isbnscan([isbnscanBinary], executable: "/usr/bin/ldd")
         #expect(ldd.status == 0)
-        for name in ["libSDL2", "libwayland", "libpulse", "libasound", "libheif", "libx265", "libde265", "libaom", "libdav1d"] {
+        for name in ["libSDL2", "libwayland", "libpulse", "libasound", "libheif", "libx265", "libde265", "libaom", "libdav1d",
+                     "libtiff", "libLerc", "libjbig"] {
             #expect(!ldd.stdout.contains(name), "\(name) in \(ldd.stdout)")
         }
         #expect(ldd.stdout.contains("libzbar.so.0"))
@@ -35,6 +36,15 @@ import TestSupport
         // Everything else still works without SDL.
         let scan = try #require(try withoutLibrary("libSDL2-2.0.so.0", ["scan", "\(testImages)/isbn/png-gray8.png"]))
         #expect(scan.status == 0 && scan.stdout == "9780306406157\n")
+    }
+
+    @Test func tiffWithoutLibtiffIsAnErrorForThatFileOnly() throws {
+        let tiff = "\(testImages)/formats/tiff-gray8-lzw.tif", png = "\(testImages)/isbn/png-gray8.png"
+        guard let run = try withoutLibrary("libtiff.so.6", ["scan", tiff, png]) else { return }
+        #expect(run.status == 1)
+        #expect(run.stdout == "\(png): 9780306406157\n")
+        let prefix = "Error: \(tiff): unsupported format: TIFF: TIFF images need libtiff (apt install libtiff6): "
+        #expect(run.stderr.hasPrefix(prefix), "\(run.stderr)")
     }
 
     @Test func heifWithoutLibheifIsAnErrorForThatFileOnly() throws {
