@@ -30,16 +30,10 @@
     X(nclx_color_profile_free)
 
 #define HEIF_POINTER(name) __typeof__(heif_##name) *name;
+#define HEIF_NAME(name) "heif_" #name,
 static struct { HEIF_FUNCTIONS(HEIF_POINTER) } heif;
-
-static int resolve_heif(void *handle, char *message, size_t message_size) {
-#define HEIF_RESOLVE(name) \
-    if ((*(void **)&heif.name = isc_library_symbol(handle, "heif_" #name, message, message_size)) == NULL) return 0;
-    HEIF_FUNCTIONS(HEIF_RESOLVE)
-    return 1;
-}
-
-static isc_library libheif = ISC_LIBRARY("libheif.so.1", resolve_heif);
+static const char *const heif_names[] = { HEIF_FUNCTIONS(HEIF_NAME) };
+static isc_library libheif = ISC_LIBRARY("libheif.so.1", heif_names, heif);
 
 /* libheif's reader over an isc_source: it reads boxes as it parses them and the coded image
  * when it decodes, so bytes after the last box it needs are never read. */

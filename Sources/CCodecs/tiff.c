@@ -30,16 +30,10 @@
     X(SetDirectory)
 
 #define TIFF_POINTER(name) __typeof__(TIFF##name) *name;
+#define TIFF_NAME(name) "TIFF" #name,
 static struct { TIFF_FUNCTIONS(TIFF_POINTER) } tiff;
-
-static int resolve_tiff(void *handle, char *message, size_t message_size) {
-#define TIFF_RESOLVE(name) \
-    if ((*(void **)&tiff.name = isc_library_symbol(handle, "TIFF" #name, message, message_size)) == NULL) return 0;
-    TIFF_FUNCTIONS(TIFF_RESOLVE)
-    return 1;
-}
-
-static isc_library libtiff = ISC_LIBRARY("libtiff.so.6", resolve_tiff);
+static const char *const tiff_names[] = { TIFF_FUNCTIONS(TIFF_NAME) };
+static isc_library libtiff = ISC_LIBRARY("libtiff.so.6", tiff_names, tiff);
 
 typedef struct {
     isc_source in;

@@ -3,6 +3,22 @@
 
 #include <dlfcn.h>
 #include <stdio.h>
+#include <string.h>
+
+/* Every function of `library` into its table; 0 with "<name>: <dlerror>" in `error` when one is missing. */
+static int resolve(isc_library *library, void *handle) {
+    for (size_t i = 0; i < library->count; i++) {
+        dlerror();
+        void *symbol = dlsym(handle, library->names[i]);
+        if (symbol == NULL) {
+            const char *reason = dlerror();
+            snprintf(library->error, sizeof library->error, "%s: %s", library->names[i], reason != NULL ? reason : "not found");
+            return 0;
+        }
+        memcpy((char *)library->table + i * sizeof symbol, &symbol, sizeof symbol);
+    }
+    return 1;
+}
 
 int isc_library_load(isc_library *library, char *message, size_t message_size) {
     int state = __atomic_load_n(&library->state, __ATOMIC_ACQUIRE);
@@ -15,11 +31,9 @@ int isc_library_load(isc_library *library, char *message, size_t message_size) {
                 const char *reason = dlerror();
                 snprintf(library->error, sizeof library->error, "%s", reason != NULL ? reason : library->soname);
                 state = -1;
-            } else if (!library->resolve(handle, library->error, sizeof library->error)) {
-                /* Kept open: a library whose symbols were half resolved is never unloaded under them. */
-                state = -1;
             } else {
-                state = 1;
+                /* A library whose functions were half resolved stays open: nothing is unloaded under them. */
+                state = resolve(library, handle) ? 1 : -1;
             }
             __atomic_store_n(&library->state, state, __ATOMIC_RELEASE);
         }
@@ -28,14 +42,4 @@ int isc_library_load(isc_library *library, char *message, size_t message_size) {
     if (state == 1) return 1;
     if (message != NULL && message_size > 0) snprintf(message, message_size, "%s", library->error);
     return 0;
-}
-
-void *isc_library_symbol(void *handle, const char *name, char *message, size_t message_size) {
-    dlerror();
-    void *symbol = dlsym(handle, name);
-    if (symbol == NULL) {
-        const char *reason = dlerror();
-        snprintf(message, message_size, "%s: %s", name, reason != NULL ? reason : "not found");
-    }
-    return symbol;
 }

@@ -3,15 +3,9 @@
 #include "cloader.h"
 
 static isc_sdl_api sdl;
-
-static int resolve_sdl(void *handle, char *message, size_t message_size) {
-#define ISC_SDL_RESOLVE(name) \
-    if ((*(void **)&sdl.name = isc_library_symbol(handle, "SDL_" #name, message, message_size)) == NULL) return 0;
-    ISC_SDL_FUNCTIONS(ISC_SDL_RESOLVE)
-    return 1;
-}
-
-static isc_library libsdl = ISC_LIBRARY(ISC_SDL_SONAME, resolve_sdl);
+#define ISC_SDL_NAME(name) "SDL_" #name,
+static const char *const sdl_names[] = { ISC_SDL_FUNCTIONS(ISC_SDL_NAME) };
+static isc_library libsdl = ISC_LIBRARY(ISC_SDL_SONAME, sdl_names, sdl);
 
 const isc_sdl_api *isc_sdl_load(char *message, size_t message_size) {
     return isc_library_load(&libsdl, message, message_size) ? &sdl : NULL;
