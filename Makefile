@@ -1,15 +1,17 @@
 # isbnscan — targets:
 #   make deps    install the Debian packages the build and tests need (only what is missing;
 #                V4L2 needs only the kernel headers; the tests compile the fake camera with cc;
-#                SDL2 for camera --preview, and Xvfb, xdotool, xwd, netpbm, Xlib for its tests)
+#                SDL2's, libheif's and libtiff's headers (opened with dlopen when first needed, not linked),
+#                and Xvfb, xdotool, xwd, netpbm, Xlib for the preview's tests)
 #   make build   debug build
 #   make test    deps, then `swift test` (all test suites), then the packaging tests (make install
 #                and make deb into scratch folders) in a second `swift test`
 #   make scan    deps, release build, then scan the bundled test images (the main job)
 #   make bench-deps      install what the benchmarks need: zbar-tools, zint, python3-venv (apt),
 #                        then Pillow, numpy and zxing-cpp (pip) in a venv at .build/bench-venv
-#   make bench           release build, then throughput: isbnscan vs zbarimg vs zxing-cpp on 300
-#                        generated photos, and isbnscan's peak memory on 12-megapixel JPEGs (issue 3)
+#   make bench           release build, then the per-call time of one small PNG and JPEG (isbnscan vs
+#                        zbarimg, paired runs, median and ratio), throughput: isbnscan vs zbarimg vs
+#                        zxing-cpp on 300 generated photos, and isbnscan's peak memory on 12-megapixel JPEGs
 #   make bench-accuracy  release build, then decoded counts and trust (wrong ISBNs, books lost to a
 #                        misread) per reader and effort on ../shared/corpus, a generated hard set and a
 #                        generated misread-prone set (issues 5, 9); then a generated blur sweep (disk
@@ -43,7 +45,8 @@
 #                zsh and fish completions (generated from the option tables: isbnscan help --man)
 #   make uninstall  remove what make install put under the same PREFIX and DESTDIR
 #   make deb     a Debian package .build/deb/isbnscan_<version>_<arch>.deb (dpkg-deb, Depends from
-#                dpkg-shlibdeps); install it with apt-get install ./.build/deb/isbnscan_*.deb
+#                dpkg-shlibdeps; Recommends SDL2 and libheif, which isbnscan opens only for --preview
+#                and HEIF/AVIF files); install it with apt-get install ./.build/deb/isbnscan_*.deb
 #   make ranges-source  regenerate Sources/ISBN/BundledRangeMessage.swift from the range message
 #                Sources/ISBN/Resources/RangeMessage.xml (after replacing that file)
 #   make fuzz    libFuzzer (ASan/UBSan) on every C decoding shim (PNG, JPEG, MJPEG, EXIF, TIFF, WebP,
@@ -172,6 +175,7 @@ bench-deps:
 	@echo "make bench-deps: ready ($$($(BENCH_PY) -c 'import importlib.metadata as m; print("Pillow", m.version("pillow"), "numpy", m.version("numpy"))'))"
 
 bench: bench-deps $(RELEASE_BIN)
+	$(BENCH_PY) Bench/startup.py --bin $(RELEASE_BIN)
 	$(BENCH_PY) Bench/make_photos.py --out $(BENCH_DIR)/photos --count 300 --seed 1
 	$(BENCH_PY) Bench/make_photos.py --out $(BENCH_DIR)/photos-12mp --count 40 --seed 2 --size 4000x3000 --jpeg-only
 	$(BENCH_PY) Bench/throughput.py --bin $(RELEASE_BIN) --photos $(BENCH_DIR)/photos --mem-photos $(BENCH_DIR)/photos-12mp
@@ -273,8 +277,8 @@ fuzz: deps
 	@for pair in $(FUZZ_C_TARGETS); do \
 	  name=$${pair%%:*}; ext=$${pair#*:}; upper=$$(echo $$name | tr a-z A-Z); \
 	  clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -DFUZZ_$$upper \
-	    -ISources/CCodecs/include -ISources/CCodecs $$(pkg-config --cflags libheif) \
-	    Fuzz/fuzz_codec.c Sources/CCodecs/*.c -o $(FUZZ_DIR)/fuzz-$$name $(FUZZ_LIBS) 2>/dev/null || exit 1; \
+	    -ISources/CCodecs/include -ISources/CCodecs -ISources/CLoader/include $$(pkg-config --cflags libheif) \
+	    Fuzz/fuzz_codec.c Sources/CCodecs/*.c Sources/CLoader/cloader.c -o $(FUZZ_DIR)/fuzz-$$name $(FUZZ_LIBS) 2>/dev/null || exit 1; \
 	  mkdir -p $(FUZZ_CORPUS)/$$name; \
 	  cp $$(find TestImages Fuzz/regressions -name "*.$$ext" -size -200k) $(FUZZ_CORPUS)/$$name/ 2>/dev/null; \
 	  if [ $$name = exif ]; then cp TestImages/formats/*.tif $(FUZZ_CORPUS)/$$name/; fi; \

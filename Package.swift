@@ -18,21 +18,24 @@ let package = Package(
         .systemLibrary(name: "CJPEG", pkgConfig: "libjpeg", providers: [.apt(["libjpeg62-turbo-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CExif", pkgConfig: "libexif", providers: [.apt(["libexif-dev"])]),
-        .systemLibrary(name: "CTIFF", pkgConfig: "libtiff-4", providers: [.apt(["libtiff-dev"])]),
         .systemLibrary(name: "CWebP", pkgConfig: "libwebpdemux", providers: [.apt(["libwebp-dev"])]),
         .systemLibrary(name: "CGIF", pkgConfig: "libgif", providers: [.apt(["libgif-dev"])]),
-        // libheif1 on Debian 12 decodes HEVC through libde265 (and AVIF through dav1d) itself.
-        .systemLibrary(name: "CHEIF", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
-        // The camera preview window (X11 and Wayland through SDL's video drivers).
-        .systemLibrary(name: "CSDL2", pkgConfig: "sdl2", providers: [.apt(["libsdl2-dev"])]),
         // HTTP(S) for the book lookup: proxies from the environment, the system's CA certificates, HTTP/2.
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         // JSON (Open Library, Google Books answers) and XML (NDL Search's RSS, HTML entities).
         .systemLibrary(name: "CJSON", pkgConfig: "json-c", providers: [.apt(["libjson-c-dev"])]),
         .systemLibrary(name: "CXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
+        // C: shared libraries opened on first use (dlopen) for what few runs need: libheif (HEIF/AVIF,
+        // with its HEVC and AV1 codecs), libtiff (with libLerc and libjbig) and SDL2 (the preview,
+        // with X11, Wayland and audio). Their headers come from libheif-dev, libtiff-dev and
+        // libsdl2-dev (make deps); the binary links none of them.
+        .target(name: "CLoader"),
         // C shim: libpng (libdeflate for common PNGs)/libjpeg decoding with setjmp kept inside C, EXIF
-        // orientation; TIFF, WebP, GIF and HEIF through their libraries; a strict BMP reader.
-        .target(name: "CCodecs", dependencies: ["CPNG", "CDeflate", "CJPEG", "CExif", "CTIFF", "CWebP", "CGIF", "CHEIF"]),
+        // orientation; WebP and GIF through their libraries, TIFF and HEIF through libtiff and libheif
+        // opened on the first such file; a strict BMP reader.
+        .target(name: "CCodecs", dependencies: ["CPNG", "CDeflate", "CJPEG", "CExif", "CWebP", "CGIF", "CLoader"]),
+        // C: SDL2 for the camera preview window, opened on the first --preview (headers of libsdl2-dev).
+        .target(name: "CSDL2", dependencies: ["CLoader"]),
         // C shim: V4L2 ioctls with fixed arguments, ioctl numbers and fourccs as real symbols.
         // Needs only the Linux headers (linux-libc-dev).
         .target(name: "CV4L2"),

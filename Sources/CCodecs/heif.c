@@ -5,6 +5,35 @@
 #include <stdlib.h>
 #include <string.h>
 #include "source.h"
+#include "cloader.h"
+
+/* libheif is opened on the first HEIF/AVIF file (see cloader.h): it brings libde265, x265, dav1d
+ * and libaom, which a run without such a file should not spend its start-up mapping. */
+#define HEIF_FUNCTIONS(X) \
+    X(context_alloc) \
+    X(context_free) \
+    X(context_get_primary_image_handle) \
+    X(context_read_from_reader) \
+    X(decode_image) \
+    X(image_get_bits_per_pixel_range) \
+    X(image_get_colorspace) \
+    X(image_get_height) \
+    X(image_get_nclx_color_profile) \
+    X(image_get_plane_readonly) \
+    X(image_get_primary_height) \
+    X(image_get_primary_width) \
+    X(image_get_width) \
+    X(image_handle_get_height) \
+    X(image_handle_get_width) \
+    X(image_handle_release) \
+    X(image_release) \
+    X(nclx_color_profile_free)
+
+#define HEIF_POINTER(name) __typeof__(heif_##name) *name;
+#define HEIF_NAME(name) "heif_" #name,
+static struct { HEIF_FUNCTIONS(HEIF_POINTER) } heif;
+static const char *const heif_names[] = { HEIF_FUNCTIONS(HEIF_NAME) };
+static isc_library libheif = ISC_LIBRARY("libheif.so.1", heif_names, heif);
 
 /* libheif's reader over an isc_source: it reads boxes as it parses them and the coded image
  * when it decodes, so bytes after the last box it needs are never read. */
@@ -57,16 +86,16 @@ static isc_status fail(struct heif_error error, char *message, size_t message_si
 /* Copies the Y plane (8…16 bits per sample; limited range stretched to 0…255). */
 static int copy_luma(const struct heif_image *image, uint8_t *pixels, uint32_t width, uint32_t height) {
     int stride = 0;
-    const uint8_t *plane = heif_image_get_plane_readonly(image, heif_channel_Y, &stride);
-    int bits = heif_image_get_bits_per_pixel_range(image, heif_channel_Y);
+    const uint8_t *plane = heif.image_get_plane_readonly(image, heif_channel_Y, &stride);
+    int bits = heif.image_get_bits_per_pixel_range(image, heif_channel_Y);
     if (plane == NULL || bits < 8 || bits > 16
-        || heif_image_get_width(image, heif_channel_Y) < (int)width
-        || heif_image_get_height(image, heif_channel_Y) < (int)height) return 0;
+        || heif.image_get_width(image, heif_channel_Y) < (int)width
+        || heif.image_get_height(image, heif_channel_Y) < (int)height) return 0;
     int full_range = 1;
     struct heif_color_profile_nclx *nclx = NULL;
-    if (heif_image_get_nclx_color_profile(image, &nclx).code == heif_error_Ok && nclx != NULL) {
+    if (heif.image_get_nclx_color_profile(image, &nclx).code == heif_error_Ok && nclx != NULL) {
         full_range = nclx->full_range_flag;
-        heif_nclx_color_profile_free(nclx);
+        heif.nclx_color_profile_free(nclx);
     }
     for (uint32_t y = 0; y < height; y++) {
         const uint8_t *row = plane + (size_t)stride * y;
@@ -86,18 +115,23 @@ static int copy_luma(const struct heif_image *image, uint8_t *pixels, uint32_t w
 static isc_status decode(isc_source *src, uint64_t max_pixels, isc_luma_image *out, char *message, size_t message_size) {
     memset(out, 0, sizeof *out);
     out->page_count = 1;
-    struct heif_context *context = heif_context_alloc();
+    char reason[256];
+    if (!isc_library_load(&libheif, reason, sizeof reason)) {
+        isc_set_message(message, message_size, "HEIF/AVIF images need libheif (apt install libheif1): %s", reason);
+        return ISC_ERR_UNSUPPORTED;
+    }
+    struct heif_context *context = heif.context_alloc();
     if (context == NULL) { isc_set_message(message, message_size, "out of memory"); return ISC_ERR_NO_MEMORY; }
     struct heif_image_handle *handle = NULL;
     struct heif_image *image = NULL;
     uint8_t *pixels = NULL;
     isc_status status = ISC_OK;
-    struct heif_error error = heif_context_read_from_reader(context, &source_reader, src, NULL);
+    struct heif_error error = heif.context_read_from_reader(context, &source_reader, src, NULL);
     if (error.code != heif_error_Ok) { status = fail(error, message, message_size); goto done; }
-    error = heif_context_get_primary_image_handle(context, &handle);
+    error = heif.context_get_primary_image_handle(context, &handle);
     if (error.code != heif_error_Ok) { status = fail(error, message, message_size); goto done; }
     /* The size after the transforms (a 90° irot swaps the sides). */
-    const int w = heif_image_handle_get_width(handle), h = heif_image_handle_get_height(handle);
+    const int w = heif.image_handle_get_width(handle), h = heif.image_handle_get_height(handle);
     out->source_width = w > 0 ? (uint32_t)w : 0;
     out->source_height = h > 0 ? (uint32_t)h : 0;
     if (w <= 0 || h <= 0) {
@@ -112,10 +146,10 @@ static isc_status decode(isc_source *src, uint64_t max_pixels, isc_luma_image *o
         goto done;
     }
     /* The coded colour space as it is (YCbCr or monochrome: the Y plane is the luminance). */
-    error = heif_decode_image(handle, &image, heif_colorspace_undefined, heif_chroma_undefined, NULL);
+    error = heif.decode_image(handle, &image, heif_colorspace_undefined, heif_chroma_undefined, NULL);
     if (error.code != heif_error_Ok) { status = fail(error, message, message_size); goto done; }
-    const uint32_t width = (uint32_t)heif_image_get_primary_width(image);
-    const uint32_t height = (uint32_t)heif_image_get_primary_height(image);
+    const uint32_t width = (uint32_t)heif.image_get_primary_width(image);
+    const uint32_t height = (uint32_t)heif.image_get_primary_height(image);
     if (width == 0 || height == 0 || (uint64_t)width * height > max_pixels) {
         isc_set_message(message, message_size, "decoded image is %ux%u pixels", width, height);
         status = ISC_ERR_CORRUPT;
@@ -123,7 +157,7 @@ static isc_status decode(isc_source *src, uint64_t max_pixels, isc_luma_image *o
     }
     pixels = malloc((size_t)width * height);
     if (pixels == NULL) { isc_set_message(message, message_size, "out of memory"); status = ISC_ERR_NO_MEMORY; goto done; }
-    enum heif_colorspace space = heif_image_get_colorspace(image);
+    enum heif_colorspace space = heif.image_get_colorspace(image);
     if (space == heif_colorspace_YCbCr || space == heif_colorspace_monochrome) {
         if (!copy_luma(image, pixels, width, height)) {
             isc_set_message(message, message_size, "unexpected luma plane layout");
@@ -132,14 +166,14 @@ static isc_status decode(isc_source *src, uint64_t max_pixels, isc_luma_image *o
         }
     } else {
         /* RGB-coded (e.g. an AVIF with the identity matrix): 8-bit interleaved RGB. */
-        heif_image_release(image);
+        heif.image_release(image);
         image = NULL;
-        error = heif_decode_image(handle, &image, heif_colorspace_RGB, heif_chroma_interleaved_RGB, NULL);
+        error = heif.decode_image(handle, &image, heif_colorspace_RGB, heif_chroma_interleaved_RGB, NULL);
         if (error.code != heif_error_Ok) { status = fail(error, message, message_size); goto done; }
         int stride = 0;
-        const uint8_t *plane = heif_image_get_plane_readonly(image, heif_channel_interleaved, &stride);
-        if (plane == NULL || heif_image_get_width(image, heif_channel_interleaved) < (int)width
-            || heif_image_get_height(image, heif_channel_interleaved) < (int)height) {
+        const uint8_t *plane = heif.image_get_plane_readonly(image, heif_channel_interleaved, &stride);
+        if (plane == NULL || heif.image_get_width(image, heif_channel_interleaved) < (int)width
+            || heif.image_get_height(image, heif_channel_interleaved) < (int)height) {
             isc_set_message(message, message_size, "unexpected RGB plane layout");
             status = ISC_ERR_UNSUPPORTED;
             goto done;
@@ -157,9 +191,9 @@ static isc_status decode(isc_source *src, uint64_t max_pixels, isc_luma_image *o
     out->orientation = 1;
 done:
     free(pixels);
-    if (image != NULL) heif_image_release(image);
-    if (handle != NULL) heif_image_handle_release(handle);
-    heif_context_free(context);
+    if (image != NULL) heif.image_release(image);
+    if (handle != NULL) heif.image_handle_release(handle);
+    heif.context_free(context);
     return status;
 }
 

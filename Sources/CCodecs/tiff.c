@@ -5,6 +5,35 @@
 #include <string.h>
 #include <tiffio.h>
 #include "source.h"
+#include "cloader.h"
+
+/* libtiff is opened on the first TIFF file (see cloader.h): with libLerc and libjbig it is three
+ * libraries a run of photos never needs. */
+#define TIFF_FUNCTIONS(X) \
+    X(ClientOpenExt) \
+    X(Close) \
+    X(GetField) \
+    X(GetFieldDefaulted) \
+    X(IsTiled) \
+    X(NumberOfDirectories) \
+    X(OpenOptionsAlloc) \
+    X(OpenOptionsFree) \
+    X(OpenOptionsSetErrorHandlerExtR) \
+    X(OpenOptionsSetMaxSingleMemAlloc) \
+    X(OpenOptionsSetWarningHandlerExtR) \
+    X(RGBAImageBegin) \
+    X(RGBAImageEnd) \
+    X(RGBAImageGet) \
+    X(RGBAImageOK) \
+    X(ReadScanline) \
+    X(ScanlineSize) \
+    X(SetDirectory)
+
+#define TIFF_POINTER(name) __typeof__(TIFF##name) *name;
+#define TIFF_NAME(name) "TIFF" #name,
+static struct { TIFF_FUNCTIONS(TIFF_POINTER) } tiff;
+static const char *const tiff_names[] = { TIFF_FUNCTIONS(TIFF_NAME) };
+static isc_library libtiff = ISC_LIBRARY("libtiff.so.6", tiff_names, tiff);
 
 typedef struct {
     isc_source in;
@@ -79,7 +108,7 @@ static unsigned sample_at(const uint8_t *row, uint32_t x, unsigned bits) {
 static isc_status read_rgba(TIFF *tif, tiff_source *src, uint32_t width, uint32_t height, uint8_t *pixels) {
     char emsg[1024] = "";
     TIFFRGBAImage img;
-    if (!TIFFRGBAImageOK(tif, emsg) || !TIFFRGBAImageBegin(&img, tif, 0, emsg)) {
+    if (!tiff.RGBAImageOK(tif, emsg) || !tiff.RGBAImageBegin(&img, tif, 0, emsg)) {
         if (src->message[0] == 0) snprintf(src->message, sizeof src->message, "%s", emsg);
         return ISC_ERR_UNSUPPORTED;
     }
@@ -87,7 +116,7 @@ static isc_status read_rgba(TIFF *tif, tiff_source *src, uint32_t width, uint32_
     const uint32_t band = 64;
     uint32_t *raster = malloc((size_t)width * band * sizeof(uint32_t));
     if (raster == NULL) {
-        TIFFRGBAImageEnd(&img);
+        tiff.RGBAImageEnd(&img);
         snprintf(src->message, sizeof src->message, "out of memory");
         return ISC_ERR_NO_MEMORY;
     }
@@ -95,7 +124,7 @@ static isc_status read_rgba(TIFF *tif, tiff_source *src, uint32_t width, uint32_
     for (uint32_t y = 0; y < height; y += band) {
         uint32_t rows = height - y < band ? height - y : band;
         img.row_offset = (int)y;
-        if (!TIFFRGBAImageGet(&img, raster, width, rows)) { status = ISC_ERR_CORRUPT; break; }
+        if (!tiff.RGBAImageGet(&img, raster, width, rows)) { status = ISC_ERR_CORRUPT; break; }
         for (uint32_t r = 0; r < rows; r++) {
             const uint32_t *in = raster + (size_t)width * r;
             uint8_t *dst = pixels + (size_t)width * (y + r);
@@ -106,23 +135,28 @@ static isc_status read_rgba(TIFF *tif, tiff_source *src, uint32_t width, uint32_
         }
     }
     free(raster);
-    TIFFRGBAImageEnd(&img);
+    tiff.RGBAImageEnd(&img);
     return status;
 }
 
 static isc_status decode(tiff_source src, uint64_t max_pixels, uint32_t page,
                          isc_luma_image *out, char *message, size_t message_size) {
     memset(out, 0, sizeof *out);
-    TIFFOpenOptions *opts = TIFFOpenOptionsAlloc();
+    char reason[256];
+    if (!isc_library_load(&libtiff, reason, sizeof reason)) {
+        isc_set_message(message, message_size, "TIFF images need libtiff (apt install libtiff6): %s", reason);
+        return ISC_ERR_UNSUPPORTED;
+    }
+    TIFFOpenOptions *opts = tiff.OpenOptionsAlloc();
     if (opts == NULL) { isc_set_message(message, message_size, "out of memory"); return ISC_ERR_NO_MEMORY; }
-    TIFFOpenOptionsSetErrorHandlerExtR(opts, on_error, &src);
-    TIFFOpenOptionsSetWarningHandlerExtR(opts, on_warning, &src);
+    tiff.OpenOptionsSetErrorHandlerExtR(opts, on_error, &src);
+    tiff.OpenOptionsSetWarningHandlerExtR(opts, on_warning, &src);
     /* No single libtiff allocation (a strip buffer, a tag array) over 256 MiB. */
-    TIFFOpenOptionsSetMaxSingleMemAlloc(opts, (tmsize_t)256 << 20);
+    tiff.OpenOptionsSetMaxSingleMemAlloc(opts, (tmsize_t)256 << 20);
     /* "rm": read, never mapped: strips are read through src_read as they are needed. */
-    TIFF *tif = TIFFClientOpenExt("tiff", "rm", (thandle_t)&src, src_read, src_write, src_seek,
+    TIFF *tif = tiff.ClientOpenExt("tiff", "rm", (thandle_t)&src, src_read, src_write, src_seek,
                                   src_close, src_size, src_map, src_unmap, opts);
-    TIFFOpenOptionsFree(opts);
+    tiff.OpenOptionsFree(opts);
     if (tif == NULL) {
         isc_set_message(message, message_size, "%s", src.message[0] ? src.message : "not a readable TIFF");
         return src.in.short_read || src.in.error ? ISC_ERR_TRUNCATED : ISC_ERR_CORRUPT;
@@ -131,22 +165,22 @@ static isc_status decode(tiff_source src, uint64_t max_pixels, uint32_t page,
     uint8_t *pixels = NULL;
     uint8_t *row = NULL;
     /* Counting directories walks the IFD chain; libtiff stops at a loop. At most 10000 pages. */
-    tdir_t pages = TIFFNumberOfDirectories(tif);
+    tdir_t pages = tiff.NumberOfDirectories(tif);
     out->page_count = pages == 0 ? 1 : pages;
-    if (page > 0 && (page >= pages || !TIFFSetDirectory(tif, (tdir_t)page))) {
+    if (page > 0 && (page >= pages || !tiff.SetDirectory(tif, (tdir_t)page))) {
         snprintf(src.message, sizeof src.message, "cannot be read");
         status = ISC_ERR_CORRUPT;
         goto fail;
     }
     uint32_t width = 0, height = 0;
     uint16_t bits = 1, spp = 1, photometric = PHOTOMETRIC_MINISWHITE, planar = PLANARCONFIG_CONTIG, orientation = 1;
-    TIFFGetField(tif, TIFFTAG_IMAGEWIDTH, &width);
-    TIFFGetField(tif, TIFFTAG_IMAGELENGTH, &height);
-    TIFFGetFieldDefaulted(tif, TIFFTAG_BITSPERSAMPLE, &bits);
-    TIFFGetFieldDefaulted(tif, TIFFTAG_SAMPLESPERPIXEL, &spp);
-    TIFFGetFieldDefaulted(tif, TIFFTAG_PLANARCONFIG, &planar);
-    TIFFGetFieldDefaulted(tif, TIFFTAG_ORIENTATION, &orientation);
-    if (!TIFFGetField(tif, TIFFTAG_PHOTOMETRIC, &photometric))
+    tiff.GetField(tif, TIFFTAG_IMAGEWIDTH, &width);
+    tiff.GetField(tif, TIFFTAG_IMAGELENGTH, &height);
+    tiff.GetFieldDefaulted(tif, TIFFTAG_BITSPERSAMPLE, &bits);
+    tiff.GetFieldDefaulted(tif, TIFFTAG_SAMPLESPERPIXEL, &spp);
+    tiff.GetFieldDefaulted(tif, TIFFTAG_PLANARCONFIG, &planar);
+    tiff.GetFieldDefaulted(tif, TIFFTAG_ORIENTATION, &orientation);
+    if (!tiff.GetField(tif, TIFFTAG_PHOTOMETRIC, &photometric))
         photometric = spp >= 3 ? PHOTOMETRIC_RGB : PHOTOMETRIC_MINISBLACK;
     out->source_width = width;
     out->source_height = height;
@@ -166,18 +200,18 @@ static isc_status decode(tiff_source src, uint64_t max_pixels, uint32_t page,
     if (pixels == NULL) { snprintf(src.message, sizeof src.message, "out of memory"); status = ISC_ERR_NO_MEMORY; goto fail; }
 
     uint16_t compression = COMPRESSION_NONE;
-    TIFFGetFieldDefaulted(tif, TIFFTAG_COMPRESSION, &compression);
+    tiff.GetFieldDefaulted(tif, TIFFTAG_COMPRESSION, &compression);
     const int gray = (photometric == PHOTOMETRIC_MINISBLACK || photometric == PHOTOMETRIC_MINISWHITE) && spp == 1
                      && (bits == 1 || bits == 2 || bits == 4 || bits == 8 || bits == 16);
     const int palette = photometric == PHOTOMETRIC_PALETTE && spp == 1 && (bits == 1 || bits == 2 || bits == 4 || bits == 8);
     const int rgb = photometric == PHOTOMETRIC_RGB && (spp == 3 || spp == 4) && planar == PLANARCONFIG_CONTIG
                     && (bits == 8 || bits == 16) && compression != COMPRESSION_OJPEG && compression != COMPRESSION_JPEG;
-    if (TIFFIsTiled(tif) || !(gray || palette || rgb)) {
+    if (tiff.IsTiled(tif) || !(gray || palette || rgb)) {
         status = read_rgba(tif, &src, width, height, pixels);
         if (status != ISC_OK) goto fail;
         goto done;
     }
-    tmsize_t scanline = TIFFScanlineSize(tif);
+    tmsize_t scanline = tiff.ScanlineSize(tif);
     if (scanline <= 0) { status = ISC_ERR_CORRUPT; goto fail; }
     row = malloc((size_t)scanline);
     if (row == NULL) { snprintf(src.message, sizeof src.message, "out of memory"); status = ISC_ERR_NO_MEMORY; goto fail; }
@@ -186,7 +220,7 @@ static isc_status decode(tiff_source src, uint64_t max_pixels, uint32_t page,
     int shift = 8;
     unsigned colours = 1u << bits;
     if (palette) {
-        if (!TIFFGetField(tif, TIFFTAG_COLORMAP, &cr, &cg, &cb)) {
+        if (!tiff.GetField(tif, TIFFTAG_COLORMAP, &cr, &cg, &cb)) {
             snprintf(src.message, sizeof src.message, "palette image without a ColorMap");
             status = ISC_ERR_CORRUPT;
             goto fail;
@@ -198,7 +232,7 @@ static isc_status decode(tiff_source src, uint64_t max_pixels, uint32_t page,
     const int white_is_zero = photometric == PHOTOMETRIC_MINISWHITE;
     const unsigned maxval = bits == 16 ? 255 : (1u << bits) - 1;
     for (uint32_t y = 0; y < height; y++) {
-        if (TIFFReadScanline(tif, row, y, 0) < 0) {
+        if (tiff.ReadScanline(tif, row, y, 0) < 0) {
             status = src.in.short_read || src.in.error || strstr(src.message, "Read error") ? ISC_ERR_TRUNCATED : ISC_ERR_CORRUPT;
             if (src.message[0] == 0) snprintf(src.message, sizeof src.message, "row %u cannot be decoded", (unsigned)y);
             goto fail;
@@ -238,7 +272,7 @@ static isc_status decode(tiff_source src, uint64_t max_pixels, uint32_t page,
     }
 done:
     free(row);
-    TIFFClose(tif);
+    tiff.Close(tif);
     out->pixels = pixels;
     out->width = width;
     out->height = height;
@@ -250,7 +284,7 @@ fail:
         isc_set_message(message, message_size, "%s", src.message[0] ? src.message : "decoder failed");
     free(row);
     free(pixels);
-    TIFFClose(tif);
+    tiff.Close(tif);
     return status;
 }
 

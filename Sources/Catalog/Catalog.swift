@@ -19,7 +19,7 @@ import Records
 /// has passed; ``lockWaits``, ``retries`` and ``waitedSeconds`` count what that cost.
 /// Statements are prepared once, when first used. Not thread-safe: one `Catalog` per thread.
 public final class Catalog {
-    /// The schema version this build writes (see Documentation/catalogue.md).
+    /// The schema version this build writes (see Documentation/catalog.md).
     public static var schemaVersion: Int { Schema.version }
 
     /// What a command does with the catalogue.

@@ -1,5 +1,5 @@
 /// The catalogue's schema: one migration per version, applied in order; `PRAGMA user_version`
-/// holds the version reached (0 for a new file). Documentation/catalogue.md documents the tables.
+/// holds the version reached (0 for a new file). Documentation/catalog.md documents the tables.
 ///
 /// Tables (version 3):
 /// - `files`: one row per file, keyed by `path`. `path` is the canonical absolute path

@@ -158,34 +158,59 @@ public struct RangeMessage: Sendable {
 
     // MARK: Reading the XML (a fixed, flat format: elements without attributes or nesting of the same name)
 
+    /// `<name>` and `</name>` as bytes, made once per name (the rules' tags are read thousands of times).
+    struct Tag {
+        let open: [UInt8], close: [UInt8]
+        init(_ name: String) {
+            open = Array("<\(name)>".utf8)
+            close = Array("</\(name)>".utf8)
+        }
+        static let rule = Tag("Rule"), range = Tag("Range"), length = Tag("Length"), prefix = Tag("Prefix"), agency = Tag("Agency")
+    }
+
     /// The content of the first `<name>…</name>` in `text`.
-    static func element(_ name: String, in text: ArraySlice<UInt8>) -> ArraySlice<UInt8>? {
-        elements(name, in: text, limit: 1).first
+    static func element(_ name: String, in text: ArraySlice<UInt8>) -> ArraySlice<UInt8>? { element(Tag(name), in: text) }
+
+    static func element(_ tag: Tag, in text: ArraySlice<UInt8>) -> ArraySlice<UInt8>? {
+        guard let start = find(tag.open, in: text, from: text.startIndex),
+              let end = find(tag.close, in: text, from: start + tag.open.count) else { return nil }
+        return text[(start + tag.open.count)..<end]
     }
 
     /// The contents of every `<name>…</name>` in `text`, in order.
-    static func elements(_ name: String, in text: ArraySlice<UInt8>, limit: Int = .max) -> [ArraySlice<UInt8>] {
-        let open = Array("<\(name)>".utf8), close = Array("</\(name)>".utf8)
+    static func elements(_ name: String, in text: ArraySlice<UInt8>) -> [ArraySlice<UInt8>] { elements(Tag(name), in: text) }
+
+    static func elements(_ tag: Tag, in text: ArraySlice<UInt8>) -> [ArraySlice<UInt8>] {
         var found: [ArraySlice<UInt8>] = []
         var index = text.startIndex
-        while found.count < limit, let start = find(open, in: text, from: index) {
-            let contentStart = start + open.count
-            guard let end = find(close, in: text, from: contentStart) else { break }
+        while let start = find(tag.open, in: text, from: index) {
+            let contentStart = start + tag.open.count
+            guard let end = find(tag.close, in: text, from: contentStart) else { break }
             found.append(text[contentStart..<end])
-            index = end + close.count
+            index = end + tag.close.count
         }
         return found
     }
 
+    /// The index of the first `needle` in `text` at or after `start`.
     static func find(_ needle: [UInt8], in text: ArraySlice<UInt8>, from start: Int) -> Int? {
-        guard let first = needle.first, text.endIndex - start >= needle.count else { return nil }
-        var i = start
-        let last = text.endIndex - needle.count
-        while i <= last {
-            if text[i] == first && text[i..<(i + needle.count)].elementsEqual(needle) { return i }
-            i += 1
+        guard !needle.isEmpty, text.endIndex - start >= needle.count else { return nil }
+        let offset = start - text.startIndex
+        return text.withUnsafeBufferPointer { haystack -> Int? in
+            needle.withUnsafeBufferPointer { needle -> Int? in
+                let first = needle[0], last = haystack.count - needle.count
+                var i = offset
+                while i <= last {
+                    if haystack[i] == first {
+                        var j = 1
+                        while j < needle.count && haystack[i + j] == needle[j] { j += 1 }
+                        if j == needle.count { return i + text.startIndex }
+                    }
+                    i += 1
+                }
+                return nil
+            }
         }
-        return nil
     }
 
     /// Element text with surrounding whitespace trimmed and the five XML entities decoded.
@@ -212,27 +237,47 @@ public struct RangeMessage: Sendable {
     /// C0 controls, DEL and C1 controls (U+0000-001F, U+007F-009F).
     static func isControl(_ scalar: Unicode.Scalar) -> Bool { scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) }
 
+    /// `bytes` without the ASCII whitespace around them.
+    static func trimmed(_ bytes: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
+        func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D }
+        guard let first = bytes.firstIndex(where: { !isSpace($0) }), let last = bytes.lastIndex(where: { !isSpace($0) }) else {
+            return bytes[bytes.startIndex..<bytes.startIndex]
+        }
+        return bytes[first...last]
+    }
+
+    /// The number written by ASCII digits `bytes` (at least one), or `nil`.
+    static func digits(_ bytes: ArraySlice<UInt8>) -> Int? {
+        guard !bytes.isEmpty else { return nil }
+        var value = 0
+        for byte in bytes {
+            guard (48...57).contains(byte) else { return nil }
+            value = value * 10 + Int(byte - 48)
+        }
+        return value
+    }
+
     /// Prefix, agency and rules of one `EAN.UCC` or `Group` element.
     static func block(_ block: ArraySlice<UInt8>) throws(RangeMessageError) -> (String, String, [Rule]) {
-        guard let prefix = element("Prefix", in: block).map(string), !prefix.isEmpty else {
+        guard let prefix = element(.prefix, in: block).map(string), !prefix.isEmpty else {
             throw RangeMessageError("a group without a Prefix")
         }
-        let agency = element("Agency", in: block).map(string) ?? ""
+        let agency = element(.agency, in: block).map(string) ?? ""
         var rules: [Rule] = []
-        for rule in elements("Rule", in: block) {
-            guard let range = element("Range", in: rule).map(string), let lengthText = element("Length", in: rule).map(string) else {
+        for rule in elements(.rule, in: block) {
+            guard let rangeBytes = element(.range, in: rule).map(trimmed), let lengthBytes = element(.length, in: rule).map(trimmed) else {
                 throw RangeMessageError("\(prefix): a Rule without Range or Length")
             }
-            let bounds = range.split(separator: "-")
-            guard bounds.count == 2, bounds.allSatisfy({ $0.count == 7 && $0.allSatisfy { $0.isASCII && $0.isNumber } }),
-                  let low = Int(bounds[0]), let high = Int(bounds[1]), low <= high else {
-                throw RangeMessageError("\(prefix): bad Range '\(range)'")
+            // On the bytes: a message holds thousands of rules, and every run that hyphenates reads them.
+            guard rangeBytes.count == 15, rangeBytes[rangeBytes.startIndex + 7] == UInt8(ascii: "-"),
+                  let low = digits(rangeBytes.prefix(7)), let high = digits(rangeBytes.suffix(7)), low <= high else {
+                throw RangeMessageError("\(prefix): bad Range '\(string(rangeBytes))'")
             }
-            guard let length = Int(lengthText), (0...7).contains(length) else {
-                throw RangeMessageError("\(prefix): bad Length '\(lengthText)'")
+            guard let length = digits(lengthBytes), length <= 7 else {
+                throw RangeMessageError("\(prefix): bad Length '\(string(lengthBytes))'")
             }
             if let previous = rules.last, low <= previous.high {
-                throw RangeMessageError("\(prefix): range \(range) overlaps or precedes the one before")
+                throw RangeMessageError("\(prefix): range \(string(rangeBytes)) overlaps or precedes the one before")
             }
             rules.append(Rule(low: low, high: high, length: length))
         }

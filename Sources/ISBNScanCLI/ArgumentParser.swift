@@ -82,7 +82,8 @@ enum ArgumentParser {
                 let name = String(body.prefix { $0 != "=" })
                 let inline: String? = body.contains("=") ? String(body.drop { $0 != "=" }.dropFirst()) : nil
                 guard let option = spec.options.first(where: { $0.long == name }) else {
-                    throw UsageError("unknown option '--\(name)'" + suggestion(for: name, in: spec))
+                    throw UsageError(Suggestion.appended(to: "unknown option '--\(name)'", typed: name,
+                                                         in: spec.options.map(\.long), prefix: "--"))
                 }
                 if option.takesValue {
                     let value: String
@@ -116,10 +117,6 @@ enum ArgumentParser {
         return result
     }
 
-    private static func suggestion(for name: String, in spec: CommandSpec) -> String {
-        let candidates = spec.options.map(\.long).filter { $0.hasPrefix(name) || name.hasPrefix($0) }
-        return candidates.count == 1 ? " (did you mean '--\(candidates[0])'?)" : ""
-    }
 
     /// Parses a whole number in `range` for an option, or says which option and why.
     static func integer(_ text: String, option: String, in range: ClosedRange<Int>) throws(UsageError) -> Int {

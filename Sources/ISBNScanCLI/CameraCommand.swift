@@ -86,17 +86,18 @@ ArgumentParser.acceptOption,
           the duplicates (printed again after leaving the view).
 
         EXIT STATUS:
-          0    an ISBN was printed
+          0    an ISBN was printed (q, Esc or closing the --preview window end
+               a session normally, as --timeout does)
           1    the camera could not be used (no such device, permission denied,
                busy, not a capture device, format not supported, unplugged,
                no frame for --frame-timeout seconds), or --preview found no
-               display to open its window on
+               display to open its window on, or no SDL2 (libsdl2-2.0-0)
           2    usage error
           3    the ISBNs could not be written to stdout (full disk; a closed
                pipe ends the run quietly)
-          4    no ISBN before --timeout or --max-frames
+          4    no ISBN before --timeout, --max-frames or the end from the
+               --preview window
           130  interrupted by Ctrl-C (SIGINT) or SIGTERM, after releasing the camera
-               (q, Esc or closing the --preview window end the same way)
 
         EXAMPLES:
           isbnscan camera

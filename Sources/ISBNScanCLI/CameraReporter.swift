@@ -58,7 +58,7 @@ final class CameraReporter: @unchecked Sendable {
         self.stderr = stderr
         self.recordOptions = RecordOptions(ranges: RangesCommand.load(stderr: stderr).ranges, prefixes: settings.prefixes)
         self.live = !settings.quiet && isatty(2) == 1 && (stderr as? FileDescriptorSink)?.fd == 2
-        self.preview = settings.preview ? Mutex(PreviewState()) : nil
+        self.preview = settings.preview ? Mutex(PreviewState(scanRegion: settings.region)) : nil
     }
 
     /// ISBNs printed and not undone.
@@ -134,7 +134,9 @@ final class CameraReporter: @unchecked Sendable {
             do {
                 for isbn in event.isbns {
                     guard let seen = try catalog.firstSighting(of: isbn.isbn13) else { continue }
-                    let source = seen.source.split(separator: "/").last.map(String.init) ?? seen.source
+                    // A camera by its node, as everywhere else (/dev/video0); a file by its name.
+                    let source = seen.source.hasPrefix("/dev/") ? seen.source
+                        : seen.source.split(separator: "/").last.map(String.init) ?? seen.source
                     already.append("\(isbn.isbn13): already scanned \(seen.seenAt.prefix(10)) from \(escaped(source, json: false))")
                 }
                 try catalog.record(event, at: time)
@@ -232,7 +234,9 @@ final class CameraReporter: @unchecked Sendable {
                 let why = signal == 0 ? "stopped from the preview window" : "interrupted by \(signalName(signal))"
                 stderr.write("camera: \(why); camera released\n")
             }
-            return .interrupted
+            // q, Esc or closing the window is the user's way to end a session (signal 0): a normal
+            // end, with the statuses of --timeout. Only a signal is an interruption.
+            if signal != 0 { return .interrupted }
         }
         return count + undone > 0 ? .found : .nothingFound
     }

@@ -77,9 +77,14 @@ enum CatalogCommand {
         guard let action = parsed.positionals.first else { throw UsageError("no action given (list, export, stats, merge, remove)") }
         let arguments = Array(parsed.positionals.dropFirst())
         guard ["list", "export", "stats", "merge", "remove"].contains(action) else {
-            throw UsageError("unknown action '\(action)' (list, export, stats, merge, remove)")
+            throw UsageError(Suggestion.appended(to: "unknown action '\(action)' (list, export, stats, merge, remove)",
+                                                 typed: action, in: ["list", "export", "stats", "merge", "remove"]))
         }
-        guard let db = parsed.value("db"), !db.isEmpty else { throw UsageError("--db <file> is required") }
+        guard let db = parsed.value("db"), !db.isEmpty else {
+            // `catalog list books.db`: the catalogue given where an argument goes.
+            let file = action == "remove" ? nil : arguments.first
+            throw UsageError("--db <file> is required" + (file.map { " (did you mean '--db \(escaped($0, json: false))'?)" } ?? ""))
+        }
         if action != "export" && parsed.value("format") != nil { throw UsageError("--format goes with export") }
         if action != "list" && action != "stats" && parsed.flag("json") {
             throw UsageError("--json goes with list and stats" + (action == "export" ? " (export: --format jsonl)" : ""))

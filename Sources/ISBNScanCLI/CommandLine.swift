@@ -79,7 +79,8 @@ public enum ISBNScanCommand {
             // `<subcommand> --help` is that subcommand's.
             if name == "help" || name == "--help" || name == "-h" { stdout.write(overview); return .success }
             guard let spec = specs[name] else {
-                return usageError("unknown subcommand '\(name)'", command: nil, stderr: stderr)
+                return usageError(Suggestion.appended(to: "unknown subcommand '\(name)'", typed: name, in: subcommands),
+                                  command: nil, stderr: stderr)
             }
             // The same text as `isbnscan <name> --help`.
             stdout.write(ArgumentParser.help(for: withHelpOption(spec)))
@@ -125,10 +126,15 @@ public enum ISBNScanCommand {
                     long.map { option.long == $0 } ?? (option.short == first.dropFirst().first)
                 }
                 if scanOption { return scan(arguments, raw: raw, stdout: stdout, stderr: stderr) }
-                return usageError("unknown option '\(first)'", command: nil, stderr: stderr)
+                let known = ["help", "version"] + ScanCommand.spec.options.map(\.long)
+                return usageError(long.map { Suggestion.appended(to: "unknown option '\(first)'", typed: $0, in: known, prefix: "--") }
+                                      ?? "unknown option '\(first)'", command: nil, stderr: stderr)
             }
             let looksLikePath = first.contains("/") || first.contains(".")
-            return usageError("unknown subcommand '\(first)'" + (looksLikePath ? ", and no file or folder of that name" : ""),
+            if looksLikePath {
+                return usageError("unknown subcommand '\(first)', and no file or folder of that name", command: nil, stderr: stderr)
+            }
+            return usageError(Suggestion.appended(to: "unknown subcommand '\(first)'", typed: first, in: subcommands),
                               command: nil, stderr: stderr)
         }
     }
@@ -151,6 +157,9 @@ public enum ISBNScanCommand {
         guard let sink = sink as? FileDescriptorSink else { return false }
         return isatty(sink.fd) == 1
     }
+
+    /// Every subcommand's name, in the order of the overview.
+    static let subcommands = ["scan", "validate", "camera", "devices", "catalog", "ranges", "help"]
 
     static let specs: [String: CommandSpec] = ["scan": ScanCommand.spec, "validate": ValidateCommand.spec,
                                                "camera": CameraCommand.spec, "devices": DevicesCommand.spec,

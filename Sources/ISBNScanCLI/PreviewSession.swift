@@ -58,7 +58,7 @@ enum PreviewSession {
                 case .toggleRegion:
                     let next = control.region == other ? settings.region : other
                     control.region = next
-                    reporter.preview?.withLock { $0.wholeFrame = next.isFull }
+                    reporter.preview?.withLock { $0.scanRegion = next }
                 }
                 dirty = true
             }

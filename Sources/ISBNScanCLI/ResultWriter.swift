@@ -78,7 +78,8 @@ final class ResultWriter {
         // Only a region that looks much like a barcode is named (text can look a little like one).
         let unread = record.candidates.first(where: \.isStrong).map {
             "; something that looks like a barcode (\($0.place)) could not be read: "
-                + (settings.effort == .fast ? "try --effort normal, or retake it closer and sharper" : "retake it closer and sharper")
+                + (isCutByRegion($0, in: record) ? "the region of interest cuts it off; widen --roi, or --roi 0,0,1,1 reads the whole picture"
+                   : settings.effort == .fast ? "try --effort normal, or retake it closer and sharper" : "retake it closer and sharper")
         } ?? ""
         let empty = record.symbols.isEmpty
             ? ["no barcode found" + (settings.region.isFull ? "" : " in the region of interest") + unread] : []
@@ -88,6 +89,20 @@ final class ResultWriter {
             for warning in shown { diagnostics.write("Warning: \(path): \(warning)\n") }
         }
         return refusals + empty
+    }
+
+    /// Whether `candidate` reaches an edge of the region of interest that lies inside the
+    /// picture: the region, not the photo, cut the barcode. Candidates are made of whole blocks
+    /// of the search (``CandidateMap/block`` pixels from the region's corner), so "reaches" is
+    /// "within one block".
+    private func isCutByRegion(_ candidate: CandidateRecord, in record: FileRecord) -> Bool {
+        guard !settings.region.isFull, let width = record.width, let height = record.height else { return false }
+        let rect = settings.region.pixelRect(imageWidth: width, imageHeight: height)
+        let xs = candidate.polygon.map(\.x), ys = candidate.polygon.map(\.y)
+        guard let minX = xs.min(), let maxX = xs.max(), let minY = ys.min(), let maxY = ys.max() else { return false }
+        let margin = CandidateMap.block
+        return (rect.x > 0 && minX <= rect.x + margin) || (rect.x + rect.width < width && maxX >= rect.x + rect.width - 1 - margin)
+            || (rect.y > 0 && minY <= rect.y + margin) || (rect.y + rect.height < height && maxY >= rect.y + rect.height - 1 - margin)
     }
 
 }

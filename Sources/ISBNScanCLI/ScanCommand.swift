@@ -477,7 +477,8 @@ ArgumentParser.acceptOption,
         }
         let interrupted = StopSignal.received
         if let signal = interrupted {
-            stderr.write("Interrupted by \(signalName(signal)): \(tally.files + tally.skipped) of \(walk.inputs.count) files done"
+            // In the summary's terms: files scanned; those it leaves out (non-images) are neither.
+            stderr.write("Interrupted by \(signalName(signal)): \(tally.interruptedCounts(inputs: walk.inputs.count))"
                          + (settings.output.map { ", written to \(escaped($0, json: false))" } ?? "") + "\n")
         }
         if !settings.quiet && (writer.showNames || interrupted != nil) {

@@ -46,6 +46,13 @@ struct Tally {
 
     var exitStatus: ExitStatus { errors > 0 ? .inputError : (found ? .found : .nothingFound) }
 
+    /// `29 files scanned, 83 not reached` of `inputs` files and folders' files: what a signal
+    /// stopped. Files left out as non-images are counted by the summary, not here.
+    func interruptedCounts(inputs: Int) -> String {
+        let notReached = max(0, inputs - files - skipped)
+        return "\(files) file\(files == 1 ? "" : "s") scanned, \(notReached) not reached"
+    }
+
     /// `scanned 4 files: 2 with an ISBN, 1 with refused codes only, 0 without any barcode, 1 unreadable
     /// (3 codes refused; 0.4 s, 10 files/s)`: the four file counts add up to the files scanned;
     /// then what the walk left out, if anything.

@@ -40,12 +40,13 @@ public struct PreviewState: Sendable {
     /// The last ISBN was already in the catalogue (`--db`).
     public var alreadyInCatalogue = false
     public var paused = false
-    /// The whole frame is scanned (`r`); the red frame is then drawn around it all.
-    public var wholeFrame = false
+    /// The region of interest scanned now (`--roi`, or what `r` switched to), named in the
+    /// status strip.
+    public var scanRegion = RegionOfInterest.band
     /// The session has ended (the window shows its last picture).
     public var ended = false
 
-    public init() {}
+    public init(scanRegion: RegionOfInterest = .band) { self.scanRegion = scanRegion }
 
     /// Takes one event into account.
     public mutating func apply(_ event: LiveScanEvent) {
@@ -103,10 +104,16 @@ public struct PreviewState: Sendable {
     public var status: String {
         var parts = ["\(String(framesPerSecond, places: 1)) fps", "\(isbnCount) ISBN\(isbnCount == 1 ? "" : "s")"]
         if let lastISBN { parts.append("last \(lastISBN)" + (alreadyInCatalogue ? " (already in catalogue)" : "")) }
-        parts.append(wholeFrame ? "region: whole frame" : "region: band")
+        parts.append("region: " + Self.name(of: scanRegion))
         if paused { parts.append("PAUSED") }
         if ended { parts.append("ended") }
         return parts.joined(separator: "  ")
+    }
+
+    /// How the status strip names `region`: "whole frame", "band" (the default band), else its
+    /// `x,y,w,h` as `--roi` takes it.
+    public static func name(of region: RegionOfInterest) -> String {
+        region.isFull ? "whole frame" : region == .band ? "band" : region.description
     }
 
     /// The picture to draw now.

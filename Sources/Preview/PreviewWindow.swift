@@ -20,6 +20,7 @@ public final class PreviewWindow {
     public static let refusedColour: (UInt8, UInt8, UInt8) = (255, 160, 0)
 
     private let window: SDLWindow
+    private let sdl: isc_sdl_api
     private let renderer: SDLRenderer
     private var texture: SDLTexture?
     /// Window size in pixels: the frame plus the status strip.
@@ -43,20 +44,21 @@ public final class PreviewWindow {
     ///   when the window or its renderer cannot be made.
     public init(title: String, frameWidth: Int, frameHeight: Int) throws(PreviewError) {
         let video = try SDLVideo()
+        sdl = video.sdl
         self.frameWidth = frameWidth
         self.frameHeight = frameHeight
         width = frameWidth
         height = frameHeight + Self.stripHeight(frameWidth: frameWidth)
         window = try SDLWindow(video: video, title: title, width: width, height: height)
         renderer = try SDLRenderer(window: window)
-        SDL_RenderSetLogicalSize(renderer.pointer, Int32(width), Int32(height))
+        _ = sdl.RenderSetLogicalSize(renderer.pointer, Int32(width), Int32(height))
     }
 
     /// The inputs since the last call (SDL_PollEvent): keys q/Esc, space, u, r; the window closed.
     public func poll() -> [PreviewInput] {
         var inputs: [PreviewInput] = []
         var event = SDL_Event()
-        while SDL_PollEvent(&event) != 0 {
+        while sdl.PollEvent(&event) != 0 {
             switch SDL_EventType(event.type) {
             case SDL_QUIT:
                 inputs.append(.closed)
@@ -83,7 +85,7 @@ public final class PreviewWindow {
     /// - Throws: ``PreviewError/sdl(operation:detail:)`` when the texture cannot be made.
     public func draw(_ scene: PreviewScene) throws(PreviewError) {
         try render(scene)
-        SDL_RenderPresent(renderer.pointer)
+        sdl.RenderPresent(renderer.pointer)
     }
 
     /// Draws `scene` like ``draw(_:)`` and returns the picture: `width`×`height` pixels, RGB
@@ -92,10 +94,10 @@ public final class PreviewWindow {
         try render(scene)
         var rgb = [UInt8](repeating: 0, count: width * height * 3)
         let status = rgb.withUnsafeMutableBytes {
-            SDL_RenderReadPixels(renderer.pointer, nil, SDL_PIXELFORMAT_RGB24.rawValue, $0.baseAddress, Int32(width * 3))
+            sdl.RenderReadPixels(renderer.pointer, nil, SDL_PIXELFORMAT_RGB24.rawValue, $0.baseAddress, Int32(width * 3))
         }
-        guard status == 0 else { throw .sdl(operation: "SDL_RenderReadPixels", detail: sdlError()) }
-        SDL_RenderPresent(renderer.pointer)
+        guard status == 0 else { throw .sdl(operation: "SDL_RenderReadPixels", detail: sdl.lastError) }
+        sdl.RenderPresent(renderer.pointer)
         return (width, height, rgb)
     }
 
@@ -125,24 +127,24 @@ public final class PreviewWindow {
             frameHeight = scene.height
             width = frameWidth
             height = frameHeight + Self.stripHeight(frameWidth: frameWidth)
-            SDL_SetWindowSize(window.pointer, Int32(width), Int32(height))
-            SDL_RenderSetLogicalSize(r, Int32(width), Int32(height))
+            sdl.SetWindowSize(window.pointer, Int32(width), Int32(height))
+            _ = sdl.RenderSetLogicalSize(r, Int32(width), Int32(height))
         }
-        SDL_SetRenderDrawColor(r, 0, 0, 0, 255)
-        SDL_RenderClear(r)
+        _ = sdl.SetRenderDrawColor(r, 0, 0, 0, 255)
+        _ = sdl.RenderClear(r)
         if let frame = scene.frame, frame.width == frameWidth, frame.height == frameHeight {
             try upload(frame)
             if let texture {
                 var target = SDL_Rect(x: 0, y: 0, w: Int32(frameWidth), h: Int32(frameHeight))
-                SDL_RenderCopy(r, texture.pointer, nil, &target)
+                _ = sdl.RenderCopy(r, texture.pointer, nil, &target)
             }
         }
         if let region = scene.region { drawRegion(RegionFrame(rect: region, frameWidth: frameWidth)) }
         for outline in scene.outlines { drawOutline(outline) }
         let scale = Self.textScale(frameWidth: frameWidth)
-        SDL_SetRenderDrawColor(r, 32, 32, 32, 255)
+        _ = sdl.SetRenderDrawColor(r, 32, 32, 32, 255)
         var strip = SDL_Rect(x: 0, y: Int32(frameHeight), w: Int32(width), h: Int32(height - frameHeight))
-        SDL_RenderFillRect(r, &strip)
+        _ = sdl.RenderFillRect(r, &strip)
         drawText(scene.status, x: 4 * scale, y: frameHeight + 2 * scale, scale: scale, colour: (255, 255, 255))
     }
 
@@ -164,18 +166,18 @@ public final class PreviewWindow {
             guard let base = bytes.baseAddress else { return }
             switch frame.layout {
             case .yuyv:
-                _ = SDL_UpdateTexture(texture.pointer, nil, base, pitch)
+                _ = sdl.UpdateTexture(texture.pointer, nil, base, pitch)
             case .nv12:
-                _ = SDL_UpdateNVTexture(texture.pointer, nil, base, pitch, base + planeY, pitch)
+                _ = sdl.UpdateNVTexture(texture.pointer, nil, base, pitch, base + planeY, pitch)
             case .yu12:
                 let chroma = frame.bytesPerLine / 2, rows = (frame.height + 1) / 2
-                _ = SDL_UpdateYUVTexture(texture.pointer, nil, base, pitch, base + planeY, Int32(chroma),
+                _ = sdl.UpdateYUVTexture(texture.pointer, nil, base, pitch, base + planeY, Int32(chroma),
                                      base + planeY + chroma * rows, Int32(chroma))
             case .grey:
                 let chroma = (frame.width + 1) / 2, rows = (frame.height + 1) / 2
                 if greyChroma.count != chroma * rows { greyChroma = [UInt8](repeating: 128, count: chroma * rows) }
                 _ = greyChroma.withUnsafeBufferPointer { grey in
-                    SDL_UpdateYUVTexture(texture.pointer, nil, base, pitch, grey.baseAddress, Int32(chroma),
+                    sdl.UpdateYUVTexture(texture.pointer, nil, base, pitch, grey.baseAddress, Int32(chroma),
                                          grey.baseAddress, Int32(chroma))
                 }
             }
@@ -186,7 +188,7 @@ public final class PreviewWindow {
     private func drawRegion(_ frame: RegionFrame) {
         let r = renderer.pointer
         let (red, green, blue) = Self.regionColour
-        SDL_SetRenderDrawColor(r, red, green, blue, 255)
+        _ = sdl.SetRenderDrawColor(r, red, green, blue, 255)
         let rect = frame.rect, t = frame.thickness, c = frame.cornerSize
         var bars = [
             SDL_Rect(x: Int32(rect.x + c), y: Int32(rect.y), w: Int32(rect.width - 2 * c), h: Int32(t)),
@@ -194,7 +196,7 @@ public final class PreviewWindow {
             SDL_Rect(x: Int32(rect.x), y: Int32(rect.y + c), w: Int32(t), h: Int32(rect.height - 2 * c)),
             SDL_Rect(x: Int32(rect.x + rect.width - t), y: Int32(rect.y + c), w: Int32(t), h: Int32(rect.height - 2 * c)),
         ].filter { $0.w > 0 && $0.h > 0 }
-        SDL_RenderFillRects(r, &bars, Int32(bars.count))
+        _ = sdl.RenderFillRects(r, &bars, Int32(bars.count))
         var points: [SDL_Point] = []
         for (x0, y0) in [(rect.x, rect.y), (rect.x + rect.width - c, rect.y), (rect.x, rect.y + rect.height - c),
                          (rect.x + rect.width - c, rect.y + rect.height - c)] {
@@ -202,18 +204,18 @@ public final class PreviewWindow {
                 points.append(SDL_Point(x: Int32(x), y: Int32(y)))
             } }
         }
-        SDL_RenderDrawPoints(r, &points, Int32(points.count))
+        _ = sdl.RenderDrawPoints(r, &points, Int32(points.count))
     }
 
     /// A polygon 3 pixels wide, closed, and its label above its top-left corner.
     private func drawOutline(_ outline: PreviewScene.Outline) {
         let r = renderer.pointer
         let colour = outline.kind == .confirmed ? Self.confirmedColour : Self.refusedColour
-        SDL_SetRenderDrawColor(r, colour.0, colour.1, colour.2, 255)
+        _ = sdl.SetRenderDrawColor(r, colour.0, colour.1, colour.2, 255)
         let polygon = outline.polygon.count == 1 ? outline.polygon + outline.polygon : outline.polygon
         for dy in -1...1 { for dx in -1...1 {
             var points = (polygon + [polygon[0]]).map { SDL_Point(x: Int32($0.x + dx), y: Int32($0.y + dy)) }
-            SDL_RenderDrawLines(r, &points, Int32(points.count))
+            _ = sdl.RenderDrawLines(r, &points, Int32(points.count))
         } }
         let scale = Self.textScale(frameWidth: frameWidth)
         let left = polygon.map(\.x).min()!, top = polygon.map(\.y).min()!
@@ -221,8 +223,8 @@ public final class PreviewWindow {
         let y = top - 3 - textHeight >= 0 ? top - 3 - textHeight : polygon.map(\.y).max()! + 3
         var box = SDL_Rect(x: Int32(left), y: Int32(y), w: Int32(textWidth(outline.label, scale: scale) + 4 * scale),
                            h: Int32(textHeight))
-        SDL_SetRenderDrawColor(r, 0, 0, 0, 255)
-        SDL_RenderFillRect(r, &box)
+        _ = sdl.SetRenderDrawColor(r, 0, 0, 0, 255)
+        _ = sdl.RenderFillRect(r, &box)
         drawText(outline.label, x: left + 2 * scale, y: y + 2 * scale, scale: scale, colour: colour)
     }
 
@@ -231,7 +233,7 @@ public final class PreviewWindow {
     /// `text` in the 5×7 bitmap font, each font pixel `scale`×`scale` screen pixels, top-left at (`x`, `y`).
     private func drawText(_ text: String, x: Int, y: Int, scale: Int, colour: (UInt8, UInt8, UInt8)) {
         let r = renderer.pointer
-        SDL_SetRenderDrawColor(r, colour.0, colour.1, colour.2, 255)
+        _ = sdl.SetRenderDrawColor(r, colour.0, colour.1, colour.2, 255)
         var rects: [SDL_Rect] = []
         var penX = x
         for character in text.uppercased() {
@@ -245,6 +247,6 @@ public final class PreviewWindow {
             }
             penX += (BitmapFont.width + 1) * scale
         }
-        SDL_RenderFillRects(r, &rects, Int32(rects.count))
+        _ = sdl.RenderFillRects(r, &rects, Int32(rects.count))
     }
 }

@@ -5,15 +5,16 @@ internal import CSDL2
 final class SDLRenderer {
     let pointer: OpaquePointer
     private let window: SDLWindow
+    var sdl: isc_sdl_api { window.sdl }
 
     /// - Throws: ``PreviewError/sdl(operation:detail:)``.
     init(window: SDLWindow) throws(PreviewError) {
         self.window = window
-        guard let renderer = SDL_CreateRenderer(window.pointer, -1, 0) else {
-            throw .sdl(operation: "SDL_CreateRenderer", detail: sdlError())
+        guard let renderer = window.sdl.CreateRenderer(window.pointer, -1, 0) else {
+            throw .sdl(operation: "SDL_CreateRenderer", detail: window.sdl.lastError)
         }
         pointer = renderer
     }
 
-    deinit { SDL_DestroyRenderer(pointer) }
+    deinit { sdl.DestroyRenderer(pointer) }
 }

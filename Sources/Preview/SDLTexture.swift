@@ -5,6 +5,7 @@ internal import CSDL2
 final class SDLTexture {
     let pointer: OpaquePointer
     private let renderer: SDLRenderer
+    private var sdl: isc_sdl_api { renderer.sdl }
     let format: UInt32
     let width: Int
     let height: Int
@@ -13,9 +14,9 @@ final class SDLTexture {
     /// - Throws: ``PreviewError/sdl(operation:detail:)``.
     init(renderer: SDLRenderer, format: UInt32, width: Int, height: Int) throws(PreviewError) {
         self.renderer = renderer
-        guard let texture = SDL_CreateTexture(renderer.pointer, format, Int32(SDL_TEXTUREACCESS_STREAMING.rawValue),
+        guard let texture = renderer.sdl.CreateTexture(renderer.pointer, format, Int32(SDL_TEXTUREACCESS_STREAMING.rawValue),
                                               Int32(width), Int32(height)) else {
-            throw .sdl(operation: "SDL_CreateTexture", detail: sdlError())
+            throw .sdl(operation: "SDL_CreateTexture", detail: renderer.sdl.lastError)
         }
         pointer = texture
         self.format = format
@@ -23,5 +24,5 @@ final class SDLTexture {
         self.height = height
     }
 
-    deinit { SDL_DestroyTexture(pointer) }
+    deinit { sdl.DestroyTexture(pointer) }
 }

@@ -5,18 +5,19 @@ internal import CSDL2
 final class SDLWindow {
     let pointer: OpaquePointer
     private let video: SDLVideo
+    var sdl: isc_sdl_api { video.sdl }
 
     /// A window of `width`×`height` pixels, placed by the window manager.
     /// - Throws: ``PreviewError/sdl(operation:detail:)``.
     init(video: SDLVideo, title: String, width: Int, height: Int) throws(PreviewError) {
         self.video = video
         let position = isc_sdl_windowpos_undefined()
-        guard let window = SDL_CreateWindow(title, position, position, Int32(width), Int32(height),
+        guard let window = video.sdl.CreateWindow(title, position, position, Int32(width), Int32(height),
                                             SDL_WINDOW_SHOWN.rawValue | SDL_WINDOW_RESIZABLE.rawValue) else {
-            throw .sdl(operation: "SDL_CreateWindow", detail: sdlError())
+            throw .sdl(operation: "SDL_CreateWindow", detail: video.sdl.lastError)
         }
         pointer = window
     }
 
-    deinit { SDL_DestroyWindow(pointer) }
+    deinit { sdl.DestroyWindow(pointer) }
 }

@@ -277,11 +277,14 @@ func peakChildMegabytes() -> Int {
 @Suite struct InterruptionTests {
     /// Starts `isbnscan` on a folder of 300 copies of a small picture of noise, sends `signal`
     /// once `ready` says so (given what is on standard output so far), and returns the run.
-    func interrupted(by signal: Int32, extra: [String], ready: (_ stdout: String) -> Bool) throws -> (Run, folder: String) {
+    /// With `notes`, each picture has a text file beside it (`000.txt`), which the scan leaves out.
+    func interrupted(by signal: Int32, extra: [String], notes: Bool = false,
+                     ready: (_ stdout: String) -> Bool) throws -> (Run, folder: String) {
         let folder = NSTemporaryDirectory() + "isbnscan-int-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         for index in 0..<300 {
             try FileManager.default.copyItem(atPath: "\(testImages)/negative/noise.png", toPath: String(format: "%@/%03d.png", folder, index))
+            if notes { try "no barcode\n".write(toFile: String(format: "%@/%03d.txt", folder, index), atomically: false, encoding: .utf8) }
         }
         let out = folder + ".out", err = folder + ".err"
         _ = FileManager.default.createFile(atPath: out, contents: nil)
@@ -317,8 +320,25 @@ func peakChildMegabytes() -> Int {
         let done = try files(run.stdout)
         #expect(done.count >= 2 && done.count < 300)
         #expect(done == (0..<done.count).map { String(format: "%@/%03d.png", folder, $0) })  // a prefix, none lost
-        #expect(run.stderr.contains("Interrupted by SIGINT: \(done.count) of 300 files done\n"))
+        #expect(run.stderr.contains("Interrupted by SIGINT: \(done.count) files scanned, \(300 - done.count) not reached\n"))
         #expect(run.stderr.contains("scanned \(done.count) files: 0 with an ISBN, 0 with refused codes only, \(done.count) without any barcode"))
+    }
+
+    /// Text files beside the pictures: the message counts as the summary does (scanned files),
+    /// and what is not reached is the rest, so that nothing left out is counted as a file to do.
+    @Test func interruptedCountsMatchTheSummaryWithNonImagesAround() throws {
+        let (run, folder) = try interrupted(by: SIGINT, extra: [], notes: true) { $0.split(separator: "\n").count >= 2 }
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        #expect(run.status == 130)
+        let done = try files(run.stdout).count
+        let lines = run.stderr.split(separator: "\n").map(String.init)
+        let message = try #require(lines.first { $0.hasPrefix("Interrupted by SIGINT: ") })
+        let summary = try #require(lines.first { $0.hasPrefix("scanned ") })
+        #expect(summary.hasPrefix("scanned \(done) files: "))
+        // The text files met so far are left out in the summary; the message leaves them out too.
+        let leftOut = summary.range(of: "left out ").map { Int(summary[$0.upperBound...].prefix { $0.isNumber }) ?? 0 } ?? 0
+        #expect(message == "Interrupted by SIGINT: \(done) files scanned, \(600 - done - leftOut) not reached")
+        #expect(leftOut >= 1)   // 000.png, 000.txt, 001.png, …: at least 000.txt was met
     }
 
     @Test func sigtermWithOutputFileWritesTheFinishedPart() throws {
@@ -338,7 +358,7 @@ func peakChildMegabytes() -> Int {
         #expect(run.stdout == "")
         let done = try files(try String(contentsOfFile: target, encoding: .utf8))
         #expect(done == (0..<done.count).map { String(format: "%@/%03d.png", folder, $0) })
-        #expect(run.stderr == "Interrupted by SIGTERM: \(done.count) of 300 files done, written to \(target)\n")
+        #expect(run.stderr == "Interrupted by SIGTERM: \(done.count) files scanned, \(300 - done.count) not reached, written to \(target)\n")
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory())
             .filter { $0.hasPrefix(".\((target as NSString).lastPathComponent).isbnscan-") }
         #expect(leftovers.isEmpty)

@@ -177,6 +177,15 @@ import TestSupport
         #expect(warnings == ["Warning: frame 2: EAN-13 9791032305690 refused, prefix: prefix 979 is not 978: ISBN-13 in the 979 range"])
     }
 
+    /// The preview's status strip starts with the region --roi gave, not the default band.
+    @Test func previewStatusNamesTheRegionOfInterestGiven() throws {
+        let parsed = try ArgumentParser.parse(["--preview", "--roi", "0.1,0.2,0.5,0.25"],
+                                              spec: ISBNScanCommand.withHelpOption(CameraCommand.spec))
+        let reporter = CameraReporter(settings: try CameraCommand.settings(from: parsed), stdout: StringSink(), stderr: StringSink())
+        let status = try #require(reporter.preview?.withLock { $0.status })
+        #expect(status == "0.0 fps  0 ISBNs  region: 0.1,0.2,0.5,0.25")
+    }
+
     @Test func addOnsArePrintedAfterTheISBN() throws {
         let run = try Fake(["FRAMES": testImages + "/isbn/addon-ean5.png", "FPS": "0"]).run(["--addons", "--max-frames", "10", "-q"])
         #expect(run.stdout == "9780553293357 51299\n")
@@ -202,6 +211,17 @@ import TestSupport
         #expect(list.stdout.hasSuffix(" \(Self.inside)\n"))
         let stats = try isbnscan(["catalog", "stats", "--db", db])
         #expect(stats.stdout.hasPrefix("books: 1 (3 sightings, 2 from a camera)\n"))
+    }
+
+    /// A book first seen by the camera is named by the camera's node, as in the catalogue and --json.
+    @Test func bookSeenBeforeByTheCameraNamesItsDevice() throws {
+        let db = NSTemporaryDirectory() + "isbnscan-camera-\(UUID().uuidString).db"
+        defer { for s in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: db + s) } }
+        let first = try Fake(["FRAMES": Self.inside, "FPS": "0"]).run(["--db", db, "--max-frames", "20"])
+        #expect(first.stdout == "9780345391803\n")
+        let again = try Fake(["FRAMES": Self.inside, "FPS": "0"]).run(["--db", db, "--max-frames", "20"])
+        let today = String(Timestamp.now().prefix(10))
+        #expect(again.stderr.contains("Warning: 9780345391803: already scanned \(today) from /dev/video0\n"))
     }
 
     @Test func newBookBeepsOnceWithACatalogue() throws {

@@ -248,7 +248,7 @@ import TestSupport
         #expect(red(32, 228) && red(607, 228) && !red(31, 228) && !red(39, 228))
         #expect(polygon.allSatisfy { screen.isGreen(origin.x + $0[0], origin.y + $0[1]) })
         try session.key("q")
-        #expect(session.finish() == 130)
+        #expect(session.finish() == 0)   // ended from the window: a normal end
         session.expectReleased()
         #expect(session.stderr.hasSuffix("camera: stopped from the preview window; camera released\n"))
 
@@ -303,7 +303,7 @@ import TestSupport
         try session.key("u")
         #expect(session.wait { session.stderr.contains("camera: undone 9780345391803 (removed from the catalogue)\n") })
         try session.key("Escape")
-        #expect(session.finish() == 130)
+        #expect(session.finish() == 0)   // ended from the window: a normal end
         session.expectReleased()
         #expect(session.stderr.contains("camera: 0 different ISBNs, 0 duplicates (printed again after leaving the view), 1 undone\n"))
         let export = try isbnscan(["catalog", "export", "--db", db, "--format", "isbn-list"])
@@ -327,7 +327,7 @@ import TestSupport
         try session.key("r")
         #expect(session.wait { session.stdout == "9780060850524\n" })
         try session.key("q")
-        #expect(session.finish() == 130)
+        #expect(session.finish() == 0)   // ended from the window: a normal end
         session.expectReleased()
         // The red frame now runs along the frame's own edges (the top edge beside the barcode,
         // which lies against it and is outlined in green).
@@ -344,7 +344,7 @@ import TestSupport
                                   arguments: ["--size", "640x480", "--continuous"], display: xvfb.display)
         #expect(session.wait { session.stderr.contains("refused, prefix:") })
         try session.key("q")
-        #expect(session.finish() == 130)
+        #expect(session.finish() == 4)   // ended from the window, no ISBN printed
         #expect(session.stdout == "")
         let picture = try Picture(path: session.snapshot)
         var orange = 0, green = 0
@@ -375,11 +375,11 @@ import TestSupport
         #expect(session.wait { session.stdout == "9780345391803\n" })
         #expect(session.stderr.contains("camera: resumed\n"))
         try session.key("q")
-        #expect(session.finish() == 130)
+        #expect(session.finish() == 0)   // ended from the window: a normal end
         session.expectReleased()
     }
 
-    @Test func closingTheWindowEndsLikeSIGINT() throws {
+    @Test func closingTheWindowEndsTheSessionNormally() throws {
         let xvfb = try Xvfb()
         defer { xvfb.stop() }
         let display = xvfb.display
@@ -389,10 +389,23 @@ import TestSupport
         #expect(session.wait { session.events.contains("streamon") })
         let id = try session.window()
         #expect(try Self.tool(xclose, [id], environment: ["DISPLAY": display]) == 0)
-        #expect(session.finish() == 130)
+        #expect(session.finish() == 4)   // ended from the window, no ISBN printed
         session.expectReleased()
         #expect(session.stderr.contains("camera: 0 different ISBNs, 0 duplicates"))
         #expect(session.stderr.hasSuffix("camera: stopped from the preview window; camera released\n"))
+    }
+
+    /// q ends the session normally (above); Ctrl-C in the terminal is still an interruption.
+    @Test func sigintWithThePreviewIsAnInterruption() throws {
+        let xvfb = try Xvfb()
+        defer { xvfb.stop() }
+        let session = try Session(["FRAMES": Self.inside, "SIZES": "640x480"],
+                                  arguments: ["--size", "640x480", "--continuous"], display: xvfb.display)
+        #expect(session.wait { session.stdout == "9780345391803\n" })
+        kill(session.process.processIdentifier, SIGINT)
+        #expect(session.finish() == 130)
+        session.expectReleased()
+        #expect(session.stderr.hasSuffix("camera: interrupted by SIGINT; camera released\n"))
     }
 
     @Test func withoutADisplayTheCameraIsNotOpened() throws {

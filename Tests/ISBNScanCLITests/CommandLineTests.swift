@@ -37,6 +37,29 @@ import TestSupport
         #expect(run.stderr.hasPrefix(firstLine))
     }
 
+    /// Typos get the nearest option, subcommand or action (edit distance, as git and cargo);
+    /// a name far from every known one gets none.
+    @Test(arguments: [
+        (["scan", "--recusive", "x.png"], "Error: unknown option '--recusive' (did you mean '--recursive'?)"),
+        (["--recusive", "x.png"], "Error: unknown option '--recusive' (did you mean '--recursive'?)"),
+        (["--verison"], "Error: unknown option '--verison' (did you mean '--version'?)"),
+        (["camera", "--contiuous"], "Error: unknown option '--contiuous' (did you mean '--continuous'?)"),
+        (["catalogue", "list"], "Error: unknown subcommand 'catalogue' (did you mean 'catalog'?)"),
+        (["help", "catalogue"], "Error: unknown subcommand 'catalogue' (did you mean 'catalog'?)"),
+        (["vaildate", "0306406152"], "Error: unknown subcommand 'vaildate' (did you mean 'validate'?)"),
+        (["catalog", "lsit", "--db", "books.db"],
+         "Error: unknown action 'lsit' (list, export, stats, merge, remove) (did you mean 'list'?)"),
+        (["catalog", "list", "books.db"], "Error: --db <file> is required (did you mean '--db books.db'?)"),
+        (["catalog", "export"], "Error: --db <file> is required"),
+        (["scan", "--frobnicate", "x.png"], "Error: unknown option '--frobnicate'"),
+        (["frobnicate"], "Error: unknown subcommand 'frobnicate'"),
+    ])
+    func typosGetTheNearestName(arguments: [String], firstLine: String) throws {
+        let run = try isbnscan(arguments)
+        #expect(run.status == 2)
+        #expect(run.stderr.split(separator: "\n").first.map(String.init) == firstLine)
+    }
+
     @Test func usageErrorShowsUsageAndHelpPointer() throws {
         let run = try isbnscan(["scan", "--frobnicate"])
         #expect(run.stderr == """
@@ -163,15 +186,15 @@ import TestSupport
         #expect(try isbnscan(["scan", "./help"], in: shelf.path).stdout == "9780306406157\n")
     }
 
-    /// The option names README's table for `command` lists: each row's first cell, every
-    /// backquoted `--long` / `-s` in it.
-    static func readmeOptions(of command: String) throws -> (long: Set<String>, short: Set<Character>) {
-        let readme = try String(contentsOfFile: "\(testImages)/../README.md", encoding: .utf8)
-        let start = try #require(readme.range(of: "\n### \(command)\n"), "README has no '### \(command)' section")
-        let rest = readme[start.upperBound...]
-        let section = rest[..<(rest.range(of: "\n##")?.lowerBound ?? rest.endIndex)]
+    /// The repository's root (README.md, Documentation/).
+    static let repository = "\(testImages)/.."
+
+    /// The option names the option table of `command`'s user guide (Documentation/<command>.md)
+    /// lists: each row's first cell, every backquoted `--long` / `-s` in it.
+    static func guideOptions(of command: String) throws -> (long: Set<String>, short: Set<Character>) {
+        let guide = try String(contentsOfFile: "\(repository)/Documentation/\(command).md", encoding: .utf8)
         var long: Set<String> = [], short: Set<Character> = []
-        for line in section.split(separator: "\n") where line.hasPrefix("| `") {
+        for line in guide.split(separator: "\n") where line.hasPrefix("| `") {
             let cell = line.replacingOccurrences(of: "\\|", with: "/").split(separator: "|")[0]
             for (index, piece) in cell.split(separator: "`", omittingEmptySubsequences: false).enumerated() where index % 2 == 1 {
                 let name = piece.split(separator: " ")[0]
@@ -200,20 +223,54 @@ import TestSupport
         return (long, short)
     }
 
-    /// Every option of every subcommand (the parser's option tables, which --help prints) has
-    /// a row in README's option table for that subcommand, and README lists no other. `-h,
-    /// --help`, which every subcommand takes, is described once in README's command list.
+    /// Every option of every subcommand (the parser's option tables, which --help prints and
+    /// the man page is generated from) has a row in the option table of that subcommand's user
+    /// guide, the guide lists no other, and the man page names each. `-h, --help`, which every
+    /// subcommand takes, is described once in README.
     @Test(arguments: ["scan", "validate", "camera", "devices"])
-    func everyOptionInHelpIsInREADME(command: String) throws {
+    func helpManPageAndGuideListTheSameOptions(command: String) throws {
         let spec = try #require(ISBNScanCommand.specs[command])
         let table = (long: Set(spec.options.map(\.long)), short: Set(spec.options.compactMap(\.short)))
         let help = try Self.helpOptions(of: command)
         #expect(help.long == table.long.union(["help"]))
         #expect(help.short == table.short.union(["h"]))
-        let readme = try Self.readmeOptions(of: command)
-        #expect(table.long.subtracting(readme.long).isEmpty, "README's \(command) table lacks \(table.long.subtracting(readme.long).sorted())")
-        #expect(readme.long.subtracting(table.long).isEmpty, "README's \(command) table has \(readme.long.subtracting(table.long).sorted()), unknown to --help")
-        #expect(readme.short == table.short)
+        let guide = try Self.guideOptions(of: command)
+        #expect(table.long.subtracting(guide.long).isEmpty, "Documentation/\(command).md lacks \(table.long.subtracting(guide.long).sorted())")
+        #expect(guide.long.subtracting(table.long).isEmpty, "Documentation/\(command).md has \(guide.long.subtracting(table.long).sorted()), unknown to --help")
+        #expect(guide.short == table.short)
+        let man = try isbnscan(["help", "--man"]).stdout
+        for long in guide.long { #expect(man.contains("\\fB\\-\\-\(long.replacingOccurrences(of: "-", with: "\\-"))\\fR"), "man page lacks --\(long)") }
+    }
+
+    /// README is a first screen: at most 300 lines, a five-command quick start in the first 40,
+    /// a section with an example for every subcommand (and one named for the catalogue), and
+    /// links that lead to files that exist (a guide per subcommand among them).
+    @Test func readmeIsAFirstScreenThatLinksTheGuides() throws {
+        let readme = try String(contentsOfFile: "\(Self.repository)/README.md", encoding: .utf8)
+        let lines = readme.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.count <= 300, "README has \(lines.count) lines")
+        let start = try #require(lines.firstIndex(of: "## Quick start"))
+        let commands = lines[start..<min(lines.count, 40)].filter { $0.hasPrefix("make install") || $0.hasPrefix("isbnscan ") }
+        #expect(commands.count == 5, "\(commands)")
+        for command in ISBNScanCommand.subcommands where command != "catalog" {
+            #expect(readme.contains("\n### \(command)\n"), "README has no '### \(command)' section")
+            #expect(readme.contains("$ isbnscan \(command)"), "README has no example of \(command)")
+        }
+        #expect(lines.contains { $0.hasPrefix("### ") && $0.lowercased().contains("catalogue") })
+        #expect(readme.contains("$ isbnscan catalog list --db "))
+        var linked: Set<String> = []
+        var rest = Substring(readme)
+        while let open = rest.range(of: "](") {
+            let target = rest[open.upperBound...].prefix { $0 != ")" }
+            rest = rest[open.upperBound...]
+            guard !target.hasPrefix("http") else { continue }
+            let file = String(target.split(separator: "#", maxSplits: 1).first ?? "")
+            linked.insert(file)
+            #expect(FileManager.default.fileExists(atPath: "\(Self.repository)/\(file)"), "README links \(file), which is missing")
+        }
+        for command in ISBNScanCommand.subcommands where command != "help" {
+            #expect(linked.contains("Documentation/\(command).md"), "README does not link the guide of \(command)")
+        }
     }
 
     @Test func versionIsPrinted() throws {

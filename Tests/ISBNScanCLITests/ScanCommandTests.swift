@@ -223,6 +223,21 @@ import TestSupport
         // The whole barcode: read, and no candidate left over.
         let whole = try isbnscan(["scan", "--json", "\(testImages)/isbn/pgm-p5.pgm"])
         #expect(whole.status == 0 && !whole.stdout.contains("candidates"))
+        // A region around the damaged code, clear of it: the same advice.
+        let around = try isbnscan(["scan", "--roi", "0.1,0.1,0.8,0.8", path])
+        #expect(around.stderr.contains("could not be read: retake it closer and sharper"), "\(around.stderr)")
+    }
+
+    /// A --roi that cuts the barcode off says so, rather than asking for a better photo.
+    @Test(arguments: ["0.1,0,0.5,1", "0.5,0,0.5,1", "0,0,0.5,0.6"])
+    func regionCuttingTheBarcodeSaysSo(roi: String) throws {
+        let path = "\(testImages)/isbn/pgm-p5.pgm"   // 250x156, the barcode across most of it
+        let run = try isbnscan(["scan", "--roi", roi, path])
+        #expect(run.status == 4)
+        #expect(run.stderr.hasPrefix("Warning: \(path): no barcode found in the region of interest; something that looks like a barcode ("),
+                "\(run.stderr)")
+        #expect(run.stderr.hasSuffix(") could not be read: the region of interest cuts it off; widen --roi, or --roi 0,0,1,1 reads the whole picture\n"),
+                "\(run.stderr)")
     }
 
 }

@@ -1,0 +1,51 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// SDL2 (the preview), libheif (HEIF/AVIF) and libtiff are opened when first needed, not linked: a scan
+/// maps neither (nor X11's Wayland, audio or video-codec companions), and a machine without
+/// them gets a clear error naming the Debian package, only when it uses them.
+@Suite struct LoadOnDemandTests {
+    @Test func binaryLinksNoOptionalLibrary() throws {
+        let ldd = try isbnscan([isbnscanBinary], executable: "/usr/bin/ldd")
+        #expect(ldd.status == 0)
+        for name in ["libSDL2", "libwayland", "libpulse", "libasound", "libheif", "libx265", "libde265", "libaom", "libdav1d",
+                     "libtiff", "libLerc", "libjbig"] {
+            #expect(!ldd.stdout.contains(name), "\(name) in \(ldd.stdout)")
+        }
+        #expect(ldd.stdout.contains("libzbar.so.0"))
+    }
+
+    /// Runs `isbnscan arguments` with the library `soname` replaced by an empty file (a bind
+    /// mount of /dev/null in a private mount namespace), as on a machine without it; `nil`
+    /// where mount namespaces are not allowed.
+    func withoutLibrary(_ soname: String, _ arguments: [String]) throws -> Run? {
+        guard try isbnscan(["-m", "/bin/true"], executable: "/usr/bin/unshare").status == 0 else { return nil }
+        let quoted = ([isbnscanBinary] + arguments).map { "'\($0)'" }.joined(separator: " ")
+        let script = "library=$(readlink -f \"$(/sbin/ldconfig -p | awk '$1 == \"\(soname)\" { print $NF; exit }')\") "
+            + "&& mount --bind /dev/null \"$library\" && exec \(quoted)"
+        return try isbnscan(["-m", "/bin/sh", "-c", script], executable: "/usr/bin/unshare")
+    }
+
+    @Test func previewWithoutSDLSaysWhichPackage() throws {
+        guard let run = try withoutLibrary("libSDL2-2.0.so.0", ["camera", "--preview", "--device", "/dev/isbnscan-none"]) else { return }
+        #expect(run.status == 1)
+        #expect(run.stdout == "")
+        let prefix = "Error: --preview needs libSDL2 (apt install libsdl2-2.0-0): "
+        #expect(run.stderr.hasPrefix(prefix) && run.stderr.hasSuffix("file too short\n"), "\(run.stderr)")
+        // Everything else still works without SDL.
+        let scan = try #require(try withoutLibrary("libSDL2-2.0.so.0", ["scan", "\(testImages)/isbn/png-gray8.png"]))
+        #expect(scan.status == 0 && scan.stdout == "9780306406157\n")
+    }
+
+    /// A format whose library is missing is an error for its files only; the others are read.
+    @Test(arguments: [("libheif.so.1", "formats/heic-gray.heic", "HEIF: HEIF/AVIF images need libheif (apt install libheif1)"),
+                      ("libtiff.so.6", "formats/tiff-gray8-lzw.tif", "TIFF: TIFF images need libtiff (apt install libtiff6)")])
+    func formatWithoutItsLibraryIsAnErrorForThoseFilesOnly(soname: String, file: String, message: String) throws {
+        let image = "\(testImages)/\(file)", png = "\(testImages)/isbn/png-gray8.png"
+        guard let run = try withoutLibrary(soname, ["scan", image, png]) else { return }
+        #expect(run.status == 1)
+        #expect(run.stdout == "\(png): 9780306406157\n")
+        #expect(run.stderr.hasPrefix("Error: \(image): unsupported format: \(message): "), "\(run.stderr)")
+    }
+}

@@ -1,0 +1,20 @@
+import Testing
+@testable import ISBNScanCLI
+
+@Suite struct SuggestionTests {
+    @Test(arguments: [("recusive", "recursive", 1), ("catalogue", "catalog", 2), ("lsit", "list", 1), ("", "db", 2),
+                      ("abc", "abc", 0), ("kitten", "sitting", 3)])
+    func editDistance(a: String, b: String, distance: Int) {
+        #expect(Suggestion.distance(a, b) == distance)
+        #expect(Suggestion.distance(b, a) == distance)
+    }
+
+    @Test func nearestIsWithinAThirdOfTheLength() {
+        let names = ["recursive", "rescan", "roi", "json", "jobs"]
+        #expect(Suggestion.nearest(to: "recusive", in: names) == "recursive")
+        #expect(Suggestion.nearest(to: "rec", in: names) == "recursive")      // the one name it begins
+        #expect(Suggestion.nearest(to: "jsn", in: names) == "json")
+        #expect(Suggestion.nearest(to: "frobnicate", in: names) == nil)
+        #expect(Suggestion.nearest(to: "r", in: names) == nil)                // begins three names
+    }
+}
