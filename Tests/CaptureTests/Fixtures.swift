@@ -55,8 +55,20 @@ enum InProcessFake {
     }
 
     /// Mappings of the fake's buffers in /proc/self/maps.
+    /// The fake's buffers mapped in this process, from /proc/self/maps. The kernel writes that
+    /// file a page at a time, so while other tests' threads map or unmap memory one read can skip
+    /// lines: it is read until two reads in a row agree.
     static func fakeMappings() -> Int {
-        let maps = (try? String(contentsOfFile: "/proc/self/maps", encoding: .utf8)) ?? ""
-        return maps.split(separator: "\n").filter { $0.contains("fakev4l2-buffer") }.count
+        func count() -> Int {
+            let maps = (try? String(contentsOfFile: "/proc/self/maps", encoding: .utf8)) ?? ""
+            return maps.split(separator: "\n").filter { $0.contains("fakev4l2-buffer") }.count
+        }
+        var last = count()
+        for _ in 0..<20 {
+            let now = count()
+            if now == last { return now }
+            last = now
+        }
+        return last
     }
 }
