@@ -30,6 +30,8 @@ final class CameraReporter: @unchecked Sendable {
     let recordOptions: RecordOptions
     /// `--db`: where printed ISBNs are recorded (`nil` after a catalogue error).
     var catalog: Catalog?
+    /// A confirmed ISBN could not be recorded: the session stops, exit 1.
+    private var catalogFailed = false
 
     /// One ISBN printed: what undo needs to take it back.
     struct Printed {
@@ -108,7 +110,7 @@ final class CameraReporter: @unchecked Sendable {
             endStatusLine()
             stderr.write("Error: \(error.description)\n")
         }
-        return !stdout.writeFailed
+        return !stdout.writeFailed && !catalogFailed
     }
 
     /// The status line that says where the region the user cannot see lies.
@@ -142,9 +144,13 @@ final class CameraReporter: @unchecked Sendable {
                 try catalog.record(event, at: time)
                 recorded = true
             } catch {
+                // What the catalogue could not keep is not printed either, and the session ends.
                 endStatusLine()
-                stderr.write("Error: \(error)\n")
+                let isbns = event.isbns.map(\.isbn13).joined(separator: ", ")
+                stderr.write("Error: \(error); stopping: \(isbns) not recorded, so not printed either\n")
                 self.catalog = nil
+                catalogFailed = true
+                return
             }
         }
         stdout.write(settings.json ? JSONLinesFormatter().format(event)
@@ -229,6 +235,7 @@ final class CameraReporter: @unchecked Sendable {
                 stderr.write(books + "\n")
             }
         }
+        if catalogFailed { return .inputError }
         if case .stopped(let signal) = summary.end {
             if !s.quiet {
                 let why = signal == 0 ? "stopped from the preview window" : "interrupted by \(signalName(signal))"

@@ -1,4 +1,4 @@
-import Catalog
+@testable import Catalog
 import FakeV4L2
 import Foundation
 import Testing
@@ -28,8 +28,8 @@ import TestSupport
             return env
         }
 
-        func run(_ arguments: [String]) throws -> Run {
-            try isbnscan(["camera"] + arguments, environment: try environment())
+        func run(_ arguments: [String], environment extra: [String: String] = [:]) throws -> Run {
+            try isbnscan(["camera"] + arguments, environment: try environment().merging(extra) { $1 })
         }
 
         var events: [String] {
@@ -189,6 +189,23 @@ import TestSupport
     @Test func addOnsArePrintedAfterTheISBN() throws {
         let run = try Fake(["FRAMES": testImages + "/isbn/addon-ean5.png", "FPS": "0"]).run(["--addons", "--max-frames", "10", "-q"])
         #expect(run.stdout == "9780553293357 51299\n")
+    }
+
+    /// `camera --db` with a catalogue another writer holds past the lock timeout: the ISBN it
+    /// cannot record is not printed, and the session stops with exit 1.
+    @Test func anISBNThatCannotBeRecordedIsNotPrinted() throws {
+        let db = NSTemporaryDirectory() + "isbnscan-camera-locked-\(getpid()).db"
+        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: db + suffix) } }
+        _ = try Catalog(path: db)
+        let holder = try Connection(path: db)
+        try holder.execute("BEGIN IMMEDIATE")
+        defer { try? holder.execute("ROLLBACK") }
+        let run = try Fake(["FRAMES": Self.inside, "FPS": "0"]).run(["--db", db, "--max-frames", "20", "-q"],
+                                                                    environment: ["ISBNSCAN_LOCK_TIMEOUT": "1"])
+        #expect(run.status == 1)
+        #expect(run.stdout == "")
+        #expect(run.stderr.hasPrefix("Error: \(db): the catalogue stayed locked by another writer for 1 s"))
+        #expect(run.stderr.hasSuffix("; stopping: 9780345391803 not recorded, so not printed either\n"))
     }
 
     /// `camera --db`: a shelf scanned from photos, then the same book at the webcam.
