@@ -1,6 +1,9 @@
 import CV4L2
 import FakeV4L2
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The fake V4L2 device loaded into this test process: CV4L2's system calls are routed
 /// through it (`isc_v4l2_use_syscalls_from`), so library code runs against it without
@@ -57,18 +60,29 @@ enum InProcessFake {
     /// Mappings of the fake's buffers in /proc/self/maps.
     /// The fake's buffers mapped in this process, from /proc/self/maps. The kernel writes that
     /// file a page at a time, so while other tests' threads map or unmap memory one read can skip
-    /// lines: it is read until two reads in a row agree.
+    /// lines: it is read (with read(2), to its end) until two reads in a row agree.
     static func fakeMappings() -> Int {
-        func count() -> Int {
-            let maps = (try? String(contentsOfFile: "/proc/self/maps", encoding: .utf8)) ?? ""
-            return maps.split(separator: "\n").filter { $0.contains("fakev4l2-buffer") }.count
+        func count() -> Int? {
+            let fd = open("/proc/self/maps", O_RDONLY)
+            guard fd >= 0 else { return nil }
+            defer { close(fd) }
+            var bytes: [UInt8] = []
+            var chunk = [UInt8](repeating: 0, count: 65_536)
+            while true {
+                let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+                if n < 0 && errno == EINTR { continue }
+                guard n >= 0 else { return nil }
+                if n == 0 { break }
+                bytes += chunk[0..<n]
+            }
+            return String(decoding: bytes, as: UTF8.self).split(separator: "\n").filter { $0.contains("fakev4l2-buffer") }.count
         }
         var last = count()
-        for _ in 0..<20 {
+        for _ in 0..<50 {
             let now = count()
-            if now == last { return now }
+            if let now, now == last { return now }
             last = now
         }
-        return last
+        return last ?? -1
     }
 }
