@@ -99,30 +99,6 @@ public struct RegionOfInterest: Hashable, Sendable, CustomStringConvertible {
     public var description: String { "\(x),\(y),\(width),\(height)" }
 }
 
-/// A rectangle of whole pixels: origin top-left, `width`×`height` ≥ 1.
-public struct PixelRect: Hashable, Sendable, CustomStringConvertible {
-    public var x: Int
-    public var y: Int
-    public var width: Int
-    public var height: Int
-    public init(x: Int, y: Int, width: Int, height: Int) {
-        self.x = x; self.y = y; self.width = width; self.height = height
-    }
-    public var description: String { "\(width)x\(height)+\(x)+\(y)" }
-
-    /// The pixels both rectangles hold, or `nil` when they share none.
-    public func intersection(_ other: PixelRect) -> PixelRect? {
-        let x0 = max(x, other.x), y0 = max(y, other.y)
-        let x1 = min(x + width, other.x + other.width), y1 = min(y + height, other.y + other.height)
-        return x1 > x0 && y1 > y0 ? PixelRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0) : nil
-    }
-
-    /// Whether every pixel of `other` is in this rectangle.
-    public func contains(_ other: PixelRect) -> Bool {
-        other.x >= x && other.y >= y && other.x + other.width <= x + width && other.y + other.height <= y + height
-    }
-}
-
 /// A region of interest that cannot be used; each case names the value at fault.
 public enum RegionError: Error, Equatable, Sendable, CustomStringConvertible {
     case notFourNumbers(String)

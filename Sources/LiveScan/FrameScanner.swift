@@ -193,7 +193,7 @@ public final class FrameScanner {
         for code in codes {
             guard case .confirmed? = code.symbol.verification else { continue }
             var symbol = code.symbol
-            symbol.polygon = symbol.polygon.map { Point(x: $0.x - pixels.rect.x, y: $0.y - pixels.rect.y) }
+            symbol.place = symbol.place?.offsetBy(dx: -pixels.rect.x, dy: -pixels.rect.y)
             followed.removeAll { $0.data == symbol.data }
             followed.append(symbol)
         }
@@ -220,7 +220,7 @@ public final class FrameScanner {
             // The place is where the code was confirmed and where the sparse lines read it now.
             var reading = symbol
             reading.verification = known.verification
-            reading.polygon = MultiPassDecoder.boundingQuad((known.polygon + symbol.polygon).map { (Double($0.x), Double($0.y)) })
+            reading.place = PixelRect(covering: known.polygon + symbol.polygon)
             kept.append(reading)
         }
         followed = followed.map { known in
@@ -294,9 +294,7 @@ public final class FrameScanner {
         }
         scannedFrames += 1
         for index in report.codes.indices {
-            report.codes[index].symbol.polygon = report.codes[index].symbol.polygon.map {
-                Point(x: $0.x + pixels.rect.x, y: $0.y + pixels.rect.y)
-            }
+            report.codes[index].symbol.place = report.codes[index].symbol.place?.offsetBy(dx: pixels.rect.x, dy: pixels.rect.y)
         }
         return report
     }

@@ -191,7 +191,7 @@ public enum Arbiter {
             for reading in place.readings {
                 guard var existing = kept[reading.data] else { kept[reading.data] = reading; continue }
                 // The place of a code is every box it was read in.
-                let polygon = MultiPassDecoder.boundingQuad((existing.polygon + reading.polygon).map { (Double($0.x), Double($0.y)) })
+                let place = PixelRect(covering: existing.polygon + reading.polygon)
                 if reading.quality > existing.quality || (existing.pass == .fit && reading.pass != .fit) {
                     let addOn = existing.addOn
                     existing = reading
@@ -200,7 +200,7 @@ public enum Arbiter {
                     existing.addOn = reading.addOn
                 }
                 if reading.verification != nil && existing.verification == nil { existing.verification = reading.verification }
-                existing.polygon = polygon
+                existing.place = place
                 kept[reading.data] = existing
             }
             let winner = place.winner.flatMap { place.isTrusted($0.data) ? $0 : nil }

@@ -134,21 +134,13 @@ public final class BarcodeScanner {
         }
         guard let cData = zbar_symbol_get_data(symbol) else { return nil }
         let data = String(cString: cData)
-        var xs: [Int] = [], ys: [Int] = []
-        let points = zbar_symbol_get_loc_size(symbol)
-        for i in 0..<points {
-            xs.append(Int(zbar_symbol_get_loc_x(symbol, i)))
-            ys.append(Int(zbar_symbol_get_loc_y(symbol, i)))
-        }
-        let polygon: [Point]
-        if let minX = xs.min(), let maxX = xs.max(), let minY = ys.min(), let maxY = ys.max() {
-            polygon = [Point(x: minX, y: minY), Point(x: maxX, y: minY), Point(x: maxX, y: maxY), Point(x: minX, y: maxY)]
-        } else {
-            polygon = []
-        }
+        // zbar marks a point where each scan line's decode completed: the place is their box.
+        let place = PixelRect(covering: (0..<zbar_symbol_get_loc_size(symbol)).map {
+            Point(x: Int(zbar_symbol_get_loc_x(symbol, $0)), y: Int(zbar_symbol_get_loc_y(symbol, $0)))
+        })
         let orient = zbar_symbol_get_orientation(symbol)
         let degrees: Int? = orient == ZBAR_ORIENT_UNKNOWN ? nil : Int(orient.rawValue) * 90
         return Symbol(symbology: symbology, data: data, quality: Int(zbar_symbol_get_quality(symbol)),
-                      orientation: degrees, polygon: polygon, pass: pass)
+                      orientation: degrees, place: place, pass: pass)
     }
 }

@@ -65,17 +65,14 @@ public struct Candidate: Sendable, Hashable {
     func scaled(by factor: Int) -> Candidate {
         guard factor != 1 else { return self }
         var copy = self
-        copy.rect = PixelRect(x: rect.x * factor, y: rect.y * factor, width: rect.width * factor, height: rect.height * factor)
+        copy.rect = rect.scaled(by: factor)
         copy.edgeSpacing = edgeSpacing.map { $0 * Double(factor) }
         copy.edgeWidth = edgeWidth.map { $0 * Double(factor) }
         return copy
     }
 
     /// The region as a quadrilateral clockwise from the top-left corner, in full-image pixels.
-    public var polygon: [Point] {
-        [Point(x: rect.x, y: rect.y), Point(x: rect.x + rect.width - 1, y: rect.y),
-         Point(x: rect.x + rect.width - 1, y: rect.y + rect.height - 1), Point(x: rect.x, y: rect.y + rect.height - 1)]
-    }
+    public var polygon: [Point] { rect.corners }
 }
 
 /// A cheap map of barcode-likeness: where in an image a barcode may be, before any decoder is

@@ -69,11 +69,11 @@ enum EANLineDecoder {
             for (digits, entry) in found where entry.across.count >= needed {
                 let a0 = entry.along.min()!, a1 = entry.along.max()!
                 let c0 = entry.across.min()!, c1 = entry.across.max()!
-                let polygon = vertical
-                    ? [Point(x: c0, y: a0), Point(x: c1, y: a0), Point(x: c1, y: a1), Point(x: c0, y: a1)]
-                    : [Point(x: a0, y: c0), Point(x: a1, y: c0), Point(x: a1, y: c1), Point(x: a0, y: c1)]
+                let place = vertical
+                    ? PixelRect(x: c0, y: a0, width: c1 - c0 + 1, height: a1 - a0 + 1)
+                    : PixelRect(x: a0, y: c0, width: a1 - a0 + 1, height: c1 - c0 + 1)
                 symbols.append(Symbol(symbology: entry.symbology, data: digits, quality: entry.across.count,
-                                      orientation: nil, polygon: polygon, pass: pass))
+                                      orientation: nil, place: place, pass: pass))
             }
         }
         return symbols.sorted { $0.data < $1.data }

@@ -82,10 +82,7 @@ enum EANProfileFit {
         var module: Double
         var spread: Double
         var sigma: Double
-        /// Perspective: module width grows (or shrinks) linearly along the symbol, by
-        /// `1 − bend` of the mean at its start to `1 + bend` at its end (a book photographed
-        /// at an angle). Position of module `u` of `length` is `x0 + module × (u + bend × u × (u − length) / length)`,
-        /// so the ends stay where `x0` and `module` put them.
+        /// Perspective (a book photographed at an angle): ``EANSymbol/position(_:x0:module:bend:length:)``.
         var bend = 0.0
         /// Modules in the symbol (95 for EAN-13, 67 for EAN-8): the span `bend` refers to.
         var length = 95.0
@@ -94,7 +91,7 @@ enum EANProfileFit {
 
         /// Pixel position of module boundary `u` (modules from the symbol's left edge).
         @inline(__always) func position(_ u: Double) -> Double {
-            x0 + module * (u + bend * u * (u - length) / length)
+            EANSymbol.position(u, x0: x0, module: module, bend: bend, length: length)
         }
     }
 

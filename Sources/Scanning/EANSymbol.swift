@@ -66,3 +66,16 @@ enum EANSymbol {
         return widths + normalGuard
     }
 }
+
+extension EANSymbol {
+    /// Where module boundary `u` (modules from the symbol's left edge, 0…`length`) lies along a
+    /// scan line, in pixels: a symbol starting at `x0` with mean module width `module`, seen in
+    /// perspective so that the module width changes linearly from `1 − bend` of the mean at
+    /// the start to `1 + bend` at the end. The ends stay where `x0` and `module` put them.
+    /// Every model of the symbol along a line (the profile fit, the template fit) places its
+    /// modules with this one formula.
+    @inline(__always)
+    static func position(_ u: Double, x0: Double, module: Double, bend: Double, length: Double) -> Double {
+        x0 + module * (u + bend * u * (u - length) / length)
+    }
+}

@@ -129,14 +129,14 @@ enum EANTemplateDecoder {
         var x0: Double
         /// Mean module width (pixels).
         var module: Double
-        /// Perspective: module width changes linearly along the symbol from `1 − bend` to `1 + bend` of the mean.
+        /// Perspective (``EANSymbol/position(_:x0:module:bend:length:)``).
         var bend: Double = 0
         /// Blur radius in modules.
         var blur: Double
 
         /// Sample position of module boundary `u` (0…95).
         @inline(__always) func position(_ u: Double) -> Double {
-            x0 + module * (u + bend * u * (u - 95) / 95)
+            EANSymbol.position(u, x0: x0, module: module, bend: bend, length: 95)
         }
     }
 

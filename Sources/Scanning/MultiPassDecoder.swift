@@ -12,7 +12,7 @@ extension Symbol {
     /// image → of the original), as an axis-aligned quadrilateral clockwise from top-left.
     func mapped(_ transform: (Double, Double) -> (Double, Double)) -> Symbol {
         var symbol = self
-        symbol.polygon = MultiPassDecoder.boundingQuad(polygon.map { transform(Double($0.x), Double($0.y)) })
+        symbol.place = PixelRect(covering: polygon.map { transform(Double($0.x), Double($0.y)) })
         return symbol
     }
 }
@@ -386,8 +386,7 @@ public final class MultiPassDecoder {
         // the edges of bars.
         if let reduced = search.halved
             ?? (rect.width * rect.height >= policy.mapAtHalfSizeAbovePixels ? search.image.downscaled(by: 2) : nil) {
-            let half = PixelRect(x: rect.x / 2, y: rect.y / 2, width: rect.width / 2, height: rect.height / 2)
-            return CandidateMap.find(in: reduced, within: half, scale: 2)
+            return CandidateMap.find(in: reduced, within: rect.reduced(by: 2), scale: 2)
         }
         return CandidateMap.find(in: search.image, within: rect)
     }
@@ -419,8 +418,7 @@ public final class MultiPassDecoder {
             }
             // What this area's passes must settle: what was read in it (an area around one region).
             let before = search.focused ? search.all.filter { symbol in
-                let b = symbol.bounds, x = (b.minX + b.maxX) / 2, y = (b.minY + b.maxY) / 2
-                return x >= area.x && x < area.x + area.width && y >= area.y && y < area.y + area.height
+                area.contains(symbol.box.center)
             } : search.all
             search.found += recover(search.image, area: area, halved: area == search.rect ? search.halved : nil,
                                     before: before, looksLike: candidate, focused: search.focused, stage: stage,
@@ -502,12 +500,8 @@ public final class MultiPassDecoder {
               whole.margin >= templateMargin, whole.error <= templateError else { return [] }
         let agreeing = results.filter { $0.band != 0 && $0.0.digits == whole.digits && $0.0.margin >= templateMargin }
         guard !agreeing.isEmpty else { return [] }
-        let rect = candidate.rect
         var symbol = Symbol(symbology: .ean13, data: whole.digits.map(String.init).joined(), quality: 1 + agreeing.count,
-                            orientation: nil, polygon: [Point(x: rect.x, y: rect.y), Point(x: rect.x + rect.width - 1, y: rect.y),
-                                                        Point(x: rect.x + rect.width - 1, y: rect.y + rect.height - 1),
-                                                        Point(x: rect.x, y: rect.y + rect.height - 1)],
-                            pass: .symbolFit)
+                            orientation: nil, place: candidate.rect, pass: .symbolFit)
         symbol.verification = .confirmed(lines: 1 + agreeing.count)
         return [symbol]
     }
@@ -528,22 +522,16 @@ public final class MultiPassDecoder {
             // the bars reads them; the region's own extent along them is enough).
             let upright = CandidateMap.turn(c.angle, 0) < 15, flat = CandidateMap.turn(c.angle, 90) < 15
             let (mx, my) = upright ? (margin, extra) : flat ? (extra, margin) : (margin, margin)
-            var box = (minX: c.rect.x - mx, minY: c.rect.y - my,
-                       maxX: c.rect.x + c.rect.width + mx, maxY: c.rect.y + c.rect.height + my)
+            var box = c.rect.insetBy(dx: -mx, dy: -my)
             // Areas that overlap become one (the parts of one symbol, cut by a wide bar).
             var looksLike: Candidate? = c
-            while let k = areas.firstIndex(where: { a in
-                a.rect.x < box.maxX && a.rect.x + a.rect.width > box.minX && a.rect.y < box.maxY && a.rect.y + a.rect.height > box.minY
-            }) {
+            while let k = areas.firstIndex(where: { $0.rect.intersection(box) != nil }) {
                 let a = areas.remove(at: k)
-                box = (min(box.minX, a.rect.x), min(box.minY, a.rect.y),
-                       max(box.maxX, a.rect.x + a.rect.width), max(box.maxY, a.rect.y + a.rect.height))
+                box = box.union(a.rect)
                 looksLike = a.looksLike.map { $0.blocks >= c.blocks ? $0 : c } ?? c
             }
-            let minX = max(box.minX, rect.x), minY = max(box.minY, rect.y)
-            let maxX = min(box.maxX, rect.x + rect.width), maxY = min(box.maxY, rect.y + rect.height)
-            guard maxX - minX >= 16, maxY - minY >= 16 else { continue }
-            areas.append((PixelRect(x: minX, y: minY, width: maxX - minX, height: maxY - minY), looksLike))
+            guard let clipped = box.intersection(rect), clipped.width >= 16, clipped.height >= 16 else { continue }
+            areas.append((clipped, looksLike))
         }
         return areas
     }
@@ -653,11 +641,4 @@ public final class MultiPassDecoder {
         }
     }
 
-    /// Axis-aligned quadrilateral (clockwise from top-left) around mapped points.
-    public static func boundingQuad(_ points: [(Double, Double)]) -> [Point] {
-        guard !points.isEmpty else { return [] }
-        let minX = Int(points.map(\.0).min()!.rounded()), maxX = Int(points.map(\.0).max()!.rounded())
-        let minY = Int(points.map(\.1).min()!.rounded()), maxY = Int(points.map(\.1).max()!.rounded())
-        return [Point(x: minX, y: minY), Point(x: maxX, y: minY), Point(x: maxX, y: maxY), Point(x: minX, y: maxY)]
-    }
 }

@@ -30,18 +30,17 @@ enum ReadingVerifier {
         guard symbol.symbology == .ean13 || symbol.symbology == .ean8,
               symbol.data.count == (symbol.symbology == .ean13 ? 13 : 8),
               let digits = Optional(symbol.data.compactMap { $0.wholeNumberValue.map(UInt8.init) }),
-              digits.count == symbol.data.count, !symbol.polygon.isEmpty else { return .unverified }
-        let b = symbol.bounds
+              digits.count == symbol.data.count, let b = symbol.place else { return .unverified }
         let horizontal: [Bool]
         switch symbol.orientation {
         case 0?, 180?: horizontal = [true]
         case 90?, 270?: horizontal = [false]
-        default: horizontal = (b.maxX - b.minX) >= (b.maxY - b.minY) ? [true, false] : [false, true]
+        default: horizontal = b.width >= b.height ? [true, false] : [false, true]
         }
         let modules = Double(symbol.symbology == .ean13 ? 95 : 67)
         for isRow in horizontal {
-            let (along0, along1) = isRow ? (b.minX, b.maxX) : (b.minY, b.maxY)
-            let (across0, across1) = isRow ? (b.minY, b.maxY) : (b.minX, b.maxX)
+            let (along0, along1) = isRow ? (b.x, b.lastX) : (b.y, b.lastY)
+            let (across0, across1) = isRow ? (b.y, b.lastY) : (b.x, b.lastX)
             // zbar marks a symbol where its decode completed on each scan line: at either end
             // or at the middle guard (it decodes the halves apart), so the box may span the
             // symbol, either half of it, or one point. Each span it may stand for is tried.

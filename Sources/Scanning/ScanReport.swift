@@ -43,13 +43,8 @@ public struct ScanReport: Sendable {
     public init(symbols raw: [Symbol], recoveryEvidence: Int = 1, candidates: [Candidate] = [],
                 accepting prefixes: ISBNPrefixes = .only978) {
         codes = Arbiter.judge(ScanReport.attachAddOns(raw), recoveryEvidence: recoveryEvidence, accepting: prefixes)
-        let read = codes.map(\.symbol.bounds)
-        self.candidates = candidates.filter { candidate in
-            let r = candidate.rect
-            return !read.contains { b in
-                b.minX < r.x + r.width && b.maxX >= r.x && b.minY < r.y + r.height && b.maxY >= r.y
-            }
-        }
+        let read = codes.map(\.symbol.box)
+        self.candidates = candidates.filter { candidate in !read.contains { $0.intersection(candidate.rect) != nil } }
     }
 
     /// The first accepted code of each ISBN, in reading order (so each ISBN once, with the
@@ -117,23 +112,22 @@ public struct ScanReport: Sendable {
 
     /// Top to bottom, then left to right (then by digits).
     static func readingOrder(_ a: ReadCode, _ b: ReadCode) -> Bool {
-        let ba = a.symbol.bounds, bb = b.symbol.bounds
-        return (ba.minY, ba.minX, a.symbol.data) < (bb.minY, bb.minX, b.symbol.data)
+        let ba = a.symbol.box, bb = b.symbol.box
+        return (ba.y, ba.x, a.symbol.data) < (bb.y, bb.x, b.symbol.data)
     }
 
     /// Attaches each add-on to the nearest EAN-13 it sits beside; drops the rest.
     static func attachAddOns(_ raw: [Symbol]) -> [Symbol] {
         var main = raw.filter { !$0.symbology.isAddOn }
         for addOn in raw where addOn.symbology.isAddOn {
-            let a = addOn.bounds
-            let centre = (x: Double(a.minX + a.maxX) / 2, y: Double(a.minY + a.maxY) / 2)
+            let centre = addOn.box.midpoint
             var best: (index: Int, distance: Double)?
             for (index, symbol) in main.enumerated() where symbol.symbology == .ean13 {
-                let b = symbol.bounds
-                let dx = max(Double(b.minX) - centre.x, 0, centre.x - Double(b.maxX))
-                let dy = max(Double(b.minY) - centre.y, 0, centre.y - Double(b.maxY))
+                let b = symbol.box
+                let dx = max(Double(b.x) - centre.x, 0, centre.x - Double(b.lastX))
+                let dy = max(Double(b.y) - centre.y, 0, centre.y - Double(b.lastY))
                 let distance = (dx * dx + dy * dy).squareRoot()
-                let reach = Double(max(b.maxX - b.minX, b.maxY - b.minY, 1))
+                let reach = Double(max(b.width - 1, b.height - 1, 1))
                 if distance <= reach, distance < (best?.distance ?? .infinity) { best = (index, distance) }
             }
             if let best, main[best.index].addOn == nil { main[best.index].addOn = addOn.data }
@@ -157,11 +151,12 @@ extension Symbol {
     /// lines), so each box is first grown to at least 8 pixels in each direction. Box corners
     /// are pixels of the same image.
     public func overlaps(_ other: Symbol) -> Bool {
-        func grown(_ b: (minX: Int, minY: Int, maxX: Int, maxY: Int)) -> (Int, Int, Int, Int) {
-            let padX = max(0, 8 - (b.maxX - b.minX)) / 2, padY = max(0, 8 - (b.maxY - b.minY)) / 2
-            return (b.minX - padX, b.minY - padY, b.maxX + padX, b.maxY + padY)
+        // Corner pixels (first and last column and row) of each box, grown.
+        func grown(_ b: PixelRect) -> (Int, Int, Int, Int) {
+            let padX = max(0, 8 - (b.width - 1)) / 2, padY = max(0, 8 - (b.height - 1)) / 2
+            return (b.x - padX, b.y - padY, b.lastX + padX, b.lastY + padY)
         }
-        let (ax0, ay0, ax1, ay1) = grown(bounds), (bx0, by0, bx1, by1) = grown(other.bounds)
+        let (ax0, ay0, ax1, ay1) = grown(box), (bx0, by0, bx1, by1) = grown(other.box)
         let ix = max(0, min(ax1, bx1) - max(ax0, bx0)), iy = max(0, min(ay1, by1) - max(ay0, by0))
         let areaA = (ax1 - ax0) * (ay1 - ay0), areaB = (bx1 - bx0) * (by1 - by0)
         let smaller = max(1, min(areaA, areaB))

@@ -1,10 +1,5 @@
-/// A point in pixel coordinates of the upright image: origin top-left, x right, y down.
-public struct Point: Hashable, Sendable, CustomStringConvertible {
-    public var x: Int
-    public var y: Int
-    public init(x: Int, y: Int) { self.x = x; self.y = y }
-    public var description: String { "(\(x),\(y))" }
-}
+@_exported import struct Imaging.Point
+@_exported import struct Imaging.PixelRect
 
 /// The barcode symbologies isbnscan reads (GS1 General Specifications §5.2: EAN/UPC).
 public enum Symbology: String, Sendable, Hashable, CaseIterable {
@@ -35,9 +30,16 @@ public struct Symbol: Hashable, Sendable {
     /// The direction the bars are read in, degrees clockwise from left-to-right: 0, 90, 180
     /// or 270 (`zbar_symbol_get_orientation`); `nil` when zbar cannot tell.
     public var orientation: Int?
-    /// Bounding quadrilateral in pixel coordinates of the upright image, 4 points clockwise
-    /// from top-left (top-left, top-right, bottom-right, bottom-left of the scanned frame).
-    public var polygon: [Point]
+    /// Where it was read: the box around every point the reader marked, in pixels of the
+    /// upright image (or frame); `nil` when the reader marked none.
+    public var place: PixelRect?
+    /// ``place`` as the quadrilateral of the output: 4 points clockwise from the top-left
+    /// (top-left, top-right, bottom-right, bottom-left), or none. Setting it sets ``place`` to
+    /// the box around the points.
+    public var polygon: [Point] {
+        get { place?.corners ?? [] }
+        set { place = PixelRect(covering: newValue) }
+    }
     /// Which decoding pass found it (``PassName/full`` for the first pass; ``PassName/fit`` for a
     /// code that only the re-measurement of another reading's bars gave, see ``Verification``).
     public var pass: PassName
@@ -45,19 +47,24 @@ public struct Symbol: Hashable, Sendable {
     public var verification: Verification?
 
     public init(symbology: Symbology, data: String, addOn: String? = nil, quality: Int,
-                orientation: Int?, polygon: [Point], pass: PassName = .full) {
+                orientation: Int?, place: PixelRect?, pass: PassName = .full) {
         self.symbology = symbology
         self.data = data
         self.addOn = addOn
         self.quality = quality
         self.orientation = orientation
-        self.polygon = polygon
+        self.place = place
         self.pass = pass
     }
 
-    /// The axis-aligned box around ``polygon``: (minX, minY, maxX, maxY), inclusive pixels.
-    public var bounds: (minX: Int, minY: Int, maxX: Int, maxY: Int) {
-        let xs = polygon.map(\.x), ys = polygon.map(\.y)
-        return (xs.min() ?? 0, ys.min() ?? 0, xs.max() ?? 0, ys.max() ?? 0)
+    /// A symbol whose place is the box around `polygon`.
+    public init(symbology: Symbology, data: String, addOn: String? = nil, quality: Int,
+                orientation: Int?, polygon: [Point], pass: PassName = .full) {
+        self.init(symbology: symbology, data: data, addOn: addOn, quality: quality, orientation: orientation,
+                  place: PixelRect(covering: polygon), pass: pass)
     }
+
+    /// ``place``, or the pixel at the origin for a symbol without one (so that such symbols
+    /// still sort and compare).
+    var box: PixelRect { place ?? PixelRect(x: 0, y: 0, width: 1, height: 1) }
 }

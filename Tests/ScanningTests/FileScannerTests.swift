@@ -56,8 +56,8 @@ import TestSupport
             let report = try #require(FileScanner(region: .band)
                 .scanFile(path: "\(testImages)/exif/orientation-\(orientation).jpg").report)
             #expect(report.isbns.map(\.isbn13) == ["9780262033848"], "orientation \(orientation)")
-            let box = try #require(report.codes.first?.symbol.bounds)
-            #expect(box.minX >= 40 && box.maxX <= 440 && box.minY >= 256 && box.maxY <= 352,
+            let box = try #require(report.codes.first?.symbol.place)
+            #expect(box.x >= 40 && box.lastX <= 440 && box.y >= 256 && box.lastY <= 352,
                     "orientation \(orientation): box \(box)")
         }
     }

@@ -27,8 +27,8 @@ import TestSupport
         let image = try ImageLoader.load(path: path).image
         #expect(half.imageSize == (image.width, image.height) && full.imageSize == half.imageSize)
         #expect(half.pageCount == 1 && half.warning == nil)
-        let a = try #require(full.report.codes.first?.symbol.bounds), b = try #require(half.report.codes.first?.symbol.bounds)
-        #expect(abs(a.minX - b.minX) <= 4 && abs(a.maxX - b.maxX) <= 4 && abs(a.minY - b.minY) <= 4 && abs(a.maxY - b.maxY) <= 4,
+        let a = try #require(full.report.codes.first?.symbol.place), b = try #require(half.report.codes.first?.symbol.place)
+        #expect(abs(a.x - b.x) <= 4 && abs(a.lastX - b.lastX) <= 4 && abs(a.y - b.y) <= 4 && abs(a.lastY - b.lastY) <= 4,
                 "full size \(a), half size \(b)")
     }
 

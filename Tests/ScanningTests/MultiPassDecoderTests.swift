@@ -50,9 +50,9 @@ import TestSupport
 
     /// The box lies inside the rotated canvas, near its centre where the barcode is.
     func expectCentred(_ symbol: Symbol, in turned: LuminanceImage) throws {
-        let box = symbol.bounds
-        #expect(box.minX >= -2 && box.maxX <= turned.width + 2 && box.minY >= -2 && box.maxY <= turned.height + 2)
-        let centre = (x: (box.minX + box.maxX) / 2, y: (box.minY + box.maxY) / 2)
+        let box = try #require(symbol.place)
+        #expect(box.x >= -2 && box.lastX <= turned.width + 2 && box.y >= -2 && box.lastY <= turned.height + 2)
+        let centre = box.center
         #expect(abs(centre.x - turned.width / 2) < turned.width / 4 && abs(centre.y - turned.height / 2) < turned.height / 4,
                 "box \(box) in \(turned.width)x\(turned.height)")
     }

@@ -67,8 +67,8 @@ import TestSupport
         let band = try #require(FileScanner(region: .band).scanFile(path: "\(testImages)/roi/band-two-books.png").report)
         #expect(band.isbns.map(\.isbn13) == ["9780743273565"])
         // Polygons stay in full-image pixels: the band is rows 240..330 of 600.
-        let box = try #require(band.codes.first?.symbol.bounds)
-        #expect(box.minY >= 240 && box.maxY <= 330 && box.minX >= 420 && box.maxX <= 610)
+        let box = try #require(band.codes.first?.symbol.place)
+        #expect(box.y >= 240 && box.lastY <= 330 && box.x >= 420 && box.lastX <= 610)
         let all = try #require(FileScanner().scanFile(path: "\(testImages)/roi/band-two-books.png").report)
         #expect(all.isbns.map(\.isbn13) == ["9780451524935", "9780743273565"])  // reading order: top first
     }
