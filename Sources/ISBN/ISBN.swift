@@ -32,7 +32,8 @@ public struct ISBN: Hashable, Sendable, CustomStringConvertible {
             return .rejected(Rejection(.ismn, "prefix 979-0 is an ISMN (printed music), not an ISBN"))
         }
         guard data.hasPrefix("978") || (prefixes == .with979 && data.hasPrefix("979")) else {
-            return .rejected(Rejection(.prefix, prefixExplanation(data)))
+            let (explanation, remedy) = prefixExplanation(data)
+            return .rejected(Rejection(.prefix, explanation, remedy: remedy))
         }
         guard EAN.hasValidCheckDigit(digits) else {
             let expected = EAN.checkDigit(for: Array(digits.dropLast()))
@@ -102,21 +103,24 @@ public struct ISBN: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Names the GS1 prefix of a 13-digit code that is not 978 (GS1 General Specifications
-    /// 1.4, GS1 prefixes), so a refusal says what the code probably is.
-    static func prefixExplanation(_ data: String) -> String {
+    /// 1.4, GS1 prefixes), so a refusal says what the code probably is, and whether a new photo
+    /// would help.
+    static func prefixExplanation(_ data: String) -> (String, Remedy?) {
         let kind: String
+        var remedy: Remedy?
         if data.hasPrefix("9790") { kind = "ISMN (printed music)" }
         else if data.hasPrefix("979") { kind = "ISBN-13 in the 979 range" }
         else if data.hasPrefix("977") { kind = "ISSN (serial publication)" }
         else if ["918", "972", "912"].contains(where: data.hasPrefix) {
             // 978 with 7 read as 1 or 8 as 2: the digits a print's ink spread confuses.
-            kind = "probably a misread of a 978 ISBN (1 and 7, 2 and 8 look alike on a worn print): take the photo again"
+            kind = "probably a misread of a 978 ISBN (1 and 7, 2 and 8 look alike on a worn print)"
+            remedy = .retakePhoto
         }
         else if data.hasPrefix("45") || data.hasPrefix("49") { kind = "Japanese JAN product code" }
         else if data.hasPrefix("0") { kind = "UPC-A product code (US/Canada)" }
         else if data.hasPrefix("2") { kind = "restricted-circulation number (in-store code)" }
         else { kind = "product code" }
-        return "prefix \(data.prefix(3)) is not 978: \(kind)"
+        return ("prefix \(data.prefix(3)) is not 978: \(kind)", remedy)
     }
 }
 

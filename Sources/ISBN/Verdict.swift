@@ -20,15 +20,29 @@ public enum RejectionReason: String, Sendable, CaseIterable, Hashable {
     case misread
 }
 
-/// A refusal: the reason, and a sentence for people saying what exactly failed.
+/// What the person holding the book can do about a refusal. A value, so that the decoder and
+/// the ISBN rules say *what* would help and the presentation (Records, the command line) says it
+/// in words fit for where it is shown: a typed code (`validate`) is given none.
+public enum Remedy: String, Sendable, Hashable, CaseIterable {
+    /// A new photo would probably read the code right (a 978 ISBN misread as 918, 972, 912).
+    case retakePhoto = "retake-photo"
+    /// The bars do not settle between two readings: a new photo, or the printed digits.
+    case retakeOrType = "retake-or-type"
+}
+
+/// A refusal: the reason, a sentence for people saying what exactly failed, and what would help.
 public struct Rejection: Hashable, Sendable, CustomStringConvertible {
     public let reason: RejectionReason
-    /// E.g. `"check digit is 3, expected 7"` or `"prefix 490 is not 978: Japanese JAN product code"`.
+    /// What failed, as facts: e.g. `"check digit is 3, expected 7"` or `"prefix 490 is not 978:
+    /// Japanese JAN product code"`. No advice: that is ``remedy``.
     public let detail: String
+    /// What the user can do about it, when something can be done with a camera.
+    public let remedy: Remedy?
 
-    public init(_ reason: RejectionReason, _ detail: String) {
+    public init(_ reason: RejectionReason, _ detail: String, remedy: Remedy? = nil) {
         self.reason = reason
         self.detail = detail
+        self.remedy = remedy
     }
 
     public var description: String { "\(reason.rawValue): \(detail)" }

@@ -68,9 +68,19 @@ public struct SymbolRecord: Sendable, Equatable, JSONRecord {
 }
 
 extension RefusalRecord {
-    /// The refusal of `code`.
+    /// The refusal of `code`: its detail, followed by what would help (``Remedy/words``).
     public init(_ code: ReadCode, _ rejection: Rejection) {
-        self.init(type: code.symbol.symbology.rawValue, data: code.symbol.data,
-                  reason: rejection.reason.rawValue, detail: rejection.detail, misreadOf: code.misreadOf)
+        self.init(type: code.symbol.symbology.rawValue, data: code.symbol.data, reason: rejection.reason.rawValue,
+                  detail: rejection.detail + (rejection.remedy.map { ": " + $0.words } ?? ""), misreadOf: code.misreadOf)
+    }
+}
+
+extension Remedy {
+    /// The advice as the output words it, after the refusal's detail.
+    public var words: String {
+        switch self {
+        case .retakePhoto: return "take the photo again"
+        case .retakeOrType: return "take the photo again (sharper, closer) or type the digits printed under the barcode"
+        }
     }
 }

@@ -218,8 +218,8 @@ public enum Arbiter {
                 } else {
                     let others = kept.keys.filter { $0 != data }.sorted()
                     verdict = .rejected(Rejection(.ambiguous, "the same barcode also read as "
-                        + others.joined(separator: ", ") + (others.count == 1 ? "; neither is trusted" : "; none is trusted")
-                        + ": take the photo again (sharper, closer) or type the digits printed under the barcode"))
+                        + others.joined(separator: ", ") + (others.count == 1 ? "; neither is trusted" : "; none is trusted"),
+                        remedy: .retakeOrType))
                 }
                 var code = ReadCode(symbol: symbol, verdict: verdict, misreadOf: misreadOf)
                 code.independentlyMeasured = place.readings.contains { reading in

@@ -33,6 +33,11 @@ import Testing
     @Test func rejectionDetailsSayWhatFailed() {
         #expect(ISBN.judge(ean: "9780306406158").rejection?.detail == "check digit is 8, expected 7")
         #expect(ISBN.judge(ean: "4901234567894").rejection?.detail == "prefix 490 is not 978: Japanese JAN product code")
+        #expect(ISBN.judge(ean: "4901234567894").rejection?.remedy == nil)
+        // A 978 read with 7 as 1: the rule says a new photo would help, in a value, not in words.
+        let misread = ISBN.judge(ean: "9180306406155").rejection
+        #expect(misread?.detail == "prefix 918 is not 978: probably a misread of a 978 ISBN (1 and 7, 2 and 8 look alike on a worn print)")
+        #expect(misread?.remedy == .retakePhoto)
         #expect(ISBN.judge(ean: "96385074").rejection?.detail == "8 digits, an ISBN-13 has 13")
         #expect(ISBN.judge(ean: "9790230671187").rejection?.detail == "prefix 979-0 is an ISMN (printed music), not an ISBN")
     }

@@ -90,6 +90,16 @@ import Testing
     }
 
     /// A reason the formatters have never heard of is printed by its name.
+    @Test func aRemedyIsWordedAfterTheDetail() {
+        let code = ReadCode(symbol: Symbol(symbology: .ean13, data: "9180306406155", quality: 3, orientation: nil, polygon: []),
+                            verdict: ISBN.judge(ean: "9180306406155"))
+        let record = RefusalRecord(code, code.verdict.rejection!)
+        #expect(record.detail == "prefix 918 is not 978: probably a misread of a 978 ISBN (1 and 7, 2 and 8 look alike "
+                + "on a worn print): take the photo again")
+        let plain = RefusalRecord(Self.refused, Self.refused.verdict.rejection!)
+        #expect(plain.detail == "prefix 490 is not 978: Japanese JAN product code")
+    }
+
     @Test func anyReasonIsPrintedByName() {
         var symbol = SymbolRecord(Self.refused)
         symbol.refusal?.reason = "misread"
