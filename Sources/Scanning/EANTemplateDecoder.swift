@@ -569,6 +569,28 @@ enum EANTemplateDecoder {
 }
 
 extension EANTemplateDecoder {
+    /// What the profile's values are taken to measure.
+    ///
+    /// A lens spreads light, so blur is a sum of light; a camera then encodes light with a
+    /// gamma (sRGB: about 1/2.2, IEC 61966-2-1) and a JPEG holds the encoded values. Blurred in
+    /// light and seen in encoded values, a narrow space between two bars stands out brighter
+    /// than its share of light, a narrow bar fainter, and a blurred stretch of thin bars looks
+    /// lighter than its mean: the model of the blur (linear in the modules' darkness) no longer
+    /// holds, and the light stretch can be taken for a quiet zone. Values decoded back to light
+    /// (``linear``) restore it. Prints scanned flat or blurred by processing after the encoding
+    /// are better fitted in the encoded values (``pixelValues``), so both are tried.
+    enum Light: Sendable {
+        /// The image's values as they are.
+        case pixelValues
+        /// Values decoded to light: `255 × (v / 255)^gamma`, ``gamma``.
+        case linear
+    }
+
+    /// The exponent that decodes encoded values to light: 2.2, the sRGB curve's overall gamma.
+    static let gamma = 2.2
+}
+
+extension EANTemplateDecoder {
     /// Readings of the barcode-like region `candidate` (pixels of `image`) from profiles across
     /// its bars: the mean of lines over the middle 60 % of the bars' length, and of each third of
     /// that, each line extended by half the region's extent beyond it on both sides. The
@@ -576,7 +598,8 @@ extension EANTemplateDecoder {
     ///
     /// The bands are read only when the mean of them all gives a reading with `margin` and `error`
     /// (``Reading/margin``, ``Reading/error``), each from that reading's geometry.
-    static func readings(in image: LuminanceImage, around candidate: Candidate, margin: Double, error: Double) -> [(Reading, band: Int)] {
+    static func readings(in image: LuminanceImage, around candidate: Candidate, margin: Double, error: Double,
+                         light: Light = .pixelValues) -> [(Reading, band: Int)] {
         let rect = candidate.rect
         let radians = candidate.angle * .pi / 180
         let (dx, dy) = (cos(radians), sin(radians))
@@ -586,7 +609,11 @@ extension EANTemplateDecoder {
         let half = extent  // the region's extent each side of its centre: twice the region
         let count = Int(2 * half) + 1
         let sampler = LineSampler(image: image, cx: cx, cy: cy, dx: dx, dy: dy, half: half, count: count, outside: nil)
-        func line(_ offset: Double) -> [Double] { sampler.line(offset) }
+        func line(_ offset: Double) -> [Double] {
+            let samples = sampler.line(offset)
+            guard light == .linear else { return samples }
+            return samples.map { 255 * pow(max(0, $0) / 255, Self.gamma) }
+        }
         guard image.width >= 2, image.height >= 2 else { return [] }
         let lines = stride(from: -0.3, through: 0.3001, by: 0.6 / 23).map { line($0 * along) }
         // Modules wider than 2.5 samples tell the fit no more than 2.5 do (a big photo's barcode,

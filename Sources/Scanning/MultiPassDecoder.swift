@@ -398,7 +398,8 @@ public final class MultiPassDecoder {
     func fit(_ search: inout Search, until done: ([Symbol]) -> Bool) -> [Symbol] {
         if search.candidates == nil { search.candidates = map(search) }
         var fitted: [Symbol] = []
-        for candidate in (search.candidates ?? []).prefix(max(0, policy.maximumAreas)) where !candidate.hasSharpEdges {
+        for candidate in (search.candidates ?? []).prefix(max(0, policy.maximumAreas))
+            where !candidate.hasSharpEdges || candidate.isStrong {
             fitted += Self.templateSymbols(search.image, around: candidate, policy: policy)
             if done(fitted) { break }
         }
@@ -492,18 +493,26 @@ public final class MultiPassDecoder {
     /// reading of the profile averaged over the bars' middle, when one of the three bands of it
     /// reads the same code on its own, both with `policy`'s ``DecodingPolicy/templateMargin``
     /// (and the whole with its ``DecodingPolicy/templateError``). Confirmed by that agreement.
+    ///
+    /// The profile is fitted in the image's values first and, when that reads nothing, in light
+    /// (``EANTemplateDecoder/Light``): the first that reads is the reading. Both fit the same
+    /// pixels, so they are one measurement, never two.
     public static func templateSymbols(_ image: LuminanceImage, around candidate: Candidate,
                                        policy: DecodingPolicy = DecodingPolicy()) -> [Symbol] {
         let templateMargin = policy.templateMargin, templateError = policy.templateError
-        let results = EANTemplateDecoder.readings(in: image, around: candidate, margin: templateMargin, error: templateError)
-        guard let whole = results.first(where: { $0.band == 0 })?.0,
-              whole.margin >= templateMargin, whole.error <= templateError else { return [] }
-        let agreeing = results.filter { $0.band != 0 && $0.0.digits == whole.digits && $0.0.margin >= templateMargin }
-        guard !agreeing.isEmpty else { return [] }
-        var symbol = Symbol(symbology: .ean13, data: whole.digits.map(String.init).joined(), quality: 1 + agreeing.count,
-                            orientation: nil, place: candidate.rect, pass: .symbolFit)
-        symbol.verification = .confirmed(lines: 1 + agreeing.count)
-        return [symbol]
+        for light in [EANTemplateDecoder.Light.pixelValues, .linear] {
+            let results = EANTemplateDecoder.readings(in: image, around: candidate, margin: templateMargin,
+                                                      error: templateError, light: light)
+            guard let whole = results.first(where: { $0.band == 0 })?.0,
+                  whole.margin >= templateMargin, whole.error <= templateError else { continue }
+            let agreeing = results.filter { $0.band != 0 && $0.0.digits == whole.digits && $0.0.margin >= templateMargin }
+            guard !agreeing.isEmpty else { continue }
+            var symbol = Symbol(symbology: .ean13, data: whole.digits.map(String.init).joined(), quality: 1 + agreeing.count,
+                                orientation: nil, place: candidate.rect, pass: .symbolFit)
+            symbol.verification = .confirmed(lines: 1 + agreeing.count)
+            return [symbol]
+        }
+        return []
     }
 
     /// The areas to search for `candidates` (at most `maximum`, in their order): each widened by

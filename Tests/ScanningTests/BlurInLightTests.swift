@@ -1,0 +1,54 @@
+import Foundation
+import Testing
+import ISBN
+import Imaging
+@testable import Scanning
+import TestSupport
+
+/// Defocus happens in light and the camera encodes it afterwards (TestImages/blur-light: photos
+/// of Bench/make_blur_world.py, disk blur of 1 module at 1.5–2.8 px per module, cropped): the
+/// symbol fit in light, the fit of sharpened bars, and the widths deciding 1↔7 / 2↔8.
+@Suite struct BlurInLightTests {
+    static let folder = "\(testImages)/blur-light"
+
+    /// The only barcode-like region of `file`.
+    static func region(_ image: LuminanceImage) throws -> Candidate {
+        try #require(CandidateMap.find(in: image).first)
+    }
+
+    @Test func theSymbolFitReadsInLightWhatItCannotReadInPixelValues() throws {
+        let image = try ImageLoader.load(path: "\(Self.folder)/disk-r1-light.jpg").image
+        let candidate = try Self.region(image)
+        let encoded = EANTemplateDecoder.readings(in: image, around: candidate, margin: 40, error: 0.02, light: .pixelValues)
+        #expect(!encoded.contains { $0.band == 0 && $0.0.margin >= 40 && $0.0.error <= 0.02 })
+        let light = EANTemplateDecoder.readings(in: image, around: candidate, margin: 40, error: 0.02, light: .linear)
+        let whole = try #require(light.first { $0.band == 0 }?.0)
+        #expect(whole.digits.map(String.init).joined() == "9783062783913")
+        #expect(whole.margin >= 40 && whole.error <= 0.02)
+        #expect(MultiPassDecoder.templateSymbols(image, around: candidate).map(\.data) == ["9783062783913"])
+        let report = try #require(FileScanner().scanFile(path: "\(Self.folder)/disk-r1-light.jpg").report)
+        #expect(report.isbns.map(\.isbn13) == ["9783062783913"])
+    }
+
+    /// Camera sharpening steepens the edges of defocused bars; a region that is clearly a
+    /// barcode still gets the fit.
+    @Test func aSharpenedBarcodeLikeRegionIsStillFitted() throws {
+        let image = try ImageLoader.load(path: "\(Self.folder)/disk-r1-sharpened.jpg").image
+        let candidate = try Self.region(image)
+        #expect(candidate.hasSharpEdges && candidate.isStrong)
+        for effort in [Effort.normal, .thorough] {
+            let report = try #require(FileScanner(effort: effort).scanFile(path: "\(Self.folder)/disk-r1-sharpened.jpg").report)
+            #expect(report.isbns.map(\.isbn13) == ["9786706204591"], "\(effort)")
+        }
+    }
+
+    /// zbar's passes read 9180682370804 (7→1, 2→8, 8→2, 2→8) on the same pixels three times; the
+    /// fit of the symbol reads 9780628370204 once. Only the fit measures widths: it decides.
+    @Test func theWidthsDecideBetweenCodesThatDifferOnlyInBarWidths() throws {
+        for effort in [Effort.normal, .thorough] {
+            let report = try #require(FileScanner(effort: effort).scanFile(path: "\(Self.folder)/disk-r1-ambiguous.jpg").report)
+            #expect(report.isbns.map(\.isbn13) == ["9780628370204"], "\(effort)")
+            #expect(report.rejected.allSatisfy { $0.verdict.rejection?.reason == .misread }, "\(effort)")
+        }
+    }
+}
