@@ -16,7 +16,10 @@ import ISBN
 /// place wins when it has at least ``winningRatio`` times the evidence of every rival there
 /// (3:1 wins, 2:1 and 1:1 do not), or ``closeRatio`` times (2:1) when the scan lines that read
 /// it (zbar's quality) also outnumber every rival's ``lineRatio`` times, or when it wins the vote
-/// digit by digit at every position where the readings differ, 3:1 (``Place/digitVote``); its verdict is the ISBN layer's (``ISBN/judge(ean:)``), and
+/// digit by digit at every position where the readings differ, 3:1 (``Place/digitVote``), or —
+/// where its rivals differ from it only in digits that bar widths alone tell apart (1↔7, 2↔8) —
+/// when it is the only code there that a width measurement read (``Place/widthVote``); its
+/// verdict is the ISBN layer's (``ISBN/judge(ean:)``), and
 /// every rival is refused as ``ISBN/RejectionReason/misread`` naming the winner. Without a
 /// winner every reading at the place is refused as ``ISBN/RejectionReason/ambiguous``.
 ///
@@ -64,7 +67,24 @@ public enum Arbiter {
             if top.value >= Arbiter.closeRatio * rival && (lines[top.key] ?? 0) >= Arbiter.lineRatio * max(1, rivalLines) {
                 return (top.key, top.value)
             }
-            return digitVote
+            return digitVote ?? widthVote
+        }
+
+        /// The code the widths of the bars decide for, where nothing else can: every rival
+        /// here differs from it only in digits that share their edge-to-similar-edge distances
+        /// (1↔7, 2↔8, ``Symbol/differOnlyInBarWidths(_:_:)``) and it is the only code here that
+        /// a measurement of the widths (the fit of the printed symbol, or the re-measurement's
+        /// profile fit) read or confirmed. Edge decoders — zbar and the line decoder — take
+        /// those digits from bar widths measured against a threshold, which ink spread, blur in
+        /// light and camera sharpening shift for every line alike: their readings, however many
+        /// passes repeat them on the same pixels, are no evidence between such codes. The fit
+        /// models the spread and the blur, which is what tells 1 from 7 and 2 from 8.
+        var widthVote: (data: String, evidence: Int)? {
+            let measured = Set(readings.filter { $0.pass == .fit || Arbiter.weight($0) == 3 }.map(\.data))
+            guard measured.count == 1, let code = measured.first, let support = evidence[code], support > 0 else { return nil }
+            let rivals = evidence.filter { $0.key != code && $0.value > 0 }.keys
+            guard !rivals.isEmpty, rivals.allSatisfy({ Symbol.differOnlyInBarWidths(code, $0) }) else { return nil }
+            return (code, support)
         }
 
         /// Whether the re-measurement confirmed a reading of `code` here.

@@ -157,3 +157,43 @@ import TestSupport
         #expect(Symbol(symbology: .ean13, data: "9780306406157", quality: 1, orientation: 0, polygon: []).pass == .full)
     }
 }
+
+/// Codes that differ only in 1↔7 / 2↔8: the one width measurement there decides (``Arbiter/Place/widthVote``).
+@Suite struct WidthVoteTests {
+    let right = "9780628370204", rival = "9180682370804"
+
+    @Test func theFitOutweighsRepeatedEdgeReadings() {
+        let report = ScanReport(symbols: [
+            reading(rival, pass: "unsharp", quality: 62, verification: .unverified),
+            reading(rival, pass: "unsharp+smooth", quality: 36, verification: .unverified),
+            reading(rival, pass: "unsharp-strong", quality: 8, verification: .unverified),
+            reading(right, pass: .symbolFit, quality: 4, verification: .confirmed(lines: 4)),
+        ])
+        #expect(report.isbns.map(\.isbn13) == [right])
+        #expect(report.rejected.map(\.symbol.data) == [rival])
+        #expect(report.rejected.first?.verdict.rejection?.reason == .misread)
+    }
+
+    @Test func twoMeasuredCodesStayAmbiguous() {
+        let report = ScanReport(symbols: [
+            reading(rival, pass: "unsharp", quality: 62, verification: .confirmed(lines: 3)),
+            reading(rival, pass: "smooth", quality: 30, verification: .unverified),
+            reading(right, pass: .symbolFit, quality: 4, verification: .confirmed(lines: 4)),
+            reading(right, pass: "full", quality: 4, verification: .unverified),
+        ])
+        #expect(report.isbns.isEmpty)
+        #expect(Set(report.codes.map(\.verdict.rejection?.reason)) == [.ambiguous])
+    }
+
+    /// A rival that differs in a digit whose edges differ (here 0 for 3, 4 for 5) is not the widths' to settle.
+    @Test func otherDifferencesAreNotTheWidthsToSettle() {
+        let other = "9780628370235"
+        let report = ScanReport(symbols: [
+            reading(other, pass: "unsharp", quality: 62, verification: .unverified),
+            reading(other, pass: "unsharp+smooth", quality: 36, verification: .unverified),
+            reading(other, pass: "unsharp-strong", quality: 8, verification: .unverified),
+            reading(right, pass: .symbolFit, quality: 4, verification: .confirmed(lines: 4)),
+        ])
+        #expect(report.isbns.isEmpty)
+    }
+}
