@@ -94,7 +94,7 @@ let package = Package(
         .testTarget(name: "CaptureTests", dependencies: ["Capture", "LiveScan", "CV4L2", "CCodecs", "Imaging", "Scanning", "FakeV4L2", "TestSupport"]),
         .testTarget(name: "LiveScanTests", dependencies: ["LiveScan", "Scanning", "Capture", "Imaging", "TestSupport"]),
         .testTarget(name: "PreviewTests", dependencies: ["Preview", "LiveScan", "Capture", "Imaging", "Scanning"]),
-        .testTarget(name: "ISBNScanCLITests", dependencies: ["ISBNScanCLI", "isbnscan", "FakeV4L2", "Catalog", "Records", "Scanning",
+        .testTarget(name: "ISBNScanCLITests", dependencies: ["ISBNScanCLI", "isbnscan", "FakeV4L2", "Catalog", "Records", "Scanning", "ISBN",
                                                          "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
