@@ -16,14 +16,10 @@ let package = Package(
         // Whole-buffer inflate for the common PNG layouts (2-3× zlib's streaming inflate).
         .systemLibrary(name: "CDeflate", pkgConfig: "libdeflate", providers: [.apt(["libdeflate-dev"])]),
         .systemLibrary(name: "CJPEG", pkgConfig: "libjpeg", providers: [.apt(["libjpeg62-turbo-dev"])]),
-        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CExif", pkgConfig: "libexif", providers: [.apt(["libexif-dev"])]),
         .systemLibrary(name: "CWebP", pkgConfig: "libwebpdemux", providers: [.apt(["libwebp-dev"])]),
         .systemLibrary(name: "CGIF", pkgConfig: "libgif", providers: [.apt(["libgif-dev"])]),
-        // HTTP(S) for the book lookup: proxies from the environment, the system's CA certificates, HTTP/2.
-        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
-        // JSON (Open Library, Google Books answers) and XML (NDL Search's RSS, HTML entities).
-        .systemLibrary(name: "CJSON", pkgConfig: "json-c", providers: [.apt(["libjson-c-dev"])]),
+        // XML (NDL Search's RSS, HTML entities) for the book lookup.
         .systemLibrary(name: "CXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         // C: shared libraries opened on first use (dlopen) for what few runs need: libheif (HEIF/AVIF,
         // with its HEVC and AV1 codecs), libtiff (with libLerc and libjbig) and SDL2 (the preview,
@@ -34,6 +30,13 @@ let package = Package(
         // orientation; WebP and GIF through their libraries, TIFF and HEIF through libtiff and libheif
         // opened on the first such file; a strict BMP reader.
         .target(name: "CCodecs", dependencies: ["CPNG", "CDeflate", "CJPEG", "CExif", "CWebP", "CGIF", "CLoader"]),
+        // C: libcurl (HTTP(S) for the book lookup: proxies from the environment, the system's CA
+        // certificates, HTTP/2) and json-c (Open Library, Google Books answers), opened on the first
+        // lookup (headers of libcurl4-openssl-dev and libjson-c-dev).
+        .target(name: "CCurl", dependencies: ["CLoader"]),
+        .target(name: "CJSON", dependencies: ["CLoader"]),
+        // C: SQLite for the catalogue, opened on the first --db or catalog command (header of libsqlite3-dev).
+        .target(name: "CSQLite", dependencies: ["CLoader"]),
         // C: SDL2 for the camera preview window, opened on the first --preview (headers of libsdl2-dev).
         .target(name: "CSDL2", dependencies: ["CLoader"]),
         // C shim: V4L2 ioctls with fixed arguments, ioctl numbers and fourccs as real symbols.
@@ -91,7 +94,7 @@ let package = Package(
         .testTarget(name: "CaptureTests", dependencies: ["Capture", "LiveScan", "CV4L2", "CCodecs", "Imaging", "Scanning", "FakeV4L2", "TestSupport"]),
         .testTarget(name: "LiveScanTests", dependencies: ["LiveScan", "Scanning", "Capture", "Imaging", "TestSupport"]),
         .testTarget(name: "PreviewTests", dependencies: ["Preview", "LiveScan", "Capture", "Imaging", "Scanning"]),
-        .testTarget(name: "ISBNScanCLITests", dependencies: ["ISBNScanCLI", "isbnscan", "FakeV4L2", "Catalog", "Records", "Scanning",
+        .testTarget(name: "ISBNScanCLITests", dependencies: ["ISBNScanCLI", "isbnscan", "FakeV4L2", "Catalog", "Records", "Scanning", "ISBN",
                                                          "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -3,7 +3,7 @@
 # Debian package:
 #   Packaging/deb.sh DIR MAINTAINER
 # Adds the copyright file and a changelog entry, gzips the man page (gzip -9n, no time stamp), writes DEBIAN/control
-# (Depends from dpkg-shlibdeps, Recommends for the libraries opened on demand, Installed-Size in KiB) and DEBIAN/md5sums, then builds
+# (Depends from dpkg-shlibdeps and libsqlite3-0, Recommends for the other libraries opened on demand, Installed-Size in KiB) and DEBIAN/md5sums, then builds
 # OUTDIR/isbnscan_<version>_<arch>.deb with dpkg-deb, files owned by root. Prints its path.
 set -eu
 outdir=$1 maintainer=$2
@@ -42,10 +42,12 @@ printf 'Source: isbnscan\n\nPackage: isbnscan\nArchitecture: any\n' > "$outdir/d
 depends=$(cd "$outdir" && dpkg-shlibdeps -O -edebian/isbnscan/usr/bin/isbnscan | sed -n 's/^shlibs:Depends=//p')
 [ -n "$depends" ] || { echo "deb.sh: dpkg-shlibdeps found no dependencies" >&2; exit 1; }
 
-# Opened with dlopen when first needed (Sources/CLoader), so dpkg-shlibdeps cannot see them: SDL2
-# for camera --preview, libheif for HEIF/AVIF photos, libtiff for TIFF scans. Everything else
-# works without them.
-recommends="libsdl2-2.0-0, libheif1, libtiff6"
+# Opened with dlopen when first needed (Sources/CLoader), so dpkg-shlibdeps cannot see them: SQLite
+# for the catalogue (--db, catalog: a core feature, so a dependency); SDL2 for camera --preview,
+# libheif for HEIF/AVIF photos, libtiff for TIFF scans, libcurl and json-c for the book lookup.
+# Everything else works without the recommended ones.
+depends="$depends, libsqlite3-0"
+recommends="libsdl2-2.0-0, libheif1, libtiff6, libcurl4, libjson-c5"
 
 chmod -R u+rwX,go+rX,go-w "$root"
 installed_size=$(du -sk --apparent-size --exclude=DEBIAN "$root" | cut -f1)

@@ -13,9 +13,10 @@ final class Statement {
     /// - Throws: ``CatalogError`` with SQLite's code and message.
     init(_ connection: Connection, _ sql: String) throws(CatalogError) {
         var statement: OpaquePointer?
-        let code = sqlite3_prepare_v2(connection.handle, sql, -1, &statement, nil)
+        let sqlite = connection.sqlite
+        let code = sqlite.pointee.prepare_v2(connection.handle, sql, -1, &statement, nil)
         guard code == SQLITE_OK, let statement else {
-            sqlite3_finalize(statement)
+            _ = sqlite.pointee.finalize(statement)
             throw connection.error(code, sql: sql)
         }
         self.connection = connection
@@ -23,7 +24,7 @@ final class Statement {
         self.handle = statement
     }
 
-    deinit { sqlite3_finalize(handle) }
+    deinit { _ = connection.sqlite.pointee.finalize(handle) }
 
     /// A value bound to a parameter.
     enum Value {
@@ -34,30 +35,31 @@ final class Statement {
     /// (sqlite3_reset, sqlite3_bind_*, sqlite3_step) and returns every row via `row`.
     /// - Throws: ``CatalogError`` from binding or stepping.
     func run(_ values: [Value] = [], row: (Row) throws(CatalogError) -> Void = { _ in }) throws(CatalogError) {
-        sqlite3_reset(handle)
-        sqlite3_clear_bindings(handle)
+        let sqlite = connection.sqlite
+        _ = sqlite.pointee.reset(handle)
+        _ = sqlite.pointee.clear_bindings(handle)
         for (offset, value) in values.enumerated() {
             let index = Int32(offset + 1)
             let code: Int32
             switch value {
-            case .null: code = sqlite3_bind_null(handle, index)
-            case .int(let n): code = sqlite3_bind_int64(handle, index, n)
+            case .null: code = sqlite.pointee.bind_null(handle, index)
+            case .int(let n): code = sqlite.pointee.bind_int64(handle, index, n)
             case .text(let s):
                 let bytes = Array(s.utf8) + [0]
                 code = bytes.withUnsafeBufferPointer { buffer in
-                    buffer.withMemoryRebound(to: CChar.self) { isc_sqlite3_bind_text(handle, index, $0.baseAddress, Int32(bytes.count - 1)) }
+                    buffer.withMemoryRebound(to: CChar.self) { isc_sqlite3_bind_text(sqlite, handle, index, $0.baseAddress, Int32(bytes.count - 1)) }
                 }
             case .blob(let bytes):
-                code = bytes.withUnsafeBytes { isc_sqlite3_bind_blob(handle, index, $0.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32($0.count)) }
+                code = bytes.withUnsafeBytes { isc_sqlite3_bind_blob(sqlite, handle, index, $0.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32($0.count)) }
             }
             guard code == SQLITE_OK else { throw connection.error(code, sql: sql) }
         }
-        defer { sqlite3_reset(handle) }
+        defer { _ = sqlite.pointee.reset(handle) }
         while true {
-            let code = sqlite3_step(handle)
+            let code = sqlite.pointee.step(handle)
             if code == SQLITE_DONE { return }
             guard code == SQLITE_ROW else { throw connection.error(code, sql: sql) }
-            try row(Row(handle: handle))
+            try row(Row(handle: handle, sqlite: sqlite))
         }
     }
 
@@ -72,23 +74,24 @@ final class Statement {
 /// The current row of a stepping statement; valid only inside ``Statement/run(_:row:)``.
 struct Row {
     fileprivate let handle: OpaquePointer
+    fileprivate let sqlite: UnsafePointer<isc_sqlite3_api>
 
     /// sqlite3_column_int64.
-    func int(_ column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }
+    func int(_ column: Int32) -> Int64 { sqlite.pointee.column_int64(handle, column) }
     /// sqlite3_column_type == SQLITE_NULL.
-    func isNull(_ column: Int32) -> Bool { sqlite3_column_type(handle, column) == SQLITE_NULL }
+    func isNull(_ column: Int32) -> Bool { sqlite.pointee.column_type(handle, column) == SQLITE_NULL }
     /// The column as an integer, or `nil` when NULL.
     func optionalInt(_ column: Int32) -> Int64? { isNull(column) ? nil : int(column) }
     /// sqlite3_column_text, copied into a String (`nil` for NULL).
     func text(_ column: Int32) -> String? {
-        guard let pointer = sqlite3_column_text(handle, column) else { return nil }
-        let count = Int(sqlite3_column_bytes(handle, column))
+        guard let pointer = sqlite.pointee.column_text(handle, column) else { return nil }
+        let count = Int(sqlite.pointee.column_bytes(handle, column))
         return String(decoding: UnsafeBufferPointer(start: pointer, count: count), as: UTF8.self)
     }
     /// sqlite3_column_blob, copied into bytes (empty for NULL).
     func blob(_ column: Int32) -> [UInt8] {
-        let count = Int(sqlite3_column_bytes(handle, column))
-        guard count > 0, let pointer = sqlite3_column_blob(handle, column) else { return [] }
+        let count = Int(sqlite.pointee.column_bytes(handle, column))
+        guard count > 0, let pointer = sqlite.pointee.column_blob(handle, column) else { return [] }
         return Array(UnsafeRawBufferPointer(start: pointer, count: count))
     }
 }

@@ -27,19 +27,74 @@ public struct RangeMessage: Sendable {
         }
     }
 
-    /// `MessageSerialNumber` (changes with every download), or `nil` when absent.
-    public let serialNumber: String?
-    /// `MessageDate`, as written (`Sat, 22 Aug 2026 17:51:37 BST`).
-    public let date: String
-    /// Rules per GS1 prefix (`"978"`, `"979"`).
-    public let prefixRules: [String: [Rule]]
-    /// Groups by their hyphenated prefix, with their registrant rules.
-    public let groups: [String: (group: RegistrationGroup, rules: [Rule])]
+    /// The message as flat arrays, as parsed from the XML or compiled in (``bundled``): one
+    /// block per `EAN.UCC` element (the GS1 prefixes, first) and per `Group`, in message order,
+    /// and every block's rules one after the other.
+    struct Table: Sendable, Equatable {
+        var serialNumber: String?
+        var date: String
+        /// Blocks `0..<prefixCount` are `EAN.UCC` elements, the others registration groups.
+        var prefixCount: Int
+        /// Per block: its prefix (`978`, `978-4`) and agency name.
+        var prefixes: [String]
+        var agencies: [String]
+        /// Block `i`'s rules are `firstRule[i]..<firstRule[i + 1]` (one more entry than blocks).
+        var firstRule: [Int32]
+        /// Per rule: its range `lows[r]...highs[r]` of 7-digit values and its `lengths[r]`.
+        var lows: [Int32]
+        var highs: [Int32]
+        var lengths: [UInt8]
+    }
 
-    /// The copy compiled into isbnscan (see `Sources/ISBN/Resources/README.md`).
-    public static let bundled: RangeMessage = {
-        do { return try RangeMessage(xml: bundledText) } catch { preconditionFailure("bundled range message: \(error)") }
-    }()
+    /// The blocks and rules.
+    let table: Table
+    /// The block of each prefix (the last block when a prefix is repeated).
+    private let blockIndex: [String: Int]
+
+    /// `MessageSerialNumber` (changes with every download), or `nil` when absent.
+    public var serialNumber: String? { table.serialNumber }
+    /// `MessageDate`, as written (`Sat, 22 Aug 2026 17:51:37 BST`).
+    public var date: String { table.date }
+    /// How many registration groups the message defines.
+    public var groupCount: Int { groupBlocks.count }
+    /// Rules per GS1 prefix (`"978"`, `"979"`).
+    public var prefixRules: [String: [Rule]] {
+        Dictionary((0..<table.prefixCount).map { (table.prefixes[$0], rules(ofBlock: $0)) }, uniquingKeysWith: { _, last in last })
+    }
+    /// Groups by their hyphenated prefix, with their registrant rules.
+    public var groups: [String: (group: RegistrationGroup, rules: [Rule])] {
+        Dictionary(uniqueKeysWithValues: groupBlocks.map { (table.prefixes[$0], (group(ofBlock: $0), rules(ofBlock: $0))) })
+    }
+
+    /// The blocks that are registration groups (the last of each prefix).
+    private var groupBlocks: [Int] {
+        (table.prefixCount..<table.prefixes.count).filter { blockIndex[table.prefixes[$0]] == $0 }
+    }
+
+    private func rules(ofBlock block: Int) -> [Rule] {
+        (Int(table.firstRule[block])..<Int(table.firstRule[block + 1])).map {
+            Rule(low: Int(table.lows[$0]), high: Int(table.highs[$0]), length: Int(table.lengths[$0]))
+        }
+    }
+
+    private func group(ofBlock block: Int) -> RegistrationGroup {
+        RegistrationGroup(prefix: table.prefixes[block], agency: table.agencies[block])
+    }
+
+    /// The copy compiled into isbnscan (see `Sources/ISBN/Resources/README.md`): the table
+    /// `make ranges-source` wrote from it, so no run parses the XML.
+    public static let bundled = RangeMessage(checked: bundledTable)
+
+    /// A message from a table already checked (the bundled one, checked by the tests against
+    /// its XML).
+    init(checked table: Table) {
+        self.table = table
+        var blockIndex: [String: Int] = [:]
+        blockIndex.reserveCapacity(table.prefixes.count)
+        // EAN.UCC blocks and groups have distinct prefixes ("978" and "978-0"): one index serves both.
+        for (block, prefix) in table.prefixes.enumerated() { blockIndex[prefix] = block }
+        self.blockIndex = blockIndex
+    }
 
     /// Parses and checks a range message.
     ///
@@ -65,32 +120,33 @@ public struct RangeMessage: Sendable {
         guard let date = Self.element("MessageDate", in: root).map(Self.string), !date.isEmpty else {
             throw RangeMessageError("no MessageDate")
         }
-        self.date = date
-        serialNumber = Self.element("MessageSerialNumber", in: root).map(Self.string)
-        var prefixRules: [String: [Rule]] = [:]
+        var table = Table(serialNumber: Self.element("MessageSerialNumber", in: root).map(Self.string), date: date,
+                          prefixCount: 0, prefixes: [], agencies: [], firstRule: [0], lows: [], highs: [], lengths: [])
+        var prefixRules: [String: Range<Int>] = [:]
         for block in Self.elements("EAN.UCC", in: root) {
-            let (prefix, _, rules) = try Self.block(block)
-            prefixRules[prefix] = rules
+            let (prefix, _) = try Self.block(block, into: &table)
+            prefixRules[prefix] = Int(table.firstRule[table.firstRule.count - 2])..<Int(table.firstRule[table.firstRule.count - 1])
         }
+        table.prefixCount = table.prefixes.count
         for prefix in ["978", "979"] where prefixRules[prefix] == nil {
             throw RangeMessageError("no rules for the GS1 prefix \(prefix)")
         }
-        var groups: [String: (group: RegistrationGroup, rules: [Rule])] = [:]
+        var groups = Set<String>()
         for block in Self.elements("Group", in: root) {
-            let (prefix, agency, rules) = try Self.block(block)
+            let (prefix, _) = try Self.block(block, into: &table)
             let parts = prefix.split(separator: "-")
             guard parts.count == 2, let rulesOfPrefix = prefixRules[String(parts[0])], (1...5).contains(parts[1].count),
                   let value = Int(parts[1] + String(repeating: "0", count: 7 - parts[1].count)),
-                  rulesOfPrefix.first(where: { $0.low <= value && value <= $0.high })?.length == parts[1].count else {
+                  let rule = rulesOfPrefix.first(where: { table.lows[$0] <= value && value <= table.highs[$0] }),
+                  Int(table.lengths[rule]) == parts[1].count else {
                 throw RangeMessageError("group \(prefix) does not match the rules of its GS1 prefix")
             }
-            groups[prefix] = (RegistrationGroup(prefix: prefix, agency: agency), rules)
+            groups.insert(prefix)
         }
         guard groups.count >= 100 else {
             throw RangeMessageError("only \(groups.count) registration groups (the agency's message has about 290)")
         }
-        self.prefixRules = prefixRules
-        self.groups = groups
+        self.init(checked: table)
     }
 
     /// The outcome of hyphenating an ISBN-13.
@@ -126,20 +182,21 @@ public struct RangeMessage: Sendable {
         }
         let prefix = String(decoding: digits[0..<3], as: UTF8.self)
         let rest = Array(digits[3...])
-        guard let rules = prefixRules[prefix] else {
+        guard let prefixBlock = blockIndex[prefix], prefixBlock < table.prefixCount else {
             return .notHyphenatable(group: nil, reason: "prefix \(prefix) is not an ISBN prefix")
         }
-        let groupLength = Self.length(of: rest[0..<7], in: rules)
+        let groupLength = length(of: rest[0..<7], inBlock: prefixBlock)
         guard groupLength > 0 else {
             return .notHyphenatable(group: nil, reason: "the range \(prefix)-\(String(decoding: rest[0..<7], as: UTF8.self)) is not defined for use")
         }
         let groupPrefix = prefix + "-" + String(decoding: rest[0..<groupLength], as: UTF8.self)
-        guard let (group, groupRules) = groups[groupPrefix] else {
+        guard let groupBlock = blockIndex[groupPrefix], groupBlock >= table.prefixCount else {
             return .notHyphenatable(group: nil, reason: "registration group \(groupPrefix) is not in the range message")
         }
+        let group = group(ofBlock: groupBlock)
         var after = Array(rest[groupLength...].prefix(7))
         while after.count < 7 { after.append(48) }
-        let registrantLength = Self.length(of: after[...], in: groupRules)
+        let registrantLength = length(of: after[...], inBlock: groupBlock)
         guard registrantLength > 0, groupLength + registrantLength < 9 else {
             return .notHyphenatable(group: group, reason: "the registrant range is not defined for use in group \(groupPrefix)")
         }
@@ -150,10 +207,14 @@ public struct RangeMessage: Sendable {
         return .hyphenated(text, group: group)
     }
 
-    /// The length of the rule whose range holds the 7 digits `seven`, or 0.
-    static func length(of seven: ArraySlice<UInt8>, in rules: [Rule]) -> Int {
-        let value = seven.reduce(0) { $0 * 10 + Int($1 - 48) }
-        return rules.first { $0.low <= value && value <= $0.high }?.length ?? 0
+    /// The length of the rule of `block` whose range holds the 7 digits `seven`, or 0.
+    func length(of seven: ArraySlice<UInt8>, inBlock block: Int) -> Int {
+        let value = Int32(seven.reduce(0) { $0 * 10 + Int($1 - 48) })
+        for rule in Int(table.firstRule[block])..<Int(table.firstRule[block + 1])
+        where table.lows[rule] <= value && value <= table.highs[rule] {
+            return Int(table.lengths[rule])
+        }
+        return 0
     }
 
     // MARK: Reading the XML (a fixed, flat format: elements without attributes or nesting of the same name)
@@ -215,12 +276,7 @@ public struct RangeMessage: Sendable {
 
     /// Element text with surrounding whitespace trimmed and the five XML entities decoded.
     static func string(_ bytes: ArraySlice<UInt8>) -> String {
-        var s = String(decoding: bytes, as: UTF8.self)
-        // Names go to terminals: a control character (ESC, BEL, an OSC sequence's parts, C1
-        // codes) in a downloaded message becomes a space rather than a command to the terminal.
-        if s.unicodeScalars.contains(where: isControl) {
-            s = String(String.UnicodeScalarView(s.unicodeScalars.map { isControl($0) ? " " : $0 }))
-        }
+        var s = replacingControls(String(decoding: bytes, as: UTF8.self))
         guard bytes.contains(UInt8(ascii: "&")) else { return String(s.trimmingWhitespace()) }
         for (entity, character) in [("&lt;", "<"), ("&gt;", ">"), ("&quot;", "\""), ("&apos;", "'"), ("&amp;", "&")] {
             var out = ""
@@ -232,6 +288,14 @@ public struct RangeMessage: Sendable {
             s = out + rest
         }
         return String(s.trimmingWhitespace())
+    }
+
+    /// `text` with every control character replaced by a space. Names go to terminals: a control
+    /// character (ESC, BEL, an OSC sequence's parts, C1 codes) in a downloaded message becomes a
+    /// space rather than a command to the terminal.
+    static func replacingControls(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: isControl) else { return text }
+        return String(String.UnicodeScalarView(text.unicodeScalars.map { isControl($0) ? " " : $0 }))
     }
 
     /// C0 controls, DEL and C1 controls (U+0000-001F, U+007F-009F).
@@ -257,18 +321,19 @@ public struct RangeMessage: Sendable {
         return value
     }
 
-    /// Prefix, agency and rules of one `EAN.UCC` or `Group` element.
-    static func block(_ block: ArraySlice<UInt8>) throws(RangeMessageError) -> (String, String, [Rule]) {
+    /// Appends one `EAN.UCC` or `Group` element to `table` (a block and its rules) and returns
+    /// its prefix and agency.
+    static func block(_ block: ArraySlice<UInt8>, into table: inout Table) throws(RangeMessageError) -> (String, String) {
         guard let prefix = element(.prefix, in: block).map(string), !prefix.isEmpty else {
             throw RangeMessageError("a group without a Prefix")
         }
         let agency = element(.agency, in: block).map(string) ?? ""
-        var rules: [Rule] = []
+        let first = table.lows.count
         for rule in elements(.rule, in: block) {
             guard let rangeBytes = element(.range, in: rule).map(trimmed), let lengthBytes = element(.length, in: rule).map(trimmed) else {
                 throw RangeMessageError("\(prefix): a Rule without Range or Length")
             }
-            // On the bytes: a message holds thousands of rules, and every run that hyphenates reads them.
+            // On the bytes: a message holds thousands of rules.
             guard rangeBytes.count == 15, rangeBytes[rangeBytes.startIndex + 7] == UInt8(ascii: "-"),
                   let low = digits(rangeBytes.prefix(7)), let high = digits(rangeBytes.suffix(7)), low <= high else {
                 throw RangeMessageError("\(prefix): bad Range '\(string(rangeBytes))'")
@@ -276,13 +341,18 @@ public struct RangeMessage: Sendable {
             guard let length = digits(lengthBytes), length <= 7 else {
                 throw RangeMessageError("\(prefix): bad Length '\(string(lengthBytes))'")
             }
-            if let previous = rules.last, low <= previous.high {
+            if table.lows.count > first, low <= Int(table.highs[table.highs.count - 1]) {
                 throw RangeMessageError("\(prefix): range \(string(rangeBytes)) overlaps or precedes the one before")
             }
-            rules.append(Rule(low: low, high: high, length: length))
+            table.lows.append(Int32(low))
+            table.highs.append(Int32(high))
+            table.lengths.append(UInt8(length))
         }
-        guard !rules.isEmpty else { throw RangeMessageError("\(prefix): no rules") }
-        return (prefix, agency, rules)
+        guard table.lows.count > first else { throw RangeMessageError("\(prefix): no rules") }
+        table.prefixes.append(prefix)
+        table.agencies.append(agency)
+        table.firstRule.append(Int32(table.lows.count))
+        return (prefix, agency)
     }
 }
 

@@ -77,6 +77,12 @@ final class AtomicFileSink: TextSink {
         writeError = writeAll(text, to: fd)
     }
 
+    /// Bytes that are not text (the range message's compact table).
+    func write(bytes: [UInt8]) {
+        guard fd >= 0, writeError == 0 else { return }
+        writeError = bytes.withUnsafeBufferPointer { writeAll($0, to: fd) }
+    }
+
     /// Flushes to disk and renames the temporary file to ``path``; the file gets the mode a
     /// newly created file would (0666 minus the umask), or keeps the mode of the file it replaces.
     ///

@@ -35,18 +35,21 @@ public final class FileDescriptorSink: TextSink {
 /// partial writes. Returns 0, or the `errno` of the write that failed.
 func writeAll(_ text: String, to fd: Int32) -> Int32 {
     var text = text
-    return text.withUTF8 { bytes -> Int32 in
-        var offset = 0
-        while offset < bytes.count {
-            let n = Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
-            if n < 0 {
-                if errno == EINTR { continue }
-                return errno
-            }
-            offset += n
+    return text.withUTF8 { writeAll($0, to: fd) }
+}
+
+/// ``writeAll(_:to:)`` for bytes.
+func writeAll(_ bytes: UnsafeBufferPointer<UInt8>, to fd: Int32) -> Int32 {
+    var offset = 0
+    while offset < bytes.count {
+        let n = Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
+        if n < 0 {
+            if errno == EINTR { continue }
+            return errno
         }
-        return 0
+        offset += n
     }
+    return 0
 }
 
 /// Collects text in memory (for tests).

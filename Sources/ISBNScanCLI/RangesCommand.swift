@@ -25,7 +25,10 @@ enum RangesCommand {
         hyphenated form (978-4-87311-903-8) and its registration group (978-4,
         Japan). isbnscan uses $XDG_DATA_HOME/isbnscan/RangeMessage.xml
         (default ~/.local/share/isbnscan/RangeMessage.xml) when it exists and
-        parses, else the copy built in.
+        parses, else the copy built in. 'update' also writes
+        RangeMessage.table beside it, the message as a compact table that
+        later runs read instead of parsing the XML (a table not made from
+        the XML as it is now is ignored).
 
         OUTPUT:
           ranges: '<where>: serial <serial>, <date>, <n> registration groups'
@@ -55,6 +58,7 @@ enum RangesCommand {
     /// parses (else a warning on `stderr`), or the bundled one.
     static func load(stderr: TextSink?) -> (ranges: RangeMessage, source: String) {
         if let path = userCopyPath, access(path, F_OK) == 0 {
+            if let ranges = readTable(of: path) { return (ranges, path) }
             do {
                 return (try RangeMessage(xml: try readFile(path)), path)
             } catch {
@@ -78,7 +82,7 @@ enum RangesCommand {
     }
 
     static func describe(_ ranges: RangeMessage, source: String) -> String {
-        "\(escaped(source, json: false)): serial \(ranges.serialNumber ?? "(none)"), \(ranges.date), \(ranges.groups.count) registration groups"
+        "\(escaped(source, json: false)): serial \(ranges.serialNumber ?? "(none)"), \(ranges.date), \(ranges.groupCount) registration groups"
     }
 
     /// Checks the range message in `file` (`-`: standard input, `standardInput`) and installs it.
@@ -111,8 +115,58 @@ enum RangesCommand {
             stderr.write("Error: \(error)\n")
             return .inputError
         }
+        do {
+            try writeTable(of: ranges, for: target)
+        } catch {
+            // The message is installed all the same; only its parsing is repeated by each run.
+            stderr.write("Warning: \(error); every run will parse \(escaped(target, json: false)) instead\n")
+        }
         stdout.write("installed " + describe(ranges, source: target) + "\n")
         return .found
+    }
+
+    /// The compact table kept beside the user's copy `copy` (`RangeMessage.table` in its folder):
+    /// ``RangeMessage/compactForm`` after a header naming the XML file it was made from.
+    static func tablePath(of copy: String) -> String {
+        (copy.hasSuffix(".xml") ? String(copy.dropLast(4)) : copy) + ".table"
+    }
+
+    /// The first line of a table file.
+    static let tableHeader = Array("isbnscan: compact table of the range message beside it\n".utf8)
+
+    /// What identifies the XML file a table was made from: device, inode, size, modification and
+    /// status-change times (the rename that installed it sets the latter). Any edit, copy or
+    /// replacement of the XML changes one of them, and the table is then not used.
+    static func identity(of path: String) -> [UInt8]? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        let fields: [UInt64] = [UInt64(info.st_dev), UInt64(info.st_ino), UInt64(info.st_size),
+                                UInt64(bitPattern: Int64(info.st_mtim.tv_sec)), UInt64(info.st_mtim.tv_nsec),
+                                UInt64(bitPattern: Int64(info.st_ctim.tv_sec)), UInt64(info.st_ctim.tv_nsec)]
+        return fields.flatMap { field in (0..<8).map { UInt8(truncatingIfNeeded: field >> (8 * $0)) } }
+    }
+
+    /// Writes the table of `ranges`, just installed at `copy`, beside it (atomically).
+    static func writeTable(of ranges: RangeMessage, for copy: String) throws(OutputError) {
+        let path = tablePath(of: copy)
+        guard let identity = identity(of: copy) else {
+            throw OutputError(path: path, cause: "cannot read what \(escaped(copy, json: false)) is: \(String(cString: strerror(errno)))")
+        }
+        let sink = try AtomicFileSink(path: path)
+        sink.write(bytes: tableHeader + identity + ranges.compactForm)
+        try sink.commit()
+    }
+
+    /// The message from the table beside `copy`, when there is one made from `copy` as it is
+    /// now and it reads back whole; else `nil` (the XML is then parsed, and nothing is written:
+    /// only `ranges update` writes the table).
+    static func readTable(of copy: String) -> RangeMessage? {
+        guard let identity = identity(of: copy) else { return nil }
+        let fd = open(tablePath(of: copy), O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        guard let bytes = try? readAllBytes(fd, name: ""), bytes.starts(with: tableHeader + identity) else { return nil }
+        return try? RangeMessage(compactForm: Array(bytes[(tableHeader.count + identity.count)...]))
     }
 
     /// The folders above `path`, created as needed (mode 0755).
@@ -140,6 +194,11 @@ enum RangesCommand {
 
     /// Everything `fd` holds up to end of file, as UTF-8 text; `name` goes into errors.
     static func readAll(_ fd: Int32, name: String) throws(FileError) -> String {
+        String(decoding: try readAllBytes(fd, name: name), as: UTF8.self)
+    }
+
+    /// ``readAll(_:name:)`` as bytes.
+    static func readAllBytes(_ fd: Int32, name: String) throws(FileError) -> [UInt8] {
         var bytes: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 65536)
         while true {
@@ -156,7 +215,7 @@ enum RangesCommand {
                 throw FileError("\(name): larger than \(maxBytes >> 20) MiB, which no ISBN range message is (the agency's is about 220 KB)")
             }
         }
-        return String(decoding: bytes, as: UTF8.self)
+        return bytes
     }
 }
 

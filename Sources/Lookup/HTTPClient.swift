@@ -70,27 +70,30 @@ public final class HTTPClient {
     public static let maximumRedirects = 5
 
     private let handle: UnsafeMutableRawPointer
+    /// libcurl's functions (``LookupLibraries/curl()``).
+    private let curl: UnsafePointer<isc_curl_api>
     private let userAgent: String
     /// libcurl writes its last error here (CURLOPT_ERRORBUFFER); it lives as long as the handle.
     private let errorBuffer: UnsafeMutablePointer<CChar>
 
-    private static let globalInit: CURLcode = isc_curl_global_init()
-
     /// A client sending `User-Agent: <userAgent>`.
     ///
-    /// - Throws: ``HTTPError`` (`other`) when libcurl cannot be initialised (curl_global_init, curl_easy_init).
+    /// - Throws: ``HTTPError`` (`other`) when libcurl cannot be opened (`the book lookup needs
+    ///   libcurl (apt install libcurl4): …`) or initialised (curl_global_init, curl_easy_init).
     public init(userAgent: String) throws(HTTPError) {
-        guard Self.globalInit == CURLE_OK, let handle = curl_easy_init() else {
+        let curl = try LookupLibraries.curl()
+        guard let handle = curl.pointee.easy_init() else {
             throw HTTPError(kind: .other, message: "cannot initialise libcurl (curl_easy_init)")
         }
         self.handle = handle
+        self.curl = curl
         self.userAgent = userAgent
         errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE))
         errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE))
     }
 
     deinit {
-        curl_easy_cleanup(handle)
+        curl.pointee.easy_cleanup(handle)
         errorBuffer.deallocate()
     }
 
@@ -106,7 +109,7 @@ public final class HTTPClient {
     /// Any HTTP status is an answer (the caller decides what 404 or 429 means); only a transfer
     /// that produced no complete answer is an error. Wraps curl_easy_perform.
     public func get(_ url: String, timeout: Double) -> Result<HTTPResponse, HTTPError> {
-        curl_easy_reset(handle)
+        curl.pointee.easy_reset(handle)
         errorBuffer[0] = 0
         let transfer = Transfer()
         let context = Unmanaged.passRetained(transfer)
@@ -114,23 +117,23 @@ public final class HTTPClient {
         let milliseconds = max(1, Int(timeout * 1000))
         var setupFailed = false
         func check(_ code: CURLcode) { if code != CURLE_OK { setupFailed = true } }
-        check(isc_curl_setopt_string(handle, CURLOPT_URL, url))
-        check(isc_curl_setopt_pointer(handle, CURLOPT_ERRORBUFFER, errorBuffer))
-        check(isc_curl_setopt_string(handle, CURLOPT_PROTOCOLS_STR, "http,https"))
-        check(isc_curl_setopt_string(handle, CURLOPT_REDIR_PROTOCOLS_STR, "http,https"))
-        check(isc_curl_setopt_long(handle, CURLOPT_FOLLOWLOCATION, 1))
-        check(isc_curl_setopt_long(handle, CURLOPT_MAXREDIRS, Int(Self.maximumRedirects)))
-        check(isc_curl_setopt_long(handle, CURLOPT_SSL_VERIFYPEER, 1))
-        check(isc_curl_setopt_long(handle, CURLOPT_SSL_VERIFYHOST, 2))
-        check(isc_curl_setopt_long(handle, CURLOPT_TIMEOUT_MS, milliseconds))
-        check(isc_curl_setopt_long(handle, CURLOPT_CONNECTTIMEOUT_MS, milliseconds))
-        check(isc_curl_setopt_long(handle, CURLOPT_NOSIGNAL, 1))
-        check(isc_curl_setopt_off(handle, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(Self.maximumBodyBytes)))
-        check(isc_curl_setopt_string(handle, CURLOPT_USERAGENT, userAgent))
+        check(isc_curl_setopt_string(curl, handle, CURLOPT_URL, url))
+        check(isc_curl_setopt_pointer(curl, handle, CURLOPT_ERRORBUFFER, errorBuffer))
+        check(isc_curl_setopt_string(curl, handle, CURLOPT_PROTOCOLS_STR, "http,https"))
+        check(isc_curl_setopt_string(curl, handle, CURLOPT_REDIR_PROTOCOLS_STR, "http,https"))
+        check(isc_curl_setopt_long(curl, handle, CURLOPT_FOLLOWLOCATION, 1))
+        check(isc_curl_setopt_long(curl, handle, CURLOPT_MAXREDIRS, Int(Self.maximumRedirects)))
+        check(isc_curl_setopt_long(curl, handle, CURLOPT_SSL_VERIFYPEER, 1))
+        check(isc_curl_setopt_long(curl, handle, CURLOPT_SSL_VERIFYHOST, 2))
+        check(isc_curl_setopt_long(curl, handle, CURLOPT_TIMEOUT_MS, milliseconds))
+        check(isc_curl_setopt_long(curl, handle, CURLOPT_CONNECTTIMEOUT_MS, milliseconds))
+        check(isc_curl_setopt_long(curl, handle, CURLOPT_NOSIGNAL, 1))
+        check(isc_curl_setopt_off(curl, handle, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(Self.maximumBodyBytes)))
+        check(isc_curl_setopt_string(curl, handle, CURLOPT_USERAGENT, userAgent))
         // "" asks for every encoding libcurl can decode (gzip, deflate, br when built in).
-        check(isc_curl_setopt_string(handle, CURLOPT_ACCEPT_ENCODING, ""))
-        check(isc_curl_setopt_pointer(handle, CURLOPT_WRITEDATA, context.toOpaque()))
-        check(isc_curl_setopt_callback(handle, CURLOPT_WRITEFUNCTION) { data, size, count, pointer in
+        check(isc_curl_setopt_string(curl, handle, CURLOPT_ACCEPT_ENCODING, ""))
+        check(isc_curl_setopt_pointer(curl, handle, CURLOPT_WRITEDATA, context.toOpaque()))
+        check(isc_curl_setopt_callback(curl, handle, CURLOPT_WRITEFUNCTION) { data, size, count, pointer in
             let transfer = Unmanaged<Transfer>.fromOpaque(pointer!).takeUnretainedValue()
             let length = size * count
             guard transfer.body.count + length <= HTTPClient.maximumBodyBytes else {
@@ -147,16 +150,16 @@ public final class HTTPClient {
         if setupFailed {
             return .failure(HTTPError(kind: .other, message: "libcurl refused an option (curl_easy_setopt)\(detail)"))
         }
-        let code = curl_easy_perform(handle)
+        let code = curl.pointee.easy_perform(handle)
         guard code == CURLE_OK else { return .failure(error(code, url: url, overCap: transfer.overCap)) }
         var status = 0
-        _ = isc_curl_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &status)
+        _ = isc_curl_getinfo_long(curl, handle, CURLINFO_RESPONSE_CODE, &status)
         var retryAfter: curl_off_t = 0
-        _ = isc_curl_getinfo_off(handle, CURLINFO_RETRY_AFTER, &retryAfter)
+        _ = isc_curl_getinfo_off(curl, handle, CURLINFO_RETRY_AFTER, &retryAfter)
         var type: UnsafePointer<CChar>?
-        _ = isc_curl_getinfo_string(handle, CURLINFO_CONTENT_TYPE, &type)
+        _ = isc_curl_getinfo_string(curl, handle, CURLINFO_CONTENT_TYPE, &type)
         var effective: UnsafePointer<CChar>?
-        _ = isc_curl_getinfo_string(handle, CURLINFO_EFFECTIVE_URL, &effective)
+        _ = isc_curl_getinfo_string(curl, handle, CURLINFO_EFFECTIVE_URL, &effective)
         return .success(HTTPResponse(status: status, contentType: type.map { String(cString: $0) }, body: transfer.body,
                                      retryAfter: retryAfter > 0 ? Int(retryAfter) : nil,
                                      url: effective.map { String(cString: $0) } ?? url))
@@ -192,7 +195,7 @@ public final class HTTPClient {
              CURLE_SSL_CERTPROBLEM, CURLE_SSL_CIPHER:
             return HTTPError(kind: .tls, message: "TLS with \(host) failed\(detail)")
         default:
-            let text = String(cString: curl_easy_strerror(code))
+            let text = curl.pointee.easy_strerror(code).map { String(cString: $0) } ?? "libcurl error \(code.rawValue)"
             return HTTPError(kind: .other, message: "request to \(host) failed: \(text)\(detail)")
         }
     }

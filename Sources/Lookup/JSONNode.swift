@@ -29,56 +29,57 @@ public indirect enum JSONNode: Sendable, Equatable {
     ///   stopped (json_tokener_parse_ex, json_tokener_error_desc).
     public static func parse(_ bytes: [UInt8]) throws(ParseError) -> JSONNode {
         guard !bytes.isEmpty else { throw ParseError(message: "empty answer") }
-        guard let tokener = json_tokener_new() else { throw ParseError(message: "json-c could not allocate a tokener") }
-        defer { json_tokener_free(tokener) }
+        let json = try LookupLibraries.json().get()
+        guard let tokener = json.pointee.tokener_new() else { throw ParseError(message: "json-c could not allocate a tokener") }
+        defer { json.pointee.tokener_free(tokener) }
         // RFC 8259 only: json-c otherwise accepts single quotes, trailing commas and more.
-        json_tokener_set_flags(tokener, JSON_TOKENER_STRICT)
+        json.pointee.tokener_set_flags(tokener, JSON_TOKENER_STRICT)
         let object: OpaquePointer? = bytes.withUnsafeBufferPointer { buffer in
             buffer.withMemoryRebound(to: CChar.self) { chars in
-                json_tokener_parse_ex(tokener, chars.baseAddress!, Int32(chars.count))
+                json.pointee.tokener_parse_ex(tokener, chars.baseAddress!, Int32(chars.count))
             }
         }
-        defer { if let object { json_object_put(object) } }
-        let state = json_tokener_get_error(tokener)
-        let end = Int(json_tokener_get_parse_end(tokener))
+        defer { if let object { _ = json.pointee.object_put(object) } }
+        let state = json.pointee.tokener_get_error(tokener)
+        let end = Int(json.pointee.tokener_get_parse_end(tokener))
         if state == json_tokener_continue {
             throw ParseError(message: "JSON text ends early (\(bytes.count) bytes)")
         }
         guard state == json_tokener_success else {
-            throw ParseError(message: "\(String(cString: json_tokener_error_desc(state))) at byte \(end)")
+            throw ParseError(message: "\(json.pointee.tokener_error_desc(state).map { String(cString: $0) } ?? "error \(state.rawValue)") at byte \(end)")
         }
         if bytes[end...].contains(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) {
             throw ParseError(message: "text after the JSON value at byte \(end)")
         }
-        return convert(object)
+        return convert(object, json)
     }
 
     /// Why a text is not JSON: one line.
     public struct ParseError: Error, Sendable, Equatable { public var message: String }
 
-    private static func convert(_ object: OpaquePointer?) -> JSONNode {
+    private static func convert(_ object: OpaquePointer?, _ json: UnsafePointer<isc_json_api>) -> JSONNode {
         guard let object else { return .null }
-        switch json_object_get_type(object) {
-        case json_type_boolean: return .bool(json_object_get_boolean(object) != 0)
-        case json_type_int: return .number(Double(json_object_get_int64(object)))
-        case json_type_double: return .number(json_object_get_double(object))
+        switch json.pointee.object_get_type(object) {
+        case json_type_boolean: return .bool(json.pointee.object_get_boolean(object) != 0)
+        case json_type_int: return .number(Double(json.pointee.object_get_int64(object)))
+        case json_type_double: return .number(json.pointee.object_get_double(object))
         case json_type_string:
-            let length = Int(json_object_get_string_len(object))
-            guard let chars = json_object_get_string(object) else { return .string("") }
+            let length = Int(json.pointee.object_get_string_len(object))
+            guard let chars = json.pointee.object_get_string(object) else { return .string("") }
             return .string(chars.withMemoryRebound(to: UInt8.self, capacity: length) {
                 String(decoding: UnsafeBufferPointer(start: $0, count: length), as: UTF8.self)
             })
         case json_type_array:
-            let count = json_object_array_length(object)
-            return .array((0..<count).map { convert(json_object_array_get_idx(object, $0)) })
+            let count = json.pointee.object_array_length(object)
+            return .array((0..<count).map { convert(json.pointee.object_array_get_idx(object, $0), json) })
         case json_type_object:
             var members: [(key: String, value: JSONNode)] = []
-            var iterator = json_object_iter_begin(object)
-            var end = json_object_iter_end(object)
-            while json_object_iter_equal(&iterator, &end) == 0 {
-                members.append((String(cString: json_object_iter_peek_name(&iterator)),
-                                convert(json_object_iter_peek_value(&iterator))))
-                json_object_iter_next(&iterator)
+            var iterator = json.pointee.object_iter_begin(object)
+            var end = json.pointee.object_iter_end(object)
+            while json.pointee.object_iter_equal(&iterator, &end) == 0 {
+                members.append((json.pointee.object_iter_peek_name(&iterator).map { String(cString: $0) } ?? "",
+                                convert(json.pointee.object_iter_peek_value(&iterator), json)))
+                json.pointee.object_iter_next(&iterator)
             }
             return .object(members)
         default: return .null

@@ -251,8 +251,20 @@ enum EANProfileFit {
                     bend: Bool = false) -> (Parameters, Double) {
         let layout = bars(widths)
         var scratch: [Double] = []
+        // The descent asks again for points it has just scored (the other direction of a
+        // coordinate that moved; in the next round, the coordinates after the last one that
+        // moved): the score is a function of the parameters alone, so the last few are kept,
+        // keyed on their exact bits.
+        typealias Key = (UInt64, UInt64, UInt64, UInt64, UInt64)
+        var recent: [(key: Key, error: Double)] = []
+        var next = 0
         func score(_ q: Parameters) -> Double {
-            Self.score(bars: layout, q, profile: profile, range: range, scratch: &scratch).error
+            let key: Key = (q.x0.bitPattern, q.module.bitPattern, q.spread.bitPattern, q.sigma.bitPattern, q.bend.bitPattern)
+            for entry in recent where entry.key == key { return entry.error }
+            let error = Self.score(bars: layout, q, profile: profile, range: range, scratch: &scratch).error
+            if recent.count < 24 { recent.append((key, error)) } else { recent[next] = (key, error) }
+            next = (next + 1) % 24
+            return error
         }
         var p = start
         var best = score(p)

@@ -2,15 +2,16 @@ import Foundation
 import Testing
 import TestSupport
 
-/// SDL2 (the preview), libheif (HEIF/AVIF) and libtiff are opened when first needed, not linked: a scan
-/// maps neither (nor X11's Wayland, audio or video-codec companions), and a machine without
-/// them gets a clear error naming the Debian package, only when it uses them.
+/// SDL2 (the preview), libheif (HEIF/AVIF), libtiff, SQLite (the catalogue), libcurl and json-c
+/// (the lookup) are opened when first needed, not linked: a scan maps none of them (nor X11's
+/// Wayland, audio or video-codec companions, nor libcurl's TLS, Kerberos and LDAP libraries),
+/// and a machine without them gets a clear error naming the Debian package, only when it uses them.
 @Suite struct LoadOnDemandTests {
     @Test func binaryLinksNoOptionalLibrary() throws {
         let ldd = try isbnscan([isbnscanBinary], executable: "/usr/bin/ldd")
         #expect(ldd.status == 0)
         for name in ["libSDL2", "libwayland", "libpulse", "libasound", "libheif", "libx265", "libde265", "libaom", "libdav1d",
-                     "libtiff", "libLerc", "libjbig"] {
+                     "libtiff", "libLerc", "libjbig", "libsqlite3", "libcurl", "libjson-c", "libssl", "libgnutls", "libldap", "libkrb5"] {
             #expect(!ldd.stdout.contains(name), "\(name) in \(ldd.stdout)")
         }
         #expect(ldd.stdout.contains("libzbar.so.0"))
@@ -36,6 +37,33 @@ import TestSupport
         // Everything else still works without SDL.
         let scan = try #require(try withoutLibrary("libSDL2-2.0.so.0", ["scan", "\(testImages)/isbn/png-gray8.png"]))
         #expect(scan.status == 0 && scan.stdout == "9780306406157\n")
+    }
+
+    /// `--db` and `catalog` without libsqlite3: an error naming the package; scans without a
+    /// catalogue still work.
+    @Test func catalogueWithoutSQLiteSaysWhichPackage() throws {
+        let folder = NSTemporaryDirectory() + "isbnscan-nosqlite-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let db = folder + "/books.db", png = "\(testImages)/isbn/png-gray8.png"
+        guard let run = try withoutLibrary("libsqlite3.so.0", ["scan", "--db", db, png]) else { return }
+        #expect(run.status == 1)
+        #expect(run.stdout == "")
+        let prefix = "Error: \(db): the catalogue needs libsqlite3 (apt install libsqlite3-0): "
+        #expect(run.stderr.hasPrefix(prefix) && run.stderr.hasSuffix("file too short\n"), "\(run.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: db))
+        let scan = try #require(try withoutLibrary("libsqlite3.so.0", ["scan", png]))
+        #expect(scan.status == 0 && scan.stdout == "9780306406157\n")
+    }
+
+    /// `lookup` without libcurl or json-c: an error naming the package, before any request.
+    @Test(arguments: [("libcurl.so.4", "libcurl (apt install libcurl4)"), ("libjson-c.so.5", "libjson-c (apt install libjson-c5)")])
+    func lookupWithoutItsLibrariesSaysWhichPackage(soname: String, needs: String) throws {
+        guard let run = try withoutLibrary(soname, ["lookup", "9780306406157"]) else { return }
+        #expect(run.status == 1)
+        #expect(run.stdout == "")
+        #expect(run.stderr.hasPrefix("Error: the book lookup needs \(needs): ") && run.stderr.hasSuffix("file too short\n"),
+                "\(run.stderr)")
     }
 
     /// A format whose library is missing is an error for its files only; the others are read.

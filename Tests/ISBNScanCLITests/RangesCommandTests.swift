@@ -1,4 +1,6 @@
 import Foundation
+import ISBN
+@testable import ISBNScanCLI
 import Testing
 import TestSupport
 
@@ -65,6 +67,65 @@ import TestSupport
         #expect(try String(contentsOfFile: home.copy, encoding: .utf8) == newer)
         let shown = try isbnscan(["ranges"], environment: home.environment)
         #expect(shown.stdout == "\(home.copy): serial 0000aaaa-new, Tue, 1 Dec 2026 07:00:00 GMT, 287 registration groups\n")
+    }
+
+    /// `ranges update` keeps a compact table beside the message, and later runs read it instead
+    /// of the XML; a table not made from the XML as it is now, or damaged, is ignored (the XML
+    /// is parsed), and reading never writes.
+    @Test func updateKeepsACompactTableThatLaterRunsRead() throws {
+        let home = DataHome()
+        defer { home.remove() }
+        let update = try isbnscan(["ranges", "update", Self.shipped], environment: home.environment)
+        #expect(update.status == 0 && update.stderr == "")
+        let table = home.path + "/isbnscan/RangeMessage.table"
+        let written = try Data(contentsOf: URL(fileURLWithPath: table))
+        #expect(written.starts(with: Data(RangesCommand.tableHeader)))
+        #expect(written.count < 60_000)
+
+        // A table made from another message for this very XML file: what it says is what is used.
+        let shipped = try String(contentsOfFile: Self.shipped, encoding: .utf8)
+        let other = try RangeMessage(xml: shipped.replacingOccurrences(of: "<Agency>Japan</Agency>", with: "<Agency>Japan (table)</Agency>"))
+        try RangesCommand.writeTable(of: other, for: home.copy)
+        let fromTable = try isbnscan(["validate", "978-4-87311-903-8"], environment: home.environment)
+        #expect(fromTable.stdout == "978-4-87311-903-8: valid ISBN-13 9784873119038 (ISBN-10 4873119030), 978-4-87311-903-8 (978-4 Japan (table))\n")
+
+        // The XML edited by hand: the table no longer matches it, the XML is parsed, nothing is written.
+        let tableBefore = try Data(contentsOf: URL(fileURLWithPath: table))
+        try shipped.replacingOccurrences(of: "<Agency>Japan</Agency>", with: "<Agency>Japan (edited)</Agency>")
+            .write(toFile: home.copy, atomically: false, encoding: .utf8)
+        let edited = try isbnscan(["validate", "978-4-87311-903-8"], environment: home.environment)
+        #expect(edited.stdout == "978-4-87311-903-8: valid ISBN-13 9784873119038 (ISBN-10 4873119030), 978-4-87311-903-8 (978-4 Japan (edited))\n")
+        #expect(edited.stderr == "")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: table)) == tableBefore)
+
+        // A damaged table for the XML as it is: ignored without a word.
+        let identity = try #require(RangesCommand.identity(of: home.copy))
+        try Data(RangesCommand.tableHeader + identity + Array("ISBNRANGES1\n".utf8) + [0xFF, 0xFF]).write(to: URL(fileURLWithPath: table))
+        let damaged = try isbnscan(["ranges"], environment: home.environment)
+        #expect(damaged.stdout == "\(home.copy): serial 3b388def-5e30-451d-b9b2-12ca3f141051, Sat, 22 Aug 2026 17:51:37 BST, 287 registration groups\n")
+        #expect(damaged.stderr == "")
+    }
+
+    /// A big message (3.5 MB: the agency's with padding), under the cap: installed with its table,
+    /// which is a small fraction of it.
+    @Test func aBigRangeMessageIsInstalledWithItsTable() throws {
+        let home = DataHome()
+        defer { home.remove() }
+        try FileManager.default.createDirectory(atPath: home.path, withIntermediateDirectories: true)
+        let shipped = try String(contentsOfFile: Self.shipped, encoding: .utf8)
+        let padding = "<!-- " + String(repeating: "padding ", count: 3_500_000 / 8) + "-->\n"
+        let big = shipped.replacingOccurrences(of: "  <EAN.UCCPrefixes>", with: padding + "  <EAN.UCCPrefixes>")
+        #expect(big.utf8.count > 3_500_000 && big.utf8.count < RangesCommand.maxBytes)
+        let file = home.path + "-big.xml"
+        try big.write(toFile: file, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        let update = try isbnscan(["ranges", "update", file], environment: home.environment)
+        #expect(update.status == 0)
+        #expect(update.stdout == "installed \(home.copy): serial 3b388def-5e30-451d-b9b2-12ca3f141051, Sat, 22 Aug 2026 17:51:37 BST, 287 registration groups\n")
+        let table = try FileManager.default.attributesOfItem(atPath: home.path + "/isbnscan/RangeMessage.table")[.size] as? Int
+        #expect(try #require(table) < 60_000)
+        let validate = try isbnscan(["validate", "979-10-323-0569-0", "--accept", "979"], environment: home.environment)
+        #expect(validate.stdout == "979-10-323-0569-0: valid ISBN-13 9791032305690 (979: no ISBN-10), 979-10-323-0569-0 (979-10 France)\n")
     }
 
     /// `head -c 200000` of the agency's message: truncated, not "no ISBNRangeMessage element".

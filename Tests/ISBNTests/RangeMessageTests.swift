@@ -19,7 +19,87 @@ let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         #expect(ranges.serialNumber == "3b388def-5e30-451d-b9b2-12ca3f141051")
         #expect(ranges.date == "Sat, 22 Aug 2026 17:51:37 BST")
         #expect(ranges.groups.count == 287)
+        #expect(ranges.groupCount == 287)
         #expect(ranges.groups.keys.filter { $0.hasPrefix("979-") }.count == 5)
+    }
+
+    /// The table compiled in (what every run uses) is what the XML check makes of the shipped text.
+    @Test func bundledTableIsTheParsedMessage() throws {
+        let parsed = try RangeMessage(xml: RangeMessage.bundledText)
+        #expect(parsed.table == RangeMessage.bundledTable)
+        #expect(parsed.table.prefixes.count == 289 && parsed.table.prefixCount == 2 && parsed.table.lows.count == 1874)
+        #expect(parsed.prefixRules.mapValues { $0.count } == ranges.prefixRules.mapValues { $0.count })
+        #expect(parsed.prefixRules["978"]?.first == RangeMessage.Rule(low: 0, high: 5_999_999, length: 1))
+        for prefix in ["978-0", "978-4", "979-10", "978-99937"] {
+            #expect(parsed.groups[prefix]?.rules == ranges.groups[prefix]?.rules && parsed.groups[prefix]?.group == ranges.groups[prefix]?.group)
+        }
+    }
+
+    /// The compact form (what `ranges update` keeps beside an installed message) reads back as
+    /// the same table; cut short anywhere or with bytes after it, it is refused, never half read.
+    @Test func compactFormRoundTripsAndRefusesDamage() throws {
+        let bytes = ranges.compactForm
+        #expect(bytes.starts(with: Array("ISBNRANGES1\n".utf8)))
+        #expect(bytes.count < RangeMessage.bundledText.utf8.count / 4)
+        let read = try RangeMessage(compactForm: bytes)
+        #expect(read.table == RangeMessage.bundledTable)
+        #expect(read.hyphenate("9784873119038").hyphenated == "978-4-87311-903-8")
+        for cut in stride(from: 0, to: bytes.count, by: 211) {
+            #expect(throws: RangeMessageError.self) { try RangeMessage(compactForm: Array(bytes.prefix(cut))) }
+        }
+        #expect(throws: RangeMessageError("not a compact range table: bytes after its end")) {
+            try RangeMessage(compactForm: bytes + [0])
+        }
+        #expect(throws: RangeMessageError("not a compact range table: no header")) { try RangeMessage(compactForm: Array("garbage".utf8)) }
+        // A rule count far past the data: refused before anything is read or reserved.
+        var huge = bytes
+        huge.replaceSubrange(20..<24, with: [0xFF, 0xFF, 0xFF, 0x7F])
+        #expect(throws: RangeMessageError("not a compact range table: counts past its end")) { try RangeMessage(compactForm: huge) }
+        // Every single byte changed: read or refused, and what is read keeps its rules in order.
+        for offset in stride(from: 12, to: bytes.count, by: 37) {
+            var damaged = bytes
+            damaged[offset] ^= 0x5A
+            if let message = try? RangeMessage(compactForm: damaged) {
+                #expect(message.table.lengths.allSatisfy { $0 <= 7 })
+                _ = message.hyphenate("9784873119038")
+            }
+        }
+    }
+
+    /// Control characters written into a compact table by hand still never reach the output.
+    @Test func controlCharactersInACompactTableBecomeSpaces() throws {
+        let hostile = try RangeMessage(xml: RangeMessage.bundledText.replacingOccurrences(of: "<Agency>Japan</Agency>",
+                                                                                          with: "<Agency>Japan@@@</Agency>"))
+        let bytes = hostile.compactForm
+        let marker = Array("Japan@@@".utf8)
+        let at = try #require((0...(bytes.count - marker.count)).first { Array(bytes[$0..<($0 + marker.count)]) == marker })
+        var damaged = bytes
+        damaged.replaceSubrange((at + 5)..<(at + 8), with: [0x1B, 0x07, 0x7F])
+        let message = try RangeMessage(compactForm: damaged)
+        #expect(message.hyphenate("9784873119038").group?.agency == "Japan   ")
+    }
+
+    /// A group given twice: the later one counts (as a dictionary filled in message order would).
+    @Test func aRepeatedGroupTakesTheLaterRules() throws {
+        let japan = "<Prefix>978-4</Prefix>\n      <Agency>Japan</Agency>"
+        let text = RangeMessage.bundledText.replacingOccurrences(of: "</RegistrationGroups>", with: """
+              <Group>
+                <Prefix>978-4</Prefix>
+                <Agency>Japan again</Agency>
+                <Rules>
+                  <Rule>
+                    <Range>0000000-9999999</Range>
+                    <Length>3</Length>
+                  </Rule>
+                </Rules>
+              </Group>
+            </RegistrationGroups>
+            """)
+        #expect(RangeMessage.bundledText.contains(japan))
+        let message = try RangeMessage(xml: text)
+        #expect(message.groupCount == 287)
+        #expect(message.hyphenate("9784873119038") == .hyphenated("978-4-873-11903-8", group: .init(prefix: "978-4", agency: "Japan again")))
+        #expect(message.groups["978-4"]?.rules == [RangeMessage.Rule(low: 0, high: 9_999_999, length: 3)])
     }
 
     /// Control characters in a message (an ESC/OSC sequence, BEL) never reach the output.
