@@ -59,7 +59,13 @@ public enum Arbiter {
         /// The winning code and its evidence, or `nil` when no code has ``winningRatio`` times
         /// the evidence of each rival — or ``closeRatio`` times and ``lineRatio`` times its scan
         /// lines — (or none has any).
-        var winner: (data: String, evidence: Int)? {
+        var winner: (data: String, evidence: Int)? { byEvidence ?? widthVote }
+
+        /// Whether the winner won by ``widthVote`` alone (the evidence did not decide).
+        var decidedByWidths: Bool { byEvidence == nil && widthVote != nil }
+
+        /// The winner by the ratios of evidence and scan lines, or by the vote digit by digit.
+        var byEvidence: (data: String, evidence: Int)? {
             guard let top = evidence.max(by: { ($0.value, $1.key) < ($1.value, $0.key) }), top.value > 0 else { return nil }
             let rival = evidence.filter { $0.key != top.key }.map(\.value).max() ?? 0
             if top.value >= Arbiter.winningRatio * rival { return (top.key, top.value) }
@@ -67,7 +73,7 @@ public enum Arbiter {
             if top.value >= Arbiter.closeRatio * rival && (lines[top.key] ?? 0) >= Arbiter.lineRatio * max(1, rivalLines) {
                 return (top.key, top.value)
             }
-            return digitVote ?? widthVote
+            return digitVote
         }
 
         /// The code the widths of the bars decide for, where nothing else can: every rival
@@ -232,7 +238,11 @@ public enum Arbiter {
                     verdict = winnerVerdict
                 } else if let winner {
                     if winnerVerdict?.isbn != nil { misreadOf = winner.data }
-                    verdict = .rejected(Rejection(.misread, "probable misread of \(winner.data), which this barcode "
+                    verdict = .rejected(Rejection(.misread, place.decidedByWidths
+                        ? "probable misread of \(winner.data): the two differ only in digits that bar widths tell "
+                            + "apart (1 and 7, 2 and 8), and the fit of the printed symbol, which measures the widths, "
+                            + "reads \(winner.data)"
+                        : "probable misread of \(winner.data), which this barcode "
                         + "reads as with clearly more evidence (\(winner.evidence) to \(place.evidence[data] ?? 0): "
                         + "passes and scan lines that agree)"))
                 } else {

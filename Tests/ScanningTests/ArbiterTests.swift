@@ -172,6 +172,9 @@ import TestSupport
         #expect(report.isbns.map(\.isbn13) == [right])
         #expect(report.rejected.map(\.symbol.data) == [rival])
         #expect(report.rejected.first?.verdict.rejection?.reason == .misread)
+        #expect(report.rejected.first?.verdict.rejection?.detail == "probable misread of \(right): the two differ only "
+                + "in digits that bar widths tell apart (1 and 7, 2 and 8), and the fit of the printed symbol, which "
+                + "measures the widths, reads \(right)")
     }
 
     @Test func twoMeasuredCodesStayAmbiguous() {
