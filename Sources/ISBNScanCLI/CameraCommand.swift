@@ -2,6 +2,7 @@ import Imaging
 import Records
 import Capture
 import LiveScan
+import Lookup
 import Catalog
 import ISBN
 import Scanning
@@ -59,6 +60,7 @@ ArgumentParser.acceptOption,
                 already in it gets a warning 'already scanned <date> from
                 <file>' (and two bells with --beep).
                 """),
+        ] + LookupCommand.backgroundOptions + [
             OptionSpec("beep", help: "Ring the terminal bell (on stderr) for every ISBN printed."),
             OptionSpec("quiet", short: "q", help: "No status lines, warnings or summary on stderr\n(errors still appear)."),
         ],
@@ -133,6 +135,8 @@ ArgumentParser.acceptOption,
         var preview = false
         /// `--preview-snapshot`: where the window's last picture goes.
         var previewSnapshot: String?
+        /// `--lookup`: how books are looked up, or `nil`.
+        var lookup: LookupOptions?
 
         /// The camera session's part of the settings.
         var options: LiveScanOptions {
@@ -210,6 +214,7 @@ ArgumentParser.acceptOption,
         s.json = parsed.flag("json")
         s.beep = parsed.flag("beep")
         s.quiet = parsed.flag("quiet")
+        s.lookup = try LookupCommand.backgroundOptions(from: parsed, db: s.db, csv: false)
         return s
     }
 

@@ -52,6 +52,8 @@ final class CameraReporter: @unchecked Sendable {
     private let undoRequests = Mutex(0)
     /// With `--preview`: what the window shows, updated from every event.
     let preview: Mutex<PreviewState>?
+    /// `--lookup`: the books looked up on their own thread after they are printed (and recorded).
+    let lookup: BackgroundLookup?
 
     init(settings: CameraCommand.Settings, stdout: TextSink, stderr: TextSink, catalog: Catalog? = nil) {
         self.catalog = catalog
@@ -61,6 +63,10 @@ final class CameraReporter: @unchecked Sendable {
         self.recordOptions = RecordOptions(ranges: RangesCommand.load(stderr: stderr).ranges, prefixes: settings.prefixes)
         self.live = !settings.quiet && isatty(2) == 1 && (stderr as? FileDescriptorSink)?.fd == 2
         self.preview = settings.preview ? Mutex(PreviewState(scanRegion: settings.region)) : nil
+        self.lookup = settings.lookup.flatMap { BackgroundLookup(options: $0, catalogPath: settings.db) }
+        if settings.lookup != nil && lookup == nil {
+            stderr.write("Warning: --lookup: no thread could be started; no book is looked up\n")
+        }
     }
 
     /// ISBNs printed and not undone.
@@ -74,6 +80,7 @@ final class CameraReporter: @unchecked Sendable {
     /// cannot be written).
     func handle(_ event: LiveScanEvent) -> Bool {
         preview?.withLock { $0.apply(event) }
+        if let lookup { deliver(lookup.drain()) }
         let pendingUndo = undoRequests.withLock { n in defer { n = 0 }; return n }
         for _ in 0..<pendingUndo { undoLast() }
         let s = settings
@@ -161,12 +168,29 @@ final class CameraReporter: @unchecked Sendable {
             if printed.contains(where: { $0.isbn13 == isbn.isbn13 }) { duplicates += 1 }
             printed.append(Printed(isbn13: isbn.isbn13, frame: frame, time: time, recorded: recorded))
         }
+        lookup?.submit(event.isbns.map(\.isbn13))
         if let last = event.isbns.last {
             let count = self.count
             preview?.withLock {
                 $0.isbnCount = count
                 $0.lastISBN = last.hyphenated ?? last.isbn13
+                $0.lastISBN13 = last.isbn13
                 $0.alreadyInCatalogue = !already.isEmpty
+            }
+        }
+    }
+
+    /// The books' answers: their lines on stdout without `--db` (with it they are in the
+    /// catalogue), their titles in the preview.
+    private func deliver(_ answers: [BackgroundLookup.Answer]) {
+        for answer in answers {
+            if settings.db == nil && !answer.cached, let line = BackgroundLookup.line(answer.record, json: settings.json) {
+                if statusShown { stderr.write("\r\u{1B}[K") }
+                stdout.write(line)
+            }
+            if let book = answer.record.metadata {
+                let isbn13 = answer.record.isbn13
+                preview?.withLock { $0.titles[isbn13] = book.title ?? book.byStatement }
             }
         }
     }
@@ -197,6 +221,7 @@ final class CameraReporter: @unchecked Sendable {
         preview?.withLock {
             $0.isbnCount = count
             $0.lastISBN = previous.map { isbn in self.recordHyphenated(isbn) }
+            $0.lastISBN13 = previous
             $0.alreadyInCatalogue = false
         }
     }
@@ -210,7 +235,18 @@ final class CameraReporter: @unchecked Sendable {
         // Undo asked for as the session ended.
         let pendingUndo = undoRequests.withLock { n in defer { n = 0 }; return n }
         for _ in 0..<pendingUndo { undoLast() }
+        // The books not answered yet, unless the session was interrupted: then they are left
+        // (with --db, pending for 'catalog lookup').
+        var interrupted = false
+        if case .stopped(let signal) = summary.end, signal != 0 { interrupted = true }
+        if let lookup, !interrupted, !catalogFailed {
+            _ = lookup.finish(shouldStop: { StopSignal.received != nil || stdout.writeFailed }, each: deliver)
+        }
         endStatusLine()
+        if let lookup, !settings.quiet {
+            if let line = lookup.summaryLine { stderr.write(line + "\n") }
+            if let line = lookup.unfinishedLine(db: settings.db) { stderr.write(line + "\n") }
+        }
         if case .failed = summary.end { return .inputError }
         let s = settings
         if !s.quiet {

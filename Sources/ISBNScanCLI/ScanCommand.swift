@@ -7,6 +7,7 @@ import Catalog
 
 import Imaging
 import ISBN
+import Lookup
 import Scanning
 
 /// `isbnscan scan FILE|FOLDER...`: reads the barcodes in image files, one or thousands.
@@ -95,6 +96,7 @@ ArgumentParser.acceptOption,
                 cannot be recorded stops the run (status 1) unprinted.
                 """),
             OptionSpec("rescan", help: "With --db: scan every file again, even unchanged ones."),
+        ] + LookupCommand.backgroundOptions + [
             OptionSpec("max-pixels", value: "n", help: "Refuse images larger than n pixels before decoding\n(default: 120000000)."),
             OptionSpec("quiet", short: "q", help: "No warnings, progress, summary or --db 'unchanged' lines\non stderr (errors still appear)."),
         ],
@@ -225,6 +227,8 @@ ArgumentParser.acceptOption,
         var nulSeparated = false
         /// `--shard i/n`: only the files of this shard.
         var shard: Shard?
+        /// `--lookup`: how books are looked up, or `nil`.
+        var lookup: LookupOptions?
     }
 
     static func settings(from parsed: ParsedArguments) throws(UsageError) -> Settings {
@@ -268,6 +272,7 @@ ArgumentParser.acceptOption,
             throw UsageError("-0 (--null) describes the list of --files-from; give the list with --files-from FILE")
         }
         if let text = parsed.value("shard") { settings.shard = try shard(from: text) }
+        settings.lookup = try LookupCommand.backgroundOptions(from: parsed, db: settings.db, csv: settings.format == .csv)
         return settings
     }
 
@@ -420,6 +425,18 @@ ArgumentParser.acceptOption,
         }
         let writer = ResultWriter(settings: settings, showNames: paths.count > 1 || walk.foldersGiven > 0 || settings.filesFrom != nil || settings.shard != nil, out: results, diagnostics: writerDiagnostics)
         writer.begin()
+        // --lookup: books looked up on their own thread once recorded (with --db) or printed.
+        let background = settings.lookup.flatMap { BackgroundLookup(options: $0, catalogPath: settings.db) }
+        if settings.lookup != nil && background == nil {
+            diagnostics.write("Warning: --lookup: no thread could be started; no book is looked up\n")
+        }
+        if let background { recorder?.committed = { background.submit($0) } }
+        func printLookups(_ answers: [BackgroundLookup.Answer]) {
+            guard settings.db == nil else { return }
+            for answer in answers where !answer.cached {
+                if let line = BackgroundLookup.line(answer.record, json: settings.format == .json) { results.write(line) }
+            }
+        }
         recorder?.commit()
 
         let options = settings.decode, scannerOptions = ScannerOptions(addOns: settings.addOns)
@@ -440,6 +457,7 @@ ArgumentParser.acceptOption,
         // so does a result that cannot be recorded.
         func mustStop() -> Bool { StopSignal.received != nil || results.writeFailed || recorder?.failed == true }
         batch.run(inputs, idle: {
+            if let background { printLookups(background.drain()) }
             recorder?.tick()
             if mustStop() { batch.stop() }
             progress?.draw(done: tally.files, found: tally.withISBN)
@@ -451,6 +469,10 @@ ArgumentParser.acceptOption,
                 let record = FileRecord(result, options: recordOptions)
                 tally.add(record, all: settings.all)
                 let warnings = writer.write(record)
+                if recorder == nil, let background {
+                    background.submit(record.isbns.map(\.isbn13))
+                    printLookups(background.drain())
+                }
                 // A path that names no file is reported, not recorded.
                 let path = inputs[index].path
                 if let recorder, identities[index] != nil || path.isStandardInput {
@@ -466,6 +488,12 @@ ArgumentParser.acceptOption,
         // After the --unique list, which is held like every result until the last commit.
         recorder?.commit()
         progress?.clear()
+        // The scan's own time, without the wait for the books' answers.
+        let seconds = (ContinuousClock.now - start).seconds
+        // The books not answered yet, unless the run stops: then they are left (with --db, pending).
+        if let background, !mustStop() {
+            _ = background.finish(shouldStop: { StopSignal.received != nil || results.writeFailed }, each: printLookups)
+        }
 
         var status = tally.exitStatus
         if recorder?.failed == true { status = .inputError }
@@ -482,13 +510,17 @@ ArgumentParser.acceptOption,
                          + (settings.output.map { ", written to \(escaped($0, json: false))" } ?? "") + "\n")
         }
         if !settings.quiet && (writer.showNames || interrupted != nil) {
-            var summary = tally.summary(walk: walk, seconds: (ContinuousClock.now - start).seconds)
+            var summary = tally.summary(walk: walk, seconds: seconds)
             if let catalog = recorder?.catalog, catalog.lockWaits > 0 {
                 // Several writers: say what waiting for the others cost.
                 summary += "; waited \(String(catalog.waitedSeconds, places: 1, wholeFrom: 10)) s for other writers of the catalogue "
                     + "(\(catalog.lockWaits) time\(catalog.lockWaits == 1 ? "" : "s"), \(catalog.retries) retries)"
             }
             stderr.write(summary + "\n")
+        }
+        if let background, !settings.quiet {
+            if let line = background.summaryLine { stderr.write(line + "\n") }
+            if let line = background.unfinishedLine(db: settings.db) { stderr.write(line + "\n") }
         }
         if !settings.quiet && interrupted == nil && status == .nothingFound && walk.skippedFolders > 0 {
             // A phone or camera dump keeps its photos in subfolders: say how to reach them, last.

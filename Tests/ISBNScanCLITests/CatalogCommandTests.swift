@@ -294,15 +294,15 @@ import TestSupport
 
     @Test func catalogUsageErrors() throws {
         let cases: [([String], String)] = [
-            (["catalog"], "Error: no action given (list, export, stats, merge, remove)"),
-            (["catalog", "show", "--db", "x.db"], "Error: unknown action 'show' (list, export, stats, merge, remove)"),
+            (["catalog"], "Error: no action given (list, export, stats, lookup, merge, remove)"),
+            (["catalog", "show", "--db", "x.db"], "Error: unknown action 'show' (list, export, stats, lookup, merge, remove)"),
             (["catalog", "list"], "Error: --db <file> is required"),
             (["catalog", "export", "--db", "x.db", "--format", "xls"], "Error: --format 'xls' is not one of csv, jsonl, isbn-list"),
             (["catalog", "merge", "--db", "x.db"], "Error: merge needs a catalogue file"),
             (["catalog", "list", "--db", "x.db", "extra"], "Error: unexpected argument 'extra'"),
             (["catalog", "stats", "--db", "x.db", "--format", "csv"], "Error: --format goes with export"),
-            (["catalog", "export", "--json", "--db", "x.db"], "Error: --json goes with list and stats (export: --format jsonl)"),
-            (["catalog", "remove", "--json", "--db", "x.db", "9780306406157"], "Error: --json goes with list and stats"),
+            (["catalog", "export", "--json", "--db", "x.db"], "Error: --json goes with list, stats and lookup (export: --format jsonl)"),
+            (["catalog", "remove", "--json", "--db", "x.db", "9780306406157"], "Error: --json goes with list, stats and lookup"),
         ]
         for (arguments, message) in cases {
             let run = try isbnscan(arguments)

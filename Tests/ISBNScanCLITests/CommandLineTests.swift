@@ -48,7 +48,7 @@ import TestSupport
         (["help", "catalogue"], "Error: unknown subcommand 'catalogue' (did you mean 'catalog'?)"),
         (["vaildate", "0306406152"], "Error: unknown subcommand 'vaildate' (did you mean 'validate'?)"),
         (["catalog", "lsit", "--db", "books.db"],
-         "Error: unknown action 'lsit' (list, export, stats, merge, remove) (did you mean 'list'?)"),
+         "Error: unknown action 'lsit' (list, export, stats, lookup, merge, remove) (did you mean 'list'?)"),
         (["catalog", "list", "books.db"], "Error: --db <file> is required (did you mean '--db books.db'?)"),
         (["catalog", "export"], "Error: --db <file> is required"),
         (["scan", "--frobnicate", "x.png"], "Error: unknown option '--frobnicate'"),
