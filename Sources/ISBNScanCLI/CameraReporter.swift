@@ -50,6 +50,15 @@ final class CameraReporter: @unchecked Sendable {
     var statusShown = false
     private var lastStatus = 0.0, framesAtLastStatus = 0
     private let undoRequests = Mutex(0)
+    /// The last Japanese book code read (the second row) and its frame: given to a 978-4 ISBN
+    /// confirmed soon after without one, as the two rows may be read in different frames.
+    private var lastJapanese: (code: JapaneseBookCode, frame: Int)?
+    /// The frame of the last ISBN printed.
+    private var lastPrintedFrame: Int?
+    /// Japanese book codes already explained on stderr.
+    private var explained: Set<String> = []
+    /// Frames within which a second row and its ISBN are taken as one book (about 1.5 s at 30 frames/s).
+    static let pairingFrames = 45
     /// With `--preview`: what the window shows, updated from every event.
     let preview: Mutex<PreviewState>?
     /// `--lookup`: the books looked up on their own thread after they are printed (and recorded).
@@ -102,13 +111,22 @@ final class CameraReporter: @unchecked Sendable {
                 lastStatus = info.time
                 framesAtLastStatus = info.number
             }
-        case .read:
-            break
+        case .read(let frame, let report):
+            for code in report.codes {
+                if let japanese = JapaneseBookCode(ean: code.symbol.data) { lastJapanese = (japanese, frame) }
+            }
         case .badFrame(let frame, let error):
             badFrames += 1
             if badFrames == 1 && !s.quiet { warn("frame \(frame): \(error.description)") }
         case .refused(let frame, let code):
-            if !s.quiet {
+            if let japanese = JapaneseBookCode(ean: code.symbol.data) {
+                // Not a refused product: the second row of a Japanese book, said once, and only
+                // when its ISBN was not printed just before.
+                let near = lastPrintedFrame.map { frame - $0 <= Self.pairingFrames } ?? false
+                if !s.quiet && !near && explained.insert(japanese.code).inserted {
+                    status("frame \(frame): \(japanese.code) is \(japanese.refusalDetail)")
+                }
+            } else if !s.quiet {
                 warn("frame \(frame): \(code.symbol.symbology.rawValue) \(code.symbol.data) refused, \(code.verdict.rejection!)")
             }
         case .confirmed(let frame, _, let width, let height, let report, let codes):
@@ -134,8 +152,12 @@ final class CameraReporter: @unchecked Sendable {
     private func confirmed(_ codes: [ReadCode], report: ScanReport, frame: Int, width: Int, height: Int) {
         let time = Timestamp.now()
         if statusShown { stderr.write("\r\u{1B}[K") }
-        let event = FrameEventRecord(device: settings.device, frame: frame, time: time, width: width, height: height,
+        var event = FrameEventRecord(device: settings.device, frame: frame, time: time, width: width, height: height,
                                      report: report, printed: codes, options: recordOptions)
+        if let (japanese, seen) = lastJapanese, frame - seen <= Self.pairingFrames,
+           let isbn = event.isbns.first(where: { $0.isbn13.hasPrefix("9784") && $0.jpBookCode == nil }) {
+            event.attach(japanese, to: isbn.isbn13)
+        }
         // Recorded (and committed) before it is printed: nothing printed is ever missing from the catalogue.
         var already: [String] = []
         var recorded = false
@@ -169,12 +191,14 @@ final class CameraReporter: @unchecked Sendable {
             printed.append(Printed(isbn13: isbn.isbn13, frame: frame, time: time, recorded: recorded))
         }
         lookup?.submit(event.isbns.map(\.isbn13))
+        lastPrintedFrame = frame
         if let last = event.isbns.last {
             let count = self.count
             preview?.withLock {
                 $0.isbnCount = count
                 $0.lastISBN = last.hyphenated ?? last.isbn13
                 $0.lastISBN13 = last.isbn13
+                $0.lastJapaneseCode = last.jpBookCode.map { "C-code \($0.cCode), \($0.priceText)" }
                 $0.alreadyInCatalogue = !already.isEmpty
             }
         }
@@ -222,6 +246,7 @@ final class CameraReporter: @unchecked Sendable {
             $0.isbnCount = count
             $0.lastISBN = previous.map { isbn in self.recordHyphenated(isbn) }
             $0.lastISBN13 = previous
+            $0.lastJapaneseCode = nil
             $0.alreadyInCatalogue = false
         }
     }

@@ -168,11 +168,14 @@ ArgumentParser.acceptOption,
 
         CSV (--csv): columns
           file,isbn13,isbn10,type,data,addon,status,error,hyphenated,group,agency,
-          price,page,warning;
+          price,page,warning,c_code;
           status is accepted, rejected (error holds 'reason: detail'),
           no-barcode or error (error holds the cause); page is the page of a
           multi-page TIFF (from 1, else empty); warning is set on every row of
-          a file read only in part ('truncated: decoded 544 of 750 rows').
+          a file read only in part ('truncated: decoded 544 of 750 rows'); c_code is
+          the C-code (4 digits) of a Japanese book's second barcode, on its row
+          (status jp-book-code, the ISBN it belongs to in isbn13, its price
+          as JPY <yen> in price) and on its ISBN's row.
           Lines end in CRLF. A file name that starts with =, +, -, @, a tab
           or CR gets a leading ' so that spreadsheets do not run it as a
           formula.

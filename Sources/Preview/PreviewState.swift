@@ -44,6 +44,9 @@ public struct PreviewState: Sendable {
     public var titles: [String: String] = [:]
     /// The ISBN-13 of ``lastISBN``, whose title the strip shows.
     public var lastISBN13: String?
+    /// The Japanese book code read with the last ISBN, as the strip shows it
+    /// (`C-code 3055, 3200 yen before tax`), or `nil`.
+    public var lastJapaneseCode: String?
     public var paused = false
     /// The region of interest scanned now (`--roi`, or what `r` switched to), named in the
     /// status strip.
@@ -123,6 +126,7 @@ public struct PreviewState: Sendable {
         var parts = ["\(String(framesPerSecond, places: 1)) fps", "\(isbnCount) ISBN\(isbnCount == 1 ? "" : "s")"]
         if let lastISBN {
             var last = "last \(lastISBN)"
+            if let lastJapaneseCode { last += " " + lastJapaneseCode }
             if let title = lastISBN13.flatMap({ titles[$0] }) { last += " \"\(Self.shortened(title))\"" }
             parts.append(last + (alreadyInCatalogue ? " (already in catalogue)" : ""))
         }

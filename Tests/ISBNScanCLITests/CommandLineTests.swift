@@ -83,7 +83,7 @@ import TestSupport
         for text in ["USAGE: isbnscan scan", "--roi <x,y,w,h>", "--roi-avfoundation", "--all", "--addons", "--json",
                      "--max-pixels <n>", "-q, --quiet", "EXIT STATUS:", "4    every input was read",
                      "-r, --recursive", "--hidden", "-j, --jobs <n>", "--csv", "--unique", "-o, --output <file>",
-                     "130  interrupted", "FOLDERS:", "file,isbn13,isbn10,type,data,addon,status,error,hyphenated,group,agency,\n  price,page,warning;"] {
+                     "130  interrupted", "FOLDERS:", "file,isbn13,isbn10,type,data,addon,status,error,hyphenated,group,agency,\n  price,page,warning,c_code;"] {
             #expect(help.contains(text), "help lacks \(text)")
         }
     }
