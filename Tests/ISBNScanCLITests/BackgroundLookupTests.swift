@@ -124,4 +124,34 @@ import TestSupport
         #expect(try catalog.books().map(\.isbn13) == ["9780306406157"])
         #expect(try catalog.pendingLookups().map(\.isbn13) == ["9780306406157"])
     }
+
+    /// The preview's status strip shows the last book's title once the lookup knows it: the
+    /// strip's text (white) is longer by the title's letters than when no provider can answer.
+    @Test func thePreviewShowsTheTitleOfTheLastBook() throws {
+        let xvfb = try CameraPreviewTests.Xvfb()
+        defer { xvfb.stop() }
+        func stripInk(_ environment: [String: String], waitFor line: String) throws -> (ink: Int, stdout: String) {
+            let session = try CameraPreviewTests.Session(["FRAMES": Self.gray8, "SIZES": "640x480", "CHROMA": "neutral"],
+                                                         arguments: ["--size", "640x480", "--roi", "0,0,1,1", "--continuous", "--lookup",
+                                                                     "--provider", "openlibrary"],
+                                                         display: xvfb.display, environment: environment)
+            #expect(session.wait { session.stdout.contains(line) })
+            usleep(600_000)   // a few redraws with the answer
+            try session.key("q")
+            #expect(session.finish() == 0)
+            let picture = try CameraPreviewTests.Picture(path: session.snapshot)
+            var ink = 0
+            for y in 480..<picture.height { for x in 0..<picture.width {
+                let p = picture.pixel(x, y)
+                if p.r > 200 && p.g > 200 && p.b > 200 { ink += 1 }
+            } }
+            return (ink, session.stdout)
+        }
+        let server = try ProviderServer()
+        let known = try stripInk(CatalogLookupTests.environment(server.base), waitFor: Self.signals)
+        #expect(known.stdout == "9780306406157\n" + Self.signals + "\n")
+        let unknown = try stripInk(Self.down(), waitFor: "9780306406157\n")
+        // "Signals & systems" in quotes: 17 letters and signs, 5x7 each, at least 6 lit pixels apiece.
+        #expect(known.ink - unknown.ink > 100, "strip ink \(known.ink) with the title, \(unknown.ink) without")
+    }
 }
