@@ -323,6 +323,12 @@ public final class Catalog {
         /// The file's JSON line as `scan --json` printed it.
         public var record: String
 
+        /// The scan this row keeps, as a record named `file` (hyphenated and judged with
+        /// `options`), or `nil` when this version cannot read the row's record back.
+        public func fileRecord(named file: String, options: RecordOptions = RecordOptions()) -> FileRecord? {
+            JSONValue(parsing: record).flatMap { FileRecord(json: $0, file: file, options: options) }
+        }
+
         /// Whether this row is the scan of the file `identity` describes as it is now: the same
         /// device, inode, size, modification time and content hash, and read then (a failure
         /// is tried again).
@@ -372,6 +378,27 @@ public final class Catalog {
         guard let row = same.first else { return nil }
         let there = FileIdentity(path: row.path)
         return (row, there?.device == identity.device && there?.inode == identity.inode)
+    }
+
+    /// What a run with `--db` does with one input: scan it (new, changed, or asked to
+    /// rescan), replacing the row it was known by, or take its earlier scan as it stands.
+    public enum ScanDecision: Sendable, Equatable {
+        /// Scan it; `identity` is `nil` for what has none (standard input, a path naming no
+        /// file: never found unchanged), `replacing` the row the new scan replaces.
+        case scan(identity: FileIdentity?, replacing: Int64?)
+        /// Unchanged since it was catalogued: its row stands for it.
+        case unchanged(StoredFile)
+    }
+
+    /// Whether the file at `path` (its bytes as given or walked) must be scanned: it is
+    /// unchanged only when ``lookUp(_:typed:)`` finds its row and that row is its scan as the
+    /// file is now, and `rescan` is off. `identify` false: an input with no identity to take
+    /// (standard input, or one the walk already found unreadable).
+    public func decision(for path: [UInt8], identify: Bool, rescan: Bool) -> ScanDecision {
+        let identity = identify ? FileIdentity(path: path) : nil
+        let found = identity.flatMap { try? lookUp($0, typed: path) }
+        if !rescan, let found, found.unchanged { return .unchanged(found.stored) }
+        return .scan(identity: identity, replacing: found?.stored.id)
     }
 
     /// One file's scan for ``record(_:)``.

@@ -183,7 +183,13 @@ ArgumentParser.acceptOption,
             }
             s.format = format
         }
-        if let region = try ScanCommand.region(from: parsed) { s.region = region }
+        let shared = try SharedOptions(parsed, csv: false)
+        if let region = shared.region { s.region = region }
+        s.addOns = shared.addOns
+        s.prefixes = shared.prefixes
+        s.db = shared.db
+        s.json = shared.json
+        s.lookup = shared.lookup
         if parsed.flag("once") && parsed.flag("continuous") { throw UsageError("give either --once or --continuous, not both") }
         s.continuous = parsed.flag("continuous")
         if let text = parsed.value("timeout") { s.timeout = try seconds(text, option: "--timeout", allowZero: false) }
@@ -199,22 +205,14 @@ ArgumentParser.acceptOption,
         if let text = parsed.value("line-step") {
             s.lineStep = try ArgumentParser.integer(text, option: "--line-step", in: 1...16)
         }
-        s.addOns = parsed.flag("addons")
-        s.prefixes = try ArgumentParser.prefixes(from: parsed)
-        if let db = parsed.value("db") {
-            guard !db.isEmpty else { throw UsageError("--db needs a file name") }
-            s.db = db
-        }
         s.preview = parsed.flag("preview")
         if let file = parsed.value("preview-snapshot") {
             guard s.preview else { throw UsageError("--preview-snapshot needs --preview") }
             guard !file.isEmpty else { throw UsageError("--preview-snapshot needs a file name") }
             s.previewSnapshot = file
         }
-        s.json = parsed.flag("json")
         s.beep = parsed.flag("beep")
         s.quiet = parsed.flag("quiet")
-        s.lookup = try LookupCommand.backgroundOptions(from: parsed, db: s.db, csv: false)
         return s
     }
 
@@ -251,7 +249,7 @@ ArgumentParser.acceptOption,
         // A catalogue this run created and never used (the device could not be opened) goes again.
         if created, status == .inputError, let db = settings.db, let stats = try? catalog?.statistics(),
            stats.sightings == 0, stats.files.isEmpty {
-            reporter.catalog = nil
+            reporter.catalogue?.close()
             catalog = nil
             for suffix in ["", "-wal", "-shm"] { unlink(db + suffix) }
         }

@@ -12,8 +12,9 @@ import Glibc
 #endif
 
 /// What `isbnscan camera` makes of a session's events: results on stdout (text or JSON
-/// Lines), status lines, warnings and the summary on stderr, the catalogue (`--db`), and the
-/// preview's state (`--preview`).
+/// Lines), status lines and warnings on stderr, and the preview's state (`--preview`); the
+/// counts and summary are ``CameraTally``'s, the catalogue ``CameraCatalogue``'s, the
+/// lookups ``BackgroundLookup``'s.
 ///
 /// ``handle(_:)`` runs on the session's thread; ``requestUndo()`` may be called from any
 /// thread (the preview's); ``finish(_:)`` after the session ended.
@@ -28,23 +29,11 @@ final class CameraReporter: @unchecked Sendable {
     let live: Bool
     /// Hyphenation and accepted prefixes for the records printed.
     let recordOptions: RecordOptions
-    /// `--db`: where printed ISBNs are recorded (`nil` after a catalogue error).
-    var catalog: Catalog?
+    /// `--db`: where printed ISBNs are recorded.
+    let catalogue: CameraCatalogue?
     /// A confirmed ISBN could not be recorded: the session stops, exit 1.
-    private var catalogFailed = false
-
-    /// One ISBN printed: what undo needs to take it back.
-    struct Printed {
-        var isbn13: String
-        var frame: Int
-        var time: String
-        var recorded: Bool
-    }
-    private(set) var printed: [Printed] = []
-    /// ISBNs printed again (a later visit of a book already printed in this session).
-    private(set) var duplicates = 0
-    private(set) var undone = 0
-    var badFrames = 0
+    private var catalogFailed: Bool { catalogue?.failed == true }
+    private(set) var tally = CameraTally()
     /// The session is paused (frames not scanned).
     private var paused = false
     var statusShown = false
@@ -65,7 +54,7 @@ final class CameraReporter: @unchecked Sendable {
     let lookup: BackgroundLookup?
 
     init(settings: CameraCommand.Settings, stdout: TextSink, stderr: TextSink, catalog: Catalog? = nil) {
-        self.catalog = catalog
+        self.catalogue = catalog.map { CameraCatalogue($0, device: settings.device) }
         self.settings = settings
         self.stdout = stdout
         self.stderr = stderr
@@ -79,7 +68,7 @@ final class CameraReporter: @unchecked Sendable {
     }
 
     /// ISBNs printed and not undone.
-    var count: Int { printed.count }
+    var count: Int { tally.count }
 
     /// Asks to undo the last ISBN printed, at the next event (on the session's thread, which
     /// owns the catalogue connection).
@@ -116,8 +105,8 @@ final class CameraReporter: @unchecked Sendable {
                 if let japanese = JapaneseBookCode(ean: code.symbol.data) { lastJapanese = (japanese, frame) }
             }
         case .badFrame(let frame, let error):
-            badFrames += 1
-            if badFrames == 1 && !s.quiet { warn("frame \(frame): \(error.description)") }
+            tally.badFrames += 1
+            if tally.badFrames == 1 && !s.quiet { warn("frame \(frame): \(error.description)") }
         case .refused(let frame, let code):
             if let japanese = JapaneseBookCode(ean: code.symbol.data) {
                 // Not a refused product: the second row of a Japanese book, said once, and only
@@ -159,37 +148,23 @@ final class CameraReporter: @unchecked Sendable {
             event.attach(japanese, to: isbn.isbn13)
         }
         // Recorded (and committed) before it is printed: nothing printed is ever missing from the catalogue.
+        guard !catalogFailed else { return }
         var already: [String] = []
-        var recorded = false
-        if let catalog {
-            do {
-                for isbn in event.isbns {
-                    guard let seen = try catalog.firstSighting(of: isbn.isbn13) else { continue }
-                    // A camera by its node, as everywhere else (/dev/video0); a file by its name.
-                    let source = seen.source.hasPrefix("/dev/") ? seen.source
-                        : seen.source.split(separator: "/").last.map(String.init) ?? seen.source
-                    already.append("\(isbn.isbn13): already scanned \(seen.seenAt.prefix(10)) from \(escaped(source, json: false))")
-                }
-                try catalog.record(event, at: time)
-                recorded = true
-            } catch {
+        if let catalogue {
+            do { already = try catalogue.record(event, at: time) } catch {
                 // What the catalogue could not keep is not printed either, and the session ends.
                 endStatusLine()
                 let isbns = event.isbns.map(\.isbn13).joined(separator: ", ")
                 stderr.write("Error: \(error); stopping: \(isbns) not recorded, so not printed either\n")
-                self.catalog = nil
-                catalogFailed = true
                 return
             }
         }
+        let recorded = catalogue != nil
         stdout.write(settings.json ? JSONLinesFormatter().format(event)
                                    : TextFormatter(options: .init(addOns: settings.addOns)).format(event))
         if !settings.quiet { for line in already { warn(line) } }
         if settings.beep { stderr.write(already.isEmpty ? "\u{7}" : "\u{7}\u{7}") }
-        for isbn in event.isbns {
-            if printed.contains(where: { $0.isbn13 == isbn.isbn13 }) { duplicates += 1 }
-            printed.append(Printed(isbn13: isbn.isbn13, frame: frame, time: time, recorded: recorded))
-        }
+        for isbn in event.isbns { tally.add(isbn.isbn13, frame: frame, time: time, recorded: recorded) }
         lookup?.submit(event.isbns.map(\.isbn13))
         lastPrintedFrame = frame
         if let last = event.isbns.last {
@@ -222,26 +197,21 @@ final class CameraReporter: @unchecked Sendable {
     /// Takes back the last ISBN printed: out of the counts, and out of the catalogue when it
     /// was recorded there (only this sighting). stdout cannot be taken back: the line stays.
     private func undoLast() {
-        guard let last = printed.popLast() else {
+        guard let last = tally.undoLast() else {
             if !settings.quiet { status("nothing to undo") }
             return
         }
-        undone += 1
-        if printed.contains(where: { $0.isbn13 == last.isbn13 }) { duplicates -= 1 }
         var note = ""
-        if last.recorded, let catalog {
-            do {
-                let removed = try catalog.removeSighting(isbn13: last.isbn13, device: settings.device, frame: last.frame, at: last.time)
-                note = removed > 0 ? " (removed from the catalogue)" : ""
-            } catch {
-                endStatusLine()
-                stderr.write("Error: \(error)\n")
-            }
+        do {
+            if try catalogue?.remove(last) == true { note = " (removed from the catalogue)" }
+        } catch {
+            endStatusLine()
+            stderr.write("Error: \(error)\n")
         }
         endStatusLine()
         if !settings.quiet { stderr.write("camera: undone \(last.isbn13)\(note)\n") }
         let count = self.count
-        let previous = printed.last?.isbn13
+        let previous = tally.printed.last?.isbn13
         preview?.withLock {
             $0.isbnCount = count
             $0.lastISBN = previous.map { isbn in self.recordHyphenated(isbn) }
@@ -275,26 +245,7 @@ final class CameraReporter: @unchecked Sendable {
         if case .failed = summary.end { return .inputError }
         let s = settings
         if !s.quiet {
-            let frames = summary.frames, elapsed = summary.seconds
-            var line = "camera: \(frames) frame\(frames == 1 ? "" : "s") in \(String(elapsed, places: 2)) s"
-            if frames > 0 && elapsed > 0 {
-                line += " (\(String(Double(frames) / elapsed, places: 1)) frames/s, \(String(summary.cpuSeconds * 1000 / Double(frames), places: 2)) ms CPU per frame"
-                if s.preview {
-                    line += ", \(String(summary.sessionThreadCPUSeconds * 1000 / Double(frames), places: 2)) ms of it on the scanning thread"
-                }
-                line += ")"
-            }
-            let shown = count + undone
-            line += ", \(shown) ISBN\(shown == 1 ? "" : "s") printed"
-            if badFrames > 0 { line += ", \(badFrames) unusable frame\(badFrames == 1 ? "" : "s")" }
-            if summary.end == .timeout, let timeout = s.timeout { line += "; --timeout of \(String(timeout, places: 2)) s reached" }
-            stderr.write(line + "\n")
-            if s.continuous {
-                let different = Set(printed.map(\.isbn13)).count
-                var books = "camera: \(different) different ISBN\(different == 1 ? "" : "s"), \(duplicates) duplicate\(duplicates == 1 ? "" : "s") (printed again after leaving the view)"
-                if undone > 0 { books += ", \(undone) undone" }
-                stderr.write(books + "\n")
-            }
+            for line in tally.summaryLines(summary, settings: s) { stderr.write(line + "\n") }
         }
         if catalogFailed { return .inputError }
         if case .stopped(let signal) = summary.end {
@@ -306,7 +257,7 @@ final class CameraReporter: @unchecked Sendable {
             // end, with the statuses of --timeout. Only a signal is an interruption.
             if signal != 0 { return .interrupted }
         }
-        return count + undone > 0 ? .found : .nothingFound
+        return tally.count + tally.undone > 0 ? .found : .nothingFound
     }
 
     func status(_ line: String) {

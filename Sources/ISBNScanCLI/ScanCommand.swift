@@ -236,7 +236,12 @@ ArgumentParser.acceptOption,
 
     static func settings(from parsed: ParsedArguments) throws(UsageError) -> Settings {
         var settings = Settings()
-        if let region = try region(from: parsed) { settings.region = region }
+        let shared = try SharedOptions(parsed, csv: parsed.flag("csv"))
+        if let region = shared.region { settings.region = region }
+        settings.addOns = shared.addOns
+        settings.prefixes = shared.prefixes
+        settings.db = shared.db
+        settings.lookup = shared.lookup
         if let text = parsed.value("max-pixels") {
             settings.decode.maxPixels = try ArgumentParser.integer(text, option: "--max-pixels", in: 1...(1 << 40))
         }
@@ -251,19 +256,13 @@ ArgumentParser.acceptOption,
             settings.output = output == "-" ? nil : output
         }
         settings.all = parsed.flag("all")
-        settings.addOns = parsed.flag("addons")
         settings.unique = parsed.flag("unique")
         if settings.unique && settings.all { throw UsageError("--unique lists accepted ISBNs only; it cannot be combined with --all") }
         if settings.unique && settings.addOns {
             throw UsageError("--unique counts ISBNs, whatever their add-on; it cannot be combined with --addons")
         }
         settings.quiet = parsed.flag("quiet")
-        if let db = parsed.value("db") {
-            guard !db.isEmpty else { throw UsageError("--db needs a file name") }
-            settings.db = db
-        }
         settings.rescan = parsed.flag("rescan")
-        settings.prefixes = try ArgumentParser.prefixes(from: parsed)
         if settings.rescan && settings.db == nil { throw UsageError("--rescan goes with --db") }
         settings.walk = WalkOptions(recursive: parsed.flag("recursive"), includeHidden: parsed.flag("hidden"))
         if let list = parsed.value("files-from") {
@@ -275,7 +274,6 @@ ArgumentParser.acceptOption,
             throw UsageError("-0 (--null) describes the list of --files-from; give the list with --files-from FILE")
         }
         if let text = parsed.value("shard") { settings.shard = try shard(from: text) }
-        settings.lookup = try LookupCommand.backgroundOptions(from: parsed, db: settings.db, csv: settings.format == .csv)
         return settings
     }
 
@@ -295,44 +293,15 @@ ArgumentParser.acceptOption,
         return Shard(index: index, count: count)
     }
 
-    /// The region given with `--roi` or `--roi-avfoundation` (not both), or `nil`.
-    static func region(from parsed: ParsedArguments) throws(UsageError) -> RegionOfInterest? {
-        if parsed.value("roi") != nil && parsed.value("roi-avfoundation") != nil {
-            throw UsageError("give either --roi or --roi-avfoundation, not both")
-        }
-        for option in ["roi", "roi-avfoundation"] where parsed.values[option, default: []].count > 1 {
-            // Taking the last silently would scan a region the user may not have meant.
-            throw UsageError("--\(option) given \(parsed.values[option]!.count) times; give one region")
-        }
-        do {
-            if let text = parsed.value("roi") { return try RegionOfInterest(parsing: text) }
-        } catch { throw UsageError("--roi: \(error)") }
-        do {
-            if let text = parsed.value("roi-avfoundation") { return try RegionOfInterest(parsingAVFoundation: text) }
-        } catch { throw UsageError("--roi-avfoundation: \(error)") }
-        return nil
-    }
-
     static func run(_ parsed: ParsedArguments, stdout: TextSink, stderr: TextSink, isTerminal: Bool) throws(UsageError) -> ExitStatus {
         let settings = try settings(from: parsed)
         guard !parsed.rawPositionals.isEmpty || settings.filesFrom != nil else { throw UsageError("no image file or folder given") }
         var paths = parsed.rawPositionals.map(RawPath.init(bytes:))
-        if let list = settings.filesFrom {
-            if list == "-" && paths.contains(where: \.isStandardInput) {
-                throw UsageError("--files-from - reads the list from standard input; '-' cannot also be an image")
-            }
-            switch FileList.read(list, nulSeparated: settings.nulSeparated) {
-            case .success(let listed):
-                if list == "-" && listed.contains(where: \.isStandardInput) {
-                    throw UsageError("the list on standard input names '-' (standard input) as an image")
-                }
-                paths += listed
-            case .failure(.unreadable(let message)):
-                stderr.write(message + "\n")
-                return .inputError
-            case .failure(.nulInLine(let message)):
-                throw UsageError(message)
-            }
+        switch try Self.listed(settings, after: paths) {
+        case .success(let listed): paths += listed
+        case .failure(let error):
+            stderr.write(error.message + "\n")
+            return .inputError
         }
         if paths.filter(\.isStandardInput).count > 1 { throw UsageError("'-' (standard input) can be given only once") }
 
@@ -393,37 +362,15 @@ ArgumentParser.acceptOption,
             writerDiagnostics = heldDiagnostics
             recorder = CatalogRecorder(catalog: catalog, held: [heldResults, heldDiagnostics], diagnostics: diagnostics)
             // Resume: files whose identity matches their row are taken from the catalogue.
-            inputs = []
-            for (position, input) in walk.inputs.enumerated() {
-                let identity = input.path.isStandardInput || input.error != nil ? nil : FileIdentity(path: input.path.bytes)
-                let found = identity.flatMap { try? catalog.lookUp($0, typed: input.path.bytes) }
-                if !settings.rescan, let found, found.unchanged {
-                    tally.add(found.stored, all: settings.all)
-                    // Its results, warnings and errors were printed by the run that scanned it. A file
-                    // named (not found in a folder) gets a line, so that a run never ends in silence;
-                    // a folder's unchanged files are counted in the summary line.
-                    if !settings.quiet && !input.foundInFolder {
-                        diagnostics.write(Self.unchangedLine(input.path.description, scannedAt: found.stored.scannedAt))
-                    }
-                    // -o holds every file's result: the catalogue's for this one.
-                    if settings.output != nil {
-                        if let json = JSONValue(parsing: found.stored.record),
-                           let record = FileRecord(json: json, file: input.path.description, options: recordOptions) {
-                            fromCatalog.append((position, record))
-                        } else {
-                            // A record this version cannot read back: scan the file again.
-                            inputs.append(input)
-                            identities.append(identity)
-                            replacing.append(found.stored.id)
-                            positions.append(position)
-                        }
-                    }
-                    continue
-                }
-                inputs.append(input)
-                identities.append(identity)
-                replacing.append(found?.stored.id)
-                positions.append(position)
+            let plan = ResumePlan(walk.inputs, catalog: catalog, settings: settings, recordOptions: recordOptions)
+            inputs = plan.inputs
+            identities = plan.identities
+            replacing = plan.replacing
+            positions = plan.positions
+            fromCatalog = plan.fromCatalog
+            for stored in plan.unchanged { tally.add(stored, all: settings.all) }
+            if !settings.quiet {
+                for line in plan.unchangedLines { diagnostics.write(line) }
             }
         }
         let writer = ResultWriter(settings: settings, showNames: paths.count > 1 || walk.foldersGiven > 0 || settings.filesFrom != nil || settings.shard != nil, out: results, diagnostics: writerDiagnostics)
@@ -535,6 +482,30 @@ ArgumentParser.acceptOption,
 }
 
 extension ScanCommand {
+    /// The paths `--files-from` lists (none without it), or the message saying why the list
+    /// cannot be read.
+    /// - Throws: ``UsageError`` for '-' given as both the list and an image, or a NUL in a line.
+    static func listed(_ settings: Settings, after paths: [RawPath]) throws(UsageError) -> Result<[RawPath], ListError> {
+        guard let list = settings.filesFrom else { return .success([]) }
+        if list == "-" && paths.contains(where: \.isStandardInput) {
+            throw UsageError("--files-from - reads the list from standard input; '-' cannot also be an image")
+        }
+        switch FileList.read(list, nulSeparated: settings.nulSeparated) {
+        case .success(let listed):
+            if list == "-" && listed.contains(where: \.isStandardInput) {
+                throw UsageError("the list on standard input names '-' (standard input) as an image")
+            }
+            return .success(listed)
+        case .failure(.unreadable(let message)):
+            return .failure(ListError(message: message))
+        case .failure(.nulInLine(let message)):
+            throw UsageError(message)
+        }
+    }
+
+    /// Why the `--files-from` list cannot be read: the `Error:` line for stderr.
+    struct ListError: Error { let message: String }
+
     /// `<file>: unchanged since it was catalogued on <time>, not scanned again (--rescan to scan it)`:
     /// on stderr for a file named on the command line that `--db` holds with the same size and
     /// modification time.
