@@ -307,6 +307,9 @@ ArgumentParser.acceptOption,
 
         var walk = FolderWalker.walk(paths, options: settings.walk)
         if let shard = settings.shard { walk.inputs.removeAll { !shard.contains($0.path) } }
+        // The --db catalogue's own journal files in a folder walked come and go as its writers
+        // work (another scan of the same folder may be creating it): not inputs.
+        if let db = settings.db { walk.inputs.removeAll { $0.foundInFolder && Self.isJournal($0.path.bytes, of: db) } }
         // The bar counts the files that will be scanned, not the non-images left out.
         let progress = isTerminal && !settings.quiet && walk.inputs.count > 1
             ? ProgressBar(sink: stderr, total: walk.inputs.count { !BatchScanner.willBeLeftOut($0) }) : nil
@@ -511,6 +514,20 @@ extension ScanCommand {
     /// modification time.
     static func unchangedLine(_ file: String, scannedAt: String) -> String {
         "\(escaped(file, json: false)): unchanged since it was catalogued on \(scannedAt), not scanned again (--rescan to scan it)\n"
+    }
+
+    /// Whether `path` is one of SQLite's companion files of the catalogue `db` (`-journal`,
+    /// `-wal`, `-shm`): in the same folder (by device and inode) under the name of `db` plus
+    /// that suffix.
+    static func isJournal(_ path: [UInt8], of db: String) -> Bool {
+        let bytes = path, name = Array(db.utf8)
+        func split(_ p: [UInt8]) -> (folder: [UInt8], base: [UInt8]) {
+            guard let slash = p.lastIndex(of: UInt8(ascii: "/")) else { return (Array(".".utf8), p) }
+            return (slash == 0 ? [UInt8(ascii: "/")] : Array(p[..<slash]), Array(p[(slash + 1)...]))
+        }
+        let (folder, base) = split(bytes), (dbFolder, dbBase) = split(name)
+        guard ["-journal", "-wal", "-shm"].contains(where: { base == dbBase + Array($0.utf8) }) else { return false }
+        return Catalog.sameFile(String(decoding: folder, as: UTF8.self), String(decoding: dbFolder, as: UTF8.self))
     }
 
     /// Whether `a` and `b` name one file: the same device and inode, or, when neither exists
