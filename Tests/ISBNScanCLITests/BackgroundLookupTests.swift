@@ -62,6 +62,20 @@ import TestSupport
         #expect(resumed.stdout == Self.signals + "\n9780553293357: not known to openlibrary, google, ndl\n")
     }
 
+    /// Without a catalogue, lookups that cannot be done are said failed in one line; the scan's
+    /// results and exit status are as without --lookup.
+    @Test func networkDownWithoutACatalogueSaysTheLookupsFailed() throws {
+        let run = try isbnscan(["scan", "--lookup", "--provider", "openlibrary,google", Self.gray8, Self.addOn],
+                               environment: Self.down())
+        #expect(run.status == 0)
+        #expect(run.stdout == "\(Self.gray8): 9780306406157\n\(Self.addOn): 9780553293357\n")
+        let warnings = run.stderr.split(separator: "\n").filter { $0.hasPrefix("Warning: ") }
+        #expect(warnings.count == 1)
+        #expect(warnings.first?.hasPrefix("Warning: 2 book lookups failed (openlibrary: cannot connect to 127.0.0.1:") == true)
+        #expect(warnings.first?.contains("; google: cannot connect to 127.0.0.1:") == true)
+        #expect(run.stderr.contains("lookup: 2 books looked up: 0 found, 0 known to no provider, 2 failed\n"))
+    }
+
     /// With --db the answers go into the catalogue, not on stdout; a book it has an answer for
     /// is not asked again.
     @Test func withACatalogueTheAnswersAreStoredAndNotAskedAgain() throws {
