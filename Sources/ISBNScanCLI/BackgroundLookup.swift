@@ -153,9 +153,10 @@ final class BackgroundLookup: @unchecked Sendable {
             }
             var answers: [Answer] = []
             var toAsk: [String] = []
+            // A book with an answer is not asked again, unless a lookup of it is pending (a refresh cut short).
+            let pending = Set(((try? catalog?.pendingLookups()) ?? []).map(\.isbn13))
             for isbn13 in taken {
-                if let cached = try? catalog?.cachedLookup(of: isbn13),
-                   (try? catalog?.pendingLookups().contains { $0.isbn13 == isbn13 }) != true {
+                if let cached = try? catalog?.cachedLookup(of: isbn13), !pending.contains(isbn13) {
                     let outcome: LookupRecord.Outcome = cached.metadata.map { .found($0) } ?? .notFound(providers: cached.providers)
                     answers.append(Answer(record: LookupRecord(isbn13: isbn13, outcome: outcome), cached: true))
                 } else {
