@@ -457,34 +457,48 @@ ArgumentParser.acceptOption,
             status = .outputError
         }
         let interrupted = StopSignal.received
-        if let signal = interrupted {
-            // In the summary's terms: files scanned; those it leaves out (non-images) are neither.
-            stderr.write("Interrupted by \(signalName(signal)): \(tally.interruptedCounts(inputs: walk.inputs.count))"
-                         + (settings.output.map { ", written to \(escaped($0, json: false))" } ?? "") + "\n")
-        }
-        if !settings.quiet && (writer.showNames || interrupted != nil) {
-            var summary = tally.summary(walk: walk, seconds: seconds)
-            if let catalog = recorder?.catalog, catalog.lockWaits > 0 {
-                // Several writers: say what waiting for the others cost.
-                summary += "; waited \(String(catalog.waitedSeconds, places: 1, wholeFrom: 10)) s for other writers of the catalogue "
-                    + "(\(catalog.lockWaits) time\(catalog.lockWaits == 1 ? "" : "s"), \(catalog.retries) retries)"
-            }
-            stderr.write(summary + "\n")
-        }
-        if let background, !settings.quiet {
-            if let line = background.summaryLine { stderr.write(line + "\n") }
-            if let line = background.unfinishedLine(db: settings.db) { stderr.write(line + "\n") }
-        }
-        if !settings.quiet && interrupted == nil && status == .nothingFound && walk.skippedFolders > 0 {
-            // A phone or camera dump keeps its photos in subfolders: say how to reach them, last.
-            let folders = walk.skippedFolders == 1 ? "1 subfolder was" : "\(walk.skippedFolders) subfolders were"
-            stderr.write("Hint: no ISBN found, and \(folders) not scanned: add -r (--recursive) to scan subfolders too\n")
+        for line in endLines(settings, tally: tally, walk: walk, seconds: seconds, catalog: recorder?.catalog, lookup: background,
+                             showNames: writer.showNames, status: status, interrupted: interrupted) {
+            stderr.write(line + "\n")
         }
         return interrupted != nil ? .interrupted : status
     }
 }
 
 extension ScanCommand {
+    /// The lines that end a run on stderr: the interruption, the summary (several files, or
+    /// interrupted; with the wait for other writers of the catalogue), the lookups' summary and
+    /// what they left undone, and the hint about subfolders left out; `-q` keeps only the first.
+    static func endLines(_ settings: Settings, tally: Tally, walk: FolderWalk, seconds: Double, catalog: Catalog?,
+                         lookup: BackgroundLookup?, showNames: Bool, status: ExitStatus, interrupted: Int32?) -> [String] {
+        var lines: [String] = []
+        if let signal = interrupted {
+            // In the summary's terms: files scanned; those it leaves out (non-images) are neither.
+            lines.append("Interrupted by \(signalName(signal)): \(tally.interruptedCounts(inputs: walk.inputs.count))"
+                         + (settings.output.map { ", written to \(escaped($0, json: false))" } ?? ""))
+        }
+        guard !settings.quiet else { return lines }
+        if showNames || interrupted != nil {
+            var summary = tally.summary(walk: walk, seconds: seconds)
+            if let catalog, catalog.lockWaits > 0 {
+                // Several writers: say what waiting for the others cost.
+                summary += "; waited \(String(catalog.waitedSeconds, places: 1, wholeFrom: 10)) s for other writers of the catalogue "
+                    + "(\(catalog.lockWaits) time\(catalog.lockWaits == 1 ? "" : "s"), \(catalog.retries) retries)"
+            }
+            lines.append(summary)
+        }
+        if let lookup {
+            if let line = lookup.summaryLine { lines.append(line) }
+            if let line = lookup.unfinishedLine(db: settings.db) { lines.append(line) }
+        }
+        if interrupted == nil && status == .nothingFound && walk.skippedFolders > 0 {
+            // A phone or camera dump keeps its photos in subfolders: say how to reach them, last.
+            let folders = walk.skippedFolders == 1 ? "1 subfolder was" : "\(walk.skippedFolders) subfolders were"
+            lines.append("Hint: no ISBN found, and \(folders) not scanned: add -r (--recursive) to scan subfolders too")
+        }
+        return lines
+    }
+
     /// The paths `--files-from` lists (none without it), or the message saying why the list
     /// cannot be read.
     /// - Throws: ``UsageError`` for '-' given as both the list and an image, or a NUL in a line.
