@@ -38,7 +38,8 @@
 #                recorded / scanned, lock waits, retries, time (python3 only) [BENCH_CATALOG_ARGS=
 #                "--concurrent-runs 50 --kill-trials 100" for the long run]
 #   make bench-lookup  release build, then `isbnscan lookup` against the tests' local provider
-#                server: requests/s and lookups/s each provider gets (the rate limiter's pace)
+#                server: requests/s and lookups/s each provider gets (the rate limiter's pace),
+#                `catalog lookup`'s rate, and a scan's time with `--lookup` on a dripping provider
 #   make docs    build that binary and write its man page and completions to .build/docs
 #   make install [PREFIX=/usr/local] [DESTDIR=]   the isbnscan binary built to run without the
 #                Swift toolchain (Swift runtime linked in), its man page isbnscan(1) and bash,

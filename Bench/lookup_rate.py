@@ -7,7 +7,15 @@ For each provider (Open Library without and with a contact, Google Books, NDL Se
 N valid ISBNs no provider knows (so every provider answers at once) and reports, from the server's
 log, requests/s between the first and last request, the smallest gap between two requests, and
 lookups/s (ISBNs answered per second of the run).
+
+Then the same through the catalogue: `catalog lookup --db` of a catalogue holding N such ISBNs
+(every answer stored as it comes), and `scan --lookup` of a folder of photos against a provider
+that answers nothing in time (one byte every 0.3 s), with the scan's own time from its summary
+line beside the same scan without --lookup: the lookups must not slow the scan.
 """
+import re
+import shutil
+import sqlite3
 import os
 import subprocess
 import sys
@@ -63,5 +71,75 @@ def main():
                                                                      rate, gap, lookups, status))
 
 
+def server(mode="normal"):
+    log = tempfile.mktemp(prefix="lookup-rate-")
+    process = subprocess.Popen([sys.executable, os.path.join(ROOT, "Tests/ProviderServer/provider_server.py"), log, mode],
+                               stdout=subprocess.PIPE)
+    base = "http://127.0.0.1:%d" % int(process.stdout.readline())
+    env = {"ISBNSCAN_OPENLIBRARY_URL": base, "ISBNSCAN_GOOGLE_BOOKS_URL": base, "ISBNSCAN_NDL_URL": base,
+           "ISBNSCAN_CONTACT": "bench@example.org"}
+    return process, log, env
+
+
+def catalog_run(provider, count):
+    """`catalog lookup --db` of a catalogue of `count` ISBNs at `provider`: requests, lookups/s, stored answers, exit."""
+    folder = tempfile.mkdtemp(prefix="lookup-rate-db-")
+    db = os.path.join(folder, "books.db")
+    # The catalogue made by a scan of a picture without a barcode: the schema, no book yet.
+    subprocess.run([BINARY, "scan", "--db", db, os.path.join(ROOT, "TestImages/negative/blank.png")],
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    with sqlite3.connect(db) as connection:
+        connection.executemany("INSERT INTO sightings (isbn13, source, polygon, seen_at) VALUES (?, 'bench', '[]', ?)",
+                               [(isbn, "2026-12-02T00:00:%02d.%03dZ" % (n // 1000, n % 1000)) for n, isbn in enumerate(isbns(count))])
+    process, log, env = server()
+    start = time.monotonic()
+    result = subprocess.run([BINARY, "catalog", "lookup", "--db", db, "--provider", provider], env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    elapsed = time.monotonic() - start
+    process.kill()
+    process.wait()
+    requests = sum(1 for _ in open(log))
+    os.unlink(log)
+    with sqlite3.connect(db) as connection:
+        stored = connection.execute("SELECT COUNT(*) FROM lookups").fetchone()[0]
+    shutil.rmtree(folder)
+    return requests, count / elapsed, stored, result.returncode
+
+
+def scan_seconds(arguments, env):
+    result = subprocess.run([BINARY, "scan"] + arguments, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    found = re.search(r"; ([0-9.]+) s, ([0-9.]+) files/s\)", result.stderr)
+    return float(found.group(1)), result.returncode
+
+
+def main_background():
+    print()
+    print("| catalog lookup: provider | ISBNs | requests | lookups/s | answers stored | exit |")
+    print("| --- | --- | --- | --- | --- | --- |")
+    for provider, count in [("openlibrary", 160), ("google", 8)]:
+        requests, lookups, stored, status = catalog_run(provider, count)
+        print("| %s | %d | %d | %.1f | %d | %d |" % (provider, count, requests, lookups, stored, status))
+    folder = tempfile.mkdtemp(prefix="lookup-rate-shelf-")
+    images = ["png-gray8.png", "jpeg-gray.jpg", "pgm-p5.pgm", "png-rgb8.png", "addon-ean5.png", "jpeg-rgb.jpg"]
+    for n in range(48):
+        name = images[n % len(images)]
+        shutil.copy(os.path.join(ROOT, "TestImages/isbn", name), os.path.join(folder, "%02d-%s" % (n, name)))
+    process, log, env = server("drip")
+    plain, _ = scan_seconds(["-j", "2", folder], env)
+    start = time.monotonic()
+    background, status = scan_seconds(["-j", "2", "--lookup", "--provider", "openlibrary", folder], env)
+    whole = time.monotonic() - start
+    process.kill()
+    process.wait()
+    os.unlink(log)
+    shutil.rmtree(folder)
+    print()
+    print("| scan of 48 photos, -j 2 | scan's own time (s) | whole run (s) | exit |")
+    print("| --- | --- | --- | --- |")
+    print("| without --lookup | %.2f | | |" % plain)
+    print("| --lookup, provider dripping 1 byte / 0.3 s | %.2f | %.1f | %d |" % (background, whole, status))
+
+
 if __name__ == "__main__":
     main()
+    main_background()

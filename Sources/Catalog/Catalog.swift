@@ -50,8 +50,8 @@ public final class Catalog {
     /// The schema version of the file when opened (before a migration).
     public private(set) var openedVersion = 0
     /// The schema version of the file now.
-    private var version = 0
-    private var db: Connection
+    var version = 0
+    var db: Connection
     private var statements: [String: Statement] = [:]
 
     /// Opens or creates the catalogue at `path` for writing and brings its schema up to date.
@@ -222,7 +222,7 @@ public final class Catalog {
     }
 
     /// The statement for `sql`, prepared on first use and kept.
-    private func statement(_ sql: String) throws(CatalogError) -> Statement {
+    func statement(_ sql: String) throws(CatalogError) -> Statement {
         if let statement = statements[sql] { return statement }
         let statement = try Statement(db, sql)
         statements[sql] = statement
@@ -292,7 +292,7 @@ public final class Catalog {
     }
 
     /// `body` inside the open transaction, else in a transaction of its own.
-    private func writing(_ body: () throws(CatalogError) -> Void) throws(CatalogError) {
+    func writing(_ body: () throws(CatalogError) -> Void) throws(CatalogError) {
         if db.inTransaction { try body(); return }
         try transaction(body)
     }
@@ -322,6 +322,12 @@ public final class Catalog {
         public var scannedAt: String
         /// The file's JSON line as `scan --json` printed it.
         public var record: String
+
+        /// The scan this row keeps, as a record named `file` (hyphenated and judged with
+        /// `options`), or `nil` when this version cannot read the row's record back.
+        public func fileRecord(named file: String, options: RecordOptions = RecordOptions()) -> FileRecord? {
+            JSONValue(parsing: record).flatMap { FileRecord(json: $0, file: file, options: options) }
+        }
 
         /// Whether this row is the scan of the file `identity` describes as it is now: the same
         /// device, inode, size, modification time and content hash, and read then (a failure
@@ -372,6 +378,27 @@ public final class Catalog {
         guard let row = same.first else { return nil }
         let there = FileIdentity(path: row.path)
         return (row, there?.device == identity.device && there?.inode == identity.inode)
+    }
+
+    /// What a run with `--db` does with one input: scan it (new, changed, or asked to
+    /// rescan), replacing the row it was known by, or take its earlier scan as it stands.
+    public enum ScanDecision: Sendable, Equatable {
+        /// Scan it; `identity` is `nil` for what has none (standard input, a path naming no
+        /// file: never found unchanged), `replacing` the row the new scan replaces.
+        case scan(identity: FileIdentity?, replacing: Int64?)
+        /// Unchanged since it was catalogued: its row stands for it.
+        case unchanged(StoredFile)
+    }
+
+    /// Whether the file at `path` (its bytes as given or walked) must be scanned: it is
+    /// unchanged only when ``lookUp(_:typed:)`` finds its row and that row is its scan as the
+    /// file is now, and `rescan` is off. `identify` false: an input with no identity to take
+    /// (standard input, or one the walk already found unreadable).
+    public func decision(for path: [UInt8], identify: Bool, rescan: Bool) -> ScanDecision {
+        let identity = identify ? FileIdentity(path: path) : nil
+        let found = identity.flatMap { try? lookUp($0, typed: path) }
+        if !rescan, let found, found.unchanged { return .unchanged(found.stored) }
+        return .scan(identity: identity, replacing: found?.stored.id)
     }
 
     /// One file's scan for ``record(_:)``.
@@ -615,7 +642,7 @@ public final class Catalog {
     /// keeps the later of its two scans, with that scan's sightings and refusals only (a
     /// sighting is one file's reading at one scan: the same file scanned into both catalogues
     /// counts once); camera sightings and refusals (same code, device, frame and time) are
-    /// added once. `other` is only read (opened read-only, never migrated).
+    /// added once; a book lookup's answer is taken when this catalogue has none or an older one. `other` is only read (opened read-only, never migrated).
     /// - Throws: ``CatalogError`` (the other file missing, not a catalogue, newer, or this
     ///   catalogue's own file: ``CatalogError/misuse``); nothing is added then.
     public func merge(from other: String) throws(CatalogError) -> MergeCount {
@@ -659,6 +686,14 @@ public final class Catalog {
                        r.device, r.frame, r.source, r.type, r.data, r.reason, r.detail, r.seen_at FROM other.refusals r
                 WHERE r.file_id IS NULL OR r.file_id IN (SELECT other_id FROM temp.merge_newer);
                 """ : "") + "DROP TABLE temp.merge_newer;")
+            // The other's lookup answers where this catalogue has none, or an older one.
+            let mine = try cachedLookups()
+            for (isbn13, theirs) in try source.cachedLookups().sorted(by: { $0.key < $1.key }) {
+                if let mine = mine[isbn13], mine.fetchedAt >= theirs.fetchedAt { continue }
+                let outcome: LookupRecord.Outcome = theirs.metadata.map { .found($0) } ?? .notFound(providers: theirs.providers)
+                try store([LookupRecord(isbn13: isbn13, outcome: outcome, response: try source.cachedResponse(of: isbn13)?.body)],
+                          at: theirs.fetchedAt)
+            }
             let after = try totals()
             count = MergeCount(files: after.0 - before.0, sightings: after.1 - before.1, refusals: after.2 - before.2)
         }

@@ -1,7 +1,7 @@
 /// The catalogue's schema: one migration per version, applied in order; `PRAGMA user_version`
 /// holds the version reached (0 for a new file). Documentation/catalog.md documents the tables.
 ///
-/// Tables (version 3):
+/// Tables (version 4):
 /// - `files`: one row per file, keyed by `path`. `path` is the canonical absolute path
 ///   (realpath(3)) as bytes; `device`, `inode`, `size`, `mtime_ns` (stat(2)) and
 ///   `content_hash` (``FileIdentity/contentHash``) tell whether the row still describes the
@@ -14,6 +14,15 @@
 /// - `sightings`: one row per ISBN accepted in one file's scan (`file_id`) or confirmed by a
 ///   camera frame (`device`, `frame`); a file's sightings are replaced when it is scanned again.
 /// - `refusals`: codes refused, like sightings.
+/// - `lookups` (version 4): what the book lookup found per ISBN: `found` 1 with the fields
+///   (``Records/BookMetadata``'s, `authors` and `subjects` as JSON arrays of strings) and the
+///   `provider` that knew the book, or `found` 0 with the providers asked (comma-separated),
+///   none of which knew it; `fetched_at`; `response_id` → `lookup_responses`, the provider's
+///   whole answer (`body`, bytes as received; Open Library's answer for a batch is kept once
+///   for its ISBNs), to be parsed again by a later version.
+/// - `pending_lookups` (version 4): ISBNs queued for a lookup that has not answered yet (not
+///   asked yet, or every provider failed: `attempts`, `tried_at`, `error`); a row goes when
+///   its answer is stored in `lookups`. A failed lookup never touches `lookups`.
 ///
 /// A migration runs inside the one `BEGIN IMMEDIATE` transaction that also reads
 /// `user_version`, so writers starting together on a new file create the tables once.
@@ -77,6 +86,43 @@ enum Schema {
         ALTER TABLE files ADD COLUMN inode INTEGER;
         ALTER TABLE files ADD COLUMN content_hash INTEGER;
         CREATE INDEX files_by_inode ON files(device, inode);
+        """,
+        // 4: the book lookup's cache and the lookups still to do. IF NOT EXISTS: a catalogue whose
+        // version was set back by hand (or a half-copied file) gets the tables once.
+        """
+        CREATE TABLE IF NOT EXISTS lookup_responses (
+            id INTEGER PRIMARY KEY,
+            provider TEXT NOT NULL,
+            body BLOB NOT NULL,
+            fetched_at TEXT NOT NULL
+        );
+        CREATE TABLE IF NOT EXISTS lookups (
+            isbn13 TEXT PRIMARY KEY,
+            found INTEGER NOT NULL CHECK (found IN (0, 1)),
+            provider TEXT NOT NULL,
+            fetched_at TEXT NOT NULL,
+            title TEXT,
+            title_reading TEXT,
+            subtitle TEXT,
+            authors TEXT,
+            by_statement TEXT,
+            publisher TEXT,
+            published TEXT,
+            year INTEGER,
+            pages INTEGER,
+            language TEXT,
+            subjects TEXT,
+            cover TEXT,
+            url TEXT,
+            response_id INTEGER REFERENCES lookup_responses(id) ON DELETE SET NULL
+        );
+        CREATE TABLE IF NOT EXISTS pending_lookups (
+            isbn13 TEXT PRIMARY KEY,
+            queued_at TEXT NOT NULL,
+            attempts INTEGER NOT NULL DEFAULT 0,
+            tried_at TEXT,
+            error TEXT
+        );
         """,
     ]
 

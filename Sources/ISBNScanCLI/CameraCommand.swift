@@ -2,6 +2,7 @@ import Imaging
 import Records
 import Capture
 import LiveScan
+import Lookup
 import Catalog
 import ISBN
 import Scanning
@@ -59,6 +60,7 @@ ArgumentParser.acceptOption,
                 already in it gets a warning 'already scanned <date> from
                 <file>' (and two bells with --beep).
                 """),
+        ] + LookupCommand.backgroundOptions + [
             OptionSpec("beep", help: "Ring the terminal bell (on stderr) for every ISBN printed."),
             OptionSpec("quiet", short: "q", help: "No status lines, warnings or summary on stderr\n(errors still appear)."),
         ],
@@ -133,6 +135,8 @@ ArgumentParser.acceptOption,
         var preview = false
         /// `--preview-snapshot`: where the window's last picture goes.
         var previewSnapshot: String?
+        /// `--lookup`: how books are looked up, or `nil`.
+        var lookup: LookupOptions?
 
         /// The camera session's part of the settings.
         var options: LiveScanOptions {
@@ -179,7 +183,13 @@ ArgumentParser.acceptOption,
             }
             s.format = format
         }
-        if let region = try ScanCommand.region(from: parsed) { s.region = region }
+        let shared = try SharedOptions(parsed, csv: false)
+        if let region = shared.region { s.region = region }
+        s.addOns = shared.addOns
+        s.prefixes = shared.prefixes
+        s.db = shared.db
+        s.json = shared.json
+        s.lookup = shared.lookup
         if parsed.flag("once") && parsed.flag("continuous") { throw UsageError("give either --once or --continuous, not both") }
         s.continuous = parsed.flag("continuous")
         if let text = parsed.value("timeout") { s.timeout = try seconds(text, option: "--timeout", allowZero: false) }
@@ -195,19 +205,12 @@ ArgumentParser.acceptOption,
         if let text = parsed.value("line-step") {
             s.lineStep = try ArgumentParser.integer(text, option: "--line-step", in: 1...16)
         }
-        s.addOns = parsed.flag("addons")
-        s.prefixes = try ArgumentParser.prefixes(from: parsed)
-        if let db = parsed.value("db") {
-            guard !db.isEmpty else { throw UsageError("--db needs a file name") }
-            s.db = db
-        }
         s.preview = parsed.flag("preview")
         if let file = parsed.value("preview-snapshot") {
             guard s.preview else { throw UsageError("--preview-snapshot needs --preview") }
             guard !file.isEmpty else { throw UsageError("--preview-snapshot needs a file name") }
             s.previewSnapshot = file
         }
-        s.json = parsed.flag("json")
         s.beep = parsed.flag("beep")
         s.quiet = parsed.flag("quiet")
         return s
@@ -246,7 +249,7 @@ ArgumentParser.acceptOption,
         // A catalogue this run created and never used (the device could not be opened) goes again.
         if created, status == .inputError, let db = settings.db, let stats = try? catalog?.statistics(),
            stats.sightings == 0, stats.files.isEmpty {
-            reporter.catalog = nil
+            reporter.catalogue?.close()
             catalog = nil
             for suffix in ["", "-wal", "-shm"] { unlink(db + suffix) }
         }

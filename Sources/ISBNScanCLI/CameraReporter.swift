@@ -12,8 +12,9 @@ import Glibc
 #endif
 
 /// What `isbnscan camera` makes of a session's events: results on stdout (text or JSON
-/// Lines), status lines, warnings and the summary on stderr, the catalogue (`--db`), and the
-/// preview's state (`--preview`).
+/// Lines), status lines and warnings on stderr, and the preview's state (`--preview`); the
+/// counts and summary are ``CameraTally``'s, the catalogue ``CameraCatalogue``'s, the
+/// lookups ``BackgroundLookup``'s.
 ///
 /// ``handle(_:)`` runs on the session's thread; ``requestUndo()`` may be called from any
 /// thread (the preview's); ``finish(_:)`` after the session ended.
@@ -28,43 +29,46 @@ final class CameraReporter: @unchecked Sendable {
     let live: Bool
     /// Hyphenation and accepted prefixes for the records printed.
     let recordOptions: RecordOptions
-    /// `--db`: where printed ISBNs are recorded (`nil` after a catalogue error).
-    var catalog: Catalog?
+    /// `--db`: where printed ISBNs are recorded.
+    let catalogue: CameraCatalogue?
     /// A confirmed ISBN could not be recorded: the session stops, exit 1.
-    private var catalogFailed = false
-
-    /// One ISBN printed: what undo needs to take it back.
-    struct Printed {
-        var isbn13: String
-        var frame: Int
-        var time: String
-        var recorded: Bool
-    }
-    private(set) var printed: [Printed] = []
-    /// ISBNs printed again (a later visit of a book already printed in this session).
-    private(set) var duplicates = 0
-    private(set) var undone = 0
-    var badFrames = 0
+    private var catalogFailed: Bool { catalogue?.failed == true }
+    private(set) var tally = CameraTally()
     /// The session is paused (frames not scanned).
     private var paused = false
     var statusShown = false
     private var lastStatus = 0.0, framesAtLastStatus = 0
     private let undoRequests = Mutex(0)
+    /// The last Japanese book code read (the second row) and its frame: given to a 978-4 ISBN
+    /// confirmed soon after without one, as the two rows may be read in different frames.
+    private var lastJapanese: (code: JapaneseBookCode, frame: Int)?
+    /// The frame of the last ISBN printed.
+    private var lastPrintedFrame: Int?
+    /// Japanese book codes already explained on stderr.
+    private var explained: Set<String> = []
+    /// Frames within which a second row and its ISBN are taken as one book (about 1.5 s at 30 frames/s).
+    static let pairingFrames = 45
     /// With `--preview`: what the window shows, updated from every event.
     let preview: Mutex<PreviewState>?
+    /// `--lookup`: the books looked up on their own thread after they are printed (and recorded).
+    let lookup: BackgroundLookup?
 
     init(settings: CameraCommand.Settings, stdout: TextSink, stderr: TextSink, catalog: Catalog? = nil) {
-        self.catalog = catalog
+        self.catalogue = catalog.map { CameraCatalogue($0, device: settings.device) }
         self.settings = settings
         self.stdout = stdout
         self.stderr = stderr
         self.recordOptions = RecordOptions(ranges: RangesCommand.load(stderr: stderr).ranges, prefixes: settings.prefixes)
         self.live = !settings.quiet && isatty(2) == 1 && (stderr as? FileDescriptorSink)?.fd == 2
         self.preview = settings.preview ? Mutex(PreviewState(scanRegion: settings.region)) : nil
+        self.lookup = settings.lookup.flatMap { BackgroundLookup(options: $0, catalogPath: settings.db) }
+        if settings.lookup != nil && lookup == nil {
+            stderr.write("Warning: --lookup: no thread could be started; no book is looked up\n")
+        }
     }
 
     /// ISBNs printed and not undone.
-    var count: Int { printed.count }
+    var count: Int { tally.count }
 
     /// Asks to undo the last ISBN printed, at the next event (on the session's thread, which
     /// owns the catalogue connection).
@@ -74,6 +78,7 @@ final class CameraReporter: @unchecked Sendable {
     /// cannot be written).
     func handle(_ event: LiveScanEvent) -> Bool {
         preview?.withLock { $0.apply(event) }
+        if let lookup { deliver(lookup.drain()) }
         let pendingUndo = undoRequests.withLock { n in defer { n = 0 }; return n }
         for _ in 0..<pendingUndo { undoLast() }
         let s = settings
@@ -95,13 +100,22 @@ final class CameraReporter: @unchecked Sendable {
                 lastStatus = info.time
                 framesAtLastStatus = info.number
             }
-        case .read:
-            break
+        case .read(let frame, let report):
+            for code in report.codes {
+                if let japanese = JapaneseBookCode(ean: code.symbol.data) { lastJapanese = (japanese, frame) }
+            }
         case .badFrame(let frame, let error):
-            badFrames += 1
-            if badFrames == 1 && !s.quiet { warn("frame \(frame): \(error.description)") }
+            tally.badFrames += 1
+            if tally.badFrames == 1 && !s.quiet { warn("frame \(frame): \(error.description)") }
         case .refused(let frame, let code):
-            if !s.quiet {
+            if let japanese = JapaneseBookCode(ean: code.symbol.data) {
+                // Not a refused product: the second row of a Japanese book, said once, and only
+                // when its ISBN was not printed just before.
+                let near = lastPrintedFrame.map { frame - $0 <= Self.pairingFrames } ?? false
+                if !s.quiet && !near && explained.insert(japanese.code).inserted {
+                    status("frame \(frame): \(japanese.code) is \(japanese.refusalDetail)")
+                }
+            } else if !s.quiet {
                 warn("frame \(frame): \(code.symbol.symbology.rawValue) \(code.symbol.data) refused, \(code.verdict.rejection!)")
             }
         case .confirmed(let frame, _, let width, let height, let report, let codes):
@@ -127,46 +141,55 @@ final class CameraReporter: @unchecked Sendable {
     private func confirmed(_ codes: [ReadCode], report: ScanReport, frame: Int, width: Int, height: Int) {
         let time = Timestamp.now()
         if statusShown { stderr.write("\r\u{1B}[K") }
-        let event = FrameEventRecord(device: settings.device, frame: frame, time: time, width: width, height: height,
+        var event = FrameEventRecord(device: settings.device, frame: frame, time: time, width: width, height: height,
                                      report: report, printed: codes, options: recordOptions)
+        if let (japanese, seen) = lastJapanese, frame - seen <= Self.pairingFrames,
+           let isbn = event.isbns.first(where: { $0.isbn13.hasPrefix("9784") && $0.jpBookCode == nil }) {
+            event.attach(japanese, to: isbn.isbn13)
+        }
         // Recorded (and committed) before it is printed: nothing printed is ever missing from the catalogue.
+        guard !catalogFailed else { return }
         var already: [String] = []
-        var recorded = false
-        if let catalog {
-            do {
-                for isbn in event.isbns {
-                    guard let seen = try catalog.firstSighting(of: isbn.isbn13) else { continue }
-                    // A camera by its node, as everywhere else (/dev/video0); a file by its name.
-                    let source = seen.source.hasPrefix("/dev/") ? seen.source
-                        : seen.source.split(separator: "/").last.map(String.init) ?? seen.source
-                    already.append("\(isbn.isbn13): already scanned \(seen.seenAt.prefix(10)) from \(escaped(source, json: false))")
-                }
-                try catalog.record(event, at: time)
-                recorded = true
-            } catch {
+        if let catalogue {
+            do { already = try catalogue.record(event, at: time) } catch {
                 // What the catalogue could not keep is not printed either, and the session ends.
                 endStatusLine()
                 let isbns = event.isbns.map(\.isbn13).joined(separator: ", ")
                 stderr.write("Error: \(error); stopping: \(isbns) not recorded, so not printed either\n")
-                self.catalog = nil
-                catalogFailed = true
                 return
             }
         }
+        let recorded = catalogue != nil
         stdout.write(settings.json ? JSONLinesFormatter().format(event)
                                    : TextFormatter(options: .init(addOns: settings.addOns)).format(event))
         if !settings.quiet { for line in already { warn(line) } }
         if settings.beep { stderr.write(already.isEmpty ? "\u{7}" : "\u{7}\u{7}") }
-        for isbn in event.isbns {
-            if printed.contains(where: { $0.isbn13 == isbn.isbn13 }) { duplicates += 1 }
-            printed.append(Printed(isbn13: isbn.isbn13, frame: frame, time: time, recorded: recorded))
-        }
+        for isbn in event.isbns { tally.add(isbn.isbn13, frame: frame, time: time, recorded: recorded) }
+        lookup?.submit(event.isbns.map(\.isbn13))
+        lastPrintedFrame = frame
         if let last = event.isbns.last {
             let count = self.count
             preview?.withLock {
                 $0.isbnCount = count
                 $0.lastISBN = last.hyphenated ?? last.isbn13
+                $0.lastISBN13 = last.isbn13
+                $0.lastJapaneseCode = last.jpBookCode.map { "C-code \($0.cCode), \($0.priceText)" }
                 $0.alreadyInCatalogue = !already.isEmpty
+            }
+        }
+    }
+
+    /// The books' answers: their lines on stdout without `--db` (with it they are in the
+    /// catalogue), their titles in the preview.
+    private func deliver(_ answers: [BackgroundLookup.Answer]) {
+        for answer in answers {
+            if settings.db == nil && !answer.cached, let line = BackgroundLookup.line(answer.record, json: settings.json) {
+                if statusShown { stderr.write("\r\u{1B}[K") }
+                stdout.write(line)
+            }
+            if let book = answer.record.metadata {
+                let isbn13 = answer.record.isbn13
+                preview?.withLock { $0.titles[isbn13] = book.title ?? book.byStatement }
             }
         }
     }
@@ -174,29 +197,26 @@ final class CameraReporter: @unchecked Sendable {
     /// Takes back the last ISBN printed: out of the counts, and out of the catalogue when it
     /// was recorded there (only this sighting). stdout cannot be taken back: the line stays.
     private func undoLast() {
-        guard let last = printed.popLast() else {
+        guard let last = tally.undoLast() else {
             if !settings.quiet { status("nothing to undo") }
             return
         }
-        undone += 1
-        if printed.contains(where: { $0.isbn13 == last.isbn13 }) { duplicates -= 1 }
         var note = ""
-        if last.recorded, let catalog {
-            do {
-                let removed = try catalog.removeSighting(isbn13: last.isbn13, device: settings.device, frame: last.frame, at: last.time)
-                note = removed > 0 ? " (removed from the catalogue)" : ""
-            } catch {
-                endStatusLine()
-                stderr.write("Error: \(error)\n")
-            }
+        do {
+            if try catalogue?.remove(last) == true { note = " (removed from the catalogue)" }
+        } catch {
+            endStatusLine()
+            stderr.write("Error: \(error)\n")
         }
         endStatusLine()
         if !settings.quiet { stderr.write("camera: undone \(last.isbn13)\(note)\n") }
         let count = self.count
-        let previous = printed.last?.isbn13
+        let previous = tally.printed.last?.isbn13
         preview?.withLock {
             $0.isbnCount = count
             $0.lastISBN = previous.map { isbn in self.recordHyphenated(isbn) }
+            $0.lastISBN13 = previous
+            $0.lastJapaneseCode = nil
             $0.alreadyInCatalogue = false
         }
     }
@@ -210,30 +230,22 @@ final class CameraReporter: @unchecked Sendable {
         // Undo asked for as the session ended.
         let pendingUndo = undoRequests.withLock { n in defer { n = 0 }; return n }
         for _ in 0..<pendingUndo { undoLast() }
+        // The books not answered yet, unless the session was interrupted: then they are left
+        // (with --db, pending for 'catalog lookup').
+        var interrupted = false
+        if case .stopped(let signal) = summary.end, signal != 0 { interrupted = true }
+        if let lookup, !interrupted, !catalogFailed {
+            _ = lookup.finish(shouldStop: { StopSignal.received != nil || stdout.writeFailed }, each: deliver)
+        }
         endStatusLine()
+        if let lookup, !settings.quiet {
+            if let line = lookup.summaryLine { stderr.write(line + "\n") }
+            if let line = lookup.unfinishedLine(db: settings.db) { stderr.write(line + "\n") }
+        }
         if case .failed = summary.end { return .inputError }
         let s = settings
         if !s.quiet {
-            let frames = summary.frames, elapsed = summary.seconds
-            var line = "camera: \(frames) frame\(frames == 1 ? "" : "s") in \(String(elapsed, places: 2)) s"
-            if frames > 0 && elapsed > 0 {
-                line += " (\(String(Double(frames) / elapsed, places: 1)) frames/s, \(String(summary.cpuSeconds * 1000 / Double(frames), places: 2)) ms CPU per frame"
-                if s.preview {
-                    line += ", \(String(summary.sessionThreadCPUSeconds * 1000 / Double(frames), places: 2)) ms of it on the scanning thread"
-                }
-                line += ")"
-            }
-            let shown = count + undone
-            line += ", \(shown) ISBN\(shown == 1 ? "" : "s") printed"
-            if badFrames > 0 { line += ", \(badFrames) unusable frame\(badFrames == 1 ? "" : "s")" }
-            if summary.end == .timeout, let timeout = s.timeout { line += "; --timeout of \(String(timeout, places: 2)) s reached" }
-            stderr.write(line + "\n")
-            if s.continuous {
-                let different = Set(printed.map(\.isbn13)).count
-                var books = "camera: \(different) different ISBN\(different == 1 ? "" : "s"), \(duplicates) duplicate\(duplicates == 1 ? "" : "s") (printed again after leaving the view)"
-                if undone > 0 { books += ", \(undone) undone" }
-                stderr.write(books + "\n")
-            }
+            for line in tally.summaryLines(summary, settings: s) { stderr.write(line + "\n") }
         }
         if catalogFailed { return .inputError }
         if case .stopped(let signal) = summary.end {
@@ -245,7 +257,7 @@ final class CameraReporter: @unchecked Sendable {
             // end, with the statuses of --timeout. Only a signal is an interruption.
             if signal != 0 { return .interrupted }
         }
-        return count + undone > 0 ? .found : .nothingFound
+        return tally.count + tally.undone > 0 ? .found : .nothingFound
     }
 
     func status(_ line: String) {

@@ -3,18 +3,21 @@ import Glibc
 #endif
 import Catalog
 import ISBN
+import Lookup
 import Records
 
-/// `isbnscan catalog list|export|stats|merge|remove`: the books a catalogue (`--db`) holds.
+/// `isbnscan catalog list|export|stats|lookup|merge|remove`: the books a catalogue (`--db`) holds.
 enum CatalogCommand {
     static let spec = CommandSpec(
         name: "catalog",
-        abstract: "List, export, count, merge or correct a catalogue made with --db.",
-        usage: "isbnscan catalog <list|export|stats|merge|remove> --db <file> [options] [arguments]",
+        abstract: "List, export, count, look up, merge or correct a catalogue made with --db.",
+        usage: "isbnscan catalog <list|export|stats|lookup|merge|remove> --db <file> [options] [arguments]",
         arguments: [("<action>", """
             list              the books: ISBN, count, first and last seen, first file
-            export            the books as --format csv, jsonl or isbn-list
+            export            the books as --format csv, jsonl, isbn-list, goodreads,
+                              libib, bibtex, ris or csl-json
             stats             counts of books, sightings, files and refused codes
+            lookup            look up the books without metadata (title, authors...)
             merge <db>...     add other catalogues to --db, without duplicates
             remove <isbn>...  forget an ISBN scanned by mistake
             """)],
@@ -22,28 +25,60 @@ enum CatalogCommand {
             OptionSpec("db", value: "file", help: "The catalogue (made by 'isbnscan scan --db' or 'camera --db')."),
             OptionSpec("format", value: "f", help: """
                 export: csv (RFC 4180, with a header row), jsonl (one JSON
-                object per book) or isbn-list (one ISBN-13 per line: what
-                LibraryThing, Goodreads, Libib and calibre import). Default csv.
+                object per book), isbn-list (one ISBN-13 per line: what
+                LibraryThing and calibre import), goodreads (Goodreads' CSV),
+                libib (Libib's CSV), bibtex, ris or csl-json (a JSON array of
+                CSL items). Default csv.
                 """),
-            OptionSpec("json", help: "list and stats: JSON Lines instead of text (export: use\n--format jsonl; --json there is a usage error)."),
-        ],
+            OptionSpec("json", help: "list, stats and lookup: JSON Lines instead of text (export:\nuse --format jsonl; --json there is a usage error)."),
+            OptionSpec("refresh", help: "lookup: look up every book again, not only those without an\nanswer in the catalogue."),
+        ] + LookupCommand.lookupOptions.map { OptionSpec($0.long, value: $0.valueName, help: "lookup: " + $0.help) },
         discussion: """
         OUTPUT:
           list: '<isbn13> <hyphenated> <group> <count> <first seen> <last seen>
-          <first file or device>' per book, in order of first sighting; times
-          in UTC (ISO 8601); '-' for an ISBN that cannot be hyphenated.
+          <first file or device>[ | <title>[: <subtitle>] / <authors>]' per
+          book, in order of first sighting; times in UTC (ISO 8601); '-' for
+          an ISBN that cannot be hyphenated; the title from the lookup cache
+          ('catalog lookup', --lookup), when a provider knew the book.
           export --format csv: isbn13,isbn10,hyphenated,group,agency,count,
-          first_seen,last_seen,first_source,addon,price; the ISBN-13 and
-          ISBN-10 written as ="9780306406157" so that a spreadsheet keeps
-          them as text (leading zeros included). jsonl: {"isbn13",
+          first_seen,last_seen,first_source,addon,price,title,authors
+          (joined with '; '),publisher,year; the ISBN-13 and ISBN-10
+          written as ="9780306406157" so that a spreadsheet keeps them as
+          text (leading zeros included); a text field that starts with =,
+          +, -, @, a tab or CR gets a leading '. jsonl: {"isbn13",
           "isbn10", "hyphenated", "group": {"prefix", "agency"}, "addon",
-          "price", "count", "first_seen", "last_seen", "first_source"}.
+          "price", "count", "first_seen", "last_seen", "first_source",
+          "book"} with "book" null (not looked up) or {"found", the keys of
+          'lookup --json' from "title" to "url", "fetched_at"}.
           isbn-list: one ISBN-13 per line.
+          goodreads: Title,Author,Additional Authors,ISBN,ISBN13,Publisher,
+          Number of Pages,Year Published,Date Added (first seen, YYYY/MM/DD),
+          Bookshelves,Exclusive Shelf (left empty), the ISBNs as ="...".
+          libib: item_type (book),title,creators,ean_isbn13,upc_isbn10,
+          description,publisher,publish_date,tags (subjects),length (pages),
+          added (first seen),copies (1). bibtex: @book{isbn<isbn13>, ...}
+          with title, author (joined with 'and'), publisher, year,
+          pagetotal, isbn, language, url. ris: TY, TI, AU, PB, PY, DA, SN,
+          LA, KW, UR, ER. csl-json: [{"id", "type": "book", "title",
+          "author": [{"literal"}], "publisher", "issued", "number-of-pages",
+          "language", "ISBN", "URL"}]. A book not looked up (or known to no
+          provider) is written with what is known: its ISBNs (and dates).
           merge: a file recorded in both keeps its later scan, with that
           scan's sightings only (the same folder scanned into both counts
           each book once); a camera sighting or refusal recorded in both is
           kept once. The catalogues merged in are only read. merge waits
           for other writers of --db (see scan --db).
+          lookup: '<isbn13>: <title> / <authors>; ... (<provider>)' per book
+          asked, as 'isbnscan lookup' prints it (--json: its objects), each
+          answer stored in the catalogue as it comes (the provider, the time,
+          the fields and the provider's whole answer); a book known to no
+          provider is an answer too. Asked: the books without an answer, and
+          those still pending (--refresh: every book). Provider failures are
+          said once each on stderr ('Error: <provider>: <cause>'); the books
+          they leave without an answer stay pending, any earlier answer kept,
+          and the next 'catalog lookup' goes on with them. Last, on stderr:
+          'catalog lookup: <n> books looked up: <n> found, <n> known to no
+          provider, <n> failed[; <n> pending in <db> ...]'.
           remove: '<isbn13>: removed <n> sightings'; the files stay recorded.
           An ISBN that is in no sighting: 'Warning: <isbn>: not in the
           catalogue'. An argument that is no valid ISBN (978 or 979, ISBN-13
@@ -51,8 +86,8 @@ enum CatalogCommand {
           reason, and nothing is removed: 'Error: <arg>: not a valid ISBN
           (<reason>: <detail>); nothing removed'.
           list, export and stats open the catalogue read-only: they never
-          create, migrate or change it. merge and remove migrate an older
-          --db (after a 'Note:' on stderr).
+          create, migrate or change it. lookup, merge and remove migrate an
+          older --db (after a 'Note:' on stderr).
           A --db file (or a file to merge) that is not an SQLite database:
           'Error: <file>: not an isbnscan catalogue (not an SQLite database)';
           another program's SQLite file: '... (an SQLite database of another
@@ -60,25 +95,32 @@ enum CatalogCommand {
           '... (an empty database)'.
 
         EXIT STATUS:
-          0  done (list, export: at least one book)
-          1  a catalogue could not be opened, read or written
+          0  done (list, export: at least one book; lookup: every book
+             asked was found, or none needed asking)
+          1  a catalogue could not be opened, read or written; lookup: a
+             provider failed and books stay pending
           2  usage error (also: merging the --db catalogue into itself;
              remove: an argument that is no valid ISBN)
-          4  the catalogue holds no book; remove: the ISBN was not in it
+          3  standard output could not be written
+          4  the catalogue holds no book; remove: the ISBN was not in it;
+             lookup: a book is known to no provider
+          130 lookup: interrupted (the answers so far are stored)
 
         EXAMPLES:
           isbnscan catalog list --db books.db
+          isbnscan catalog lookup --db books.db --contact me@example.org
           isbnscan catalog export --db books.db --format isbn-list > librarything.txt
+          isbnscan catalog export --db books.db --format goodreads > goodreads.csv
           isbnscan catalog merge --db books.db laptop.db desk.db
           isbnscan catalog remove --db books.db 978-0-306-40615-7
         """)
 
     static func run(_ parsed: ParsedArguments, stdout: TextSink, stderr: TextSink) throws(UsageError) -> ExitStatus {
-        guard let action = parsed.positionals.first else { throw UsageError("no action given (list, export, stats, merge, remove)") }
+        guard let action = parsed.positionals.first else { throw UsageError("no action given (\(actions.joined(separator: ", ")))") }
         let arguments = Array(parsed.positionals.dropFirst())
-        guard ["list", "export", "stats", "merge", "remove"].contains(action) else {
-            throw UsageError(Suggestion.appended(to: "unknown action '\(action)' (list, export, stats, merge, remove)",
-                                                 typed: action, in: ["list", "export", "stats", "merge", "remove"]))
+        guard actions.contains(action) else {
+            throw UsageError(Suggestion.appended(to: "unknown action '\(action)' (\(actions.joined(separator: ", ")))",
+                                                 typed: action, in: actions))
         }
         guard let db = parsed.value("db"), !db.isEmpty else {
             // `catalog list books.db`: the catalogue given where an argument goes.
@@ -86,16 +128,22 @@ enum CatalogCommand {
             throw UsageError("--db <file> is required" + (file.map { " (did you mean '--db \(escaped($0, json: false))'?)" } ?? ""))
         }
         if action != "export" && parsed.value("format") != nil { throw UsageError("--format goes with export") }
-        if action != "list" && action != "stats" && parsed.flag("json") {
-            throw UsageError("--json goes with list and stats" + (action == "export" ? " (export: --format jsonl)" : ""))
+        if !["list", "stats", "lookup"].contains(action) && parsed.flag("json") {
+            throw UsageError("--json goes with list, stats and lookup" + (action == "export" ? " (export: --format jsonl)" : ""))
         }
+        if action != "lookup", let option = (["refresh"] + LookupCommand.lookupOptions.map(\.long)).first(where: {
+            parsed.flag($0) || parsed.value($0) != nil
+        }) {
+            throw UsageError("--\(option) goes with lookup")
+        }
+        let lookupOptions = action == "lookup" ? try LookupCommand.options(from: parsed) : LookupOptions()
         if (action == "merge" || action == "remove") != !arguments.isEmpty {
             throw arguments.isEmpty ? UsageError("\(action) needs \(action == "merge" ? "a catalogue file" : "an ISBN")")
                                     : UsageError("unexpected argument '\(arguments[0])'")
         }
         let format = parsed.value("format") ?? "csv"
-        guard ["csv", "jsonl", "isbn-list"].contains(format) else {
-            throw UsageError("--format '\(format)' is not one of csv, jsonl, isbn-list")
+        guard BookExport.formats.contains(format) else {
+            throw UsageError("--format '\(format)' is not one of \(BookExport.formats.joined(separator: ", "))")
         }
         // remove: every argument must be an ISBN (978 or 979, as typed to validate); a typo removes nothing.
         var toRemove: [(typed: String, isbn13: String)] = []
@@ -124,17 +172,24 @@ enum CatalogCommand {
         }
         do {
             // list, export and stats only read: the file is opened read-only and never migrated.
-            let writes = action == "merge" || action == "remove"
+            let writes = action == "merge" || action == "remove" || action == "lookup"
             let catalog = try Catalog(path: db, access: writes ? .write : .read) { stderr.write("Note: \($0)\n") }
             let ranges = RangesCommand.load(stderr: stderr).ranges
             switch action {
             case "list", "export":
                 let books = try catalog.books()
-                if action == "export" && format == "csv" { stdout.write(csvHeader) }
-                for book in books {
-                    stdout.write(line(BookRecord(book, ranges: ranges), action: action, format: format, json: parsed.flag("json")))
+                let lookups = try catalog.cachedLookups()
+                if action == "export" { stdout.write(format == "csv" ? csvHeader : BookExport.header(format)) }
+                for (index, book) in books.enumerated() {
+                    let record = BookRecord(book, ranges: ranges, lookup: lookups[book.isbn13])
+                    stdout.write(line(record, action: action, format: format, json: parsed.flag("json"), index: index))
                 }
+                if action == "export" { stdout.write(BookExport.footer(format, count: books.count)) }
+                if stdout.writeFailed { return .outputError }
                 return books.isEmpty ? .nothingFound : .found
+            case "lookup":
+                return try CatalogLookup.run(catalog, db: db, options: lookupOptions, refresh: parsed.flag("refresh"),
+                                             json: parsed.flag("json"), stdout: stdout, stderr: stderr)
             case "stats":
                 let stats = try catalog.statistics()
                 stdout.write(parsed.flag("json") ? JSONLinesFormatter().format(StatsRecord(stats)) : text(stats))
@@ -166,26 +221,36 @@ enum CatalogCommand {
         }
     }
 
+    static let actions = ["list", "export", "stats", "lookup", "merge", "remove"]
+
     static let csvHeader = CSV.row(["isbn13", "isbn10", "hyphenated", "group", "agency", "count", "first_seen", "last_seen",
-                                    "first_source", "addon", "price"])
+                                    "first_source", "addon", "price", "title", "authors", "publisher", "year"])
 
     /// One book as `list` (text or JSON) or `export` in `format` prints it.
-    static func line(_ record: BookRecord, action: String, format: String, json: Bool) -> String {
+    static func line(_ record: BookRecord, action: String, format: String, json: Bool, index: Int = 0) -> String {
         let book = record.book, isbn = record.isbn
         if action == "list" {
+            // The title last, after ' | ': a path may hold spaces, never a control character.
             return json ? JSONLinesFormatter().format(record)
                         : "\(book.isbn13) \(isbn.hyphenated ?? "-") \(isbn.group?.prefix ?? "-") \(book.count) \(book.firstSeen) "
-                          + "\(book.lastSeen) \(escaped(book.firstSource, json: false))\n"
+                          + "\(book.lastSeen) \(escaped(book.firstSource, json: false))"
+                          + (record.titleLine.map { " | " + escaped($0, json: false) } ?? "") + "\n"
         }
         switch format {
         case "isbn-list": return book.isbn13 + "\n"
         case "jsonl": return JSONLinesFormatter().format(record)
-        default:
+        case "csv": break
+        default: return BookExport.entry(record, format: format, index: index)
+        }
+        do {
+            let m = record.metadata
             // ="…" makes LibreOffice Calc and Excel keep the digits as text (an ISBN-10's leading zero
             // is lost otherwise); checked with LibreOffice Calc 7.4 (see README).
             return CSV.row([spreadsheetText(book.isbn13), book.isbn10.map(spreadsheetText) ?? "", isbn.hyphenated ?? "", isbn.group?.prefix ?? "", isbn.group?.agency ?? "",
                             String(book.count), book.firstSeen, book.lastSeen, CSV.text(book.firstSource), book.addOn ?? "",
-                            isbn.price?.description ?? ""])
+                            isbn.price?.description ?? "", CSV.text(BookExport.fullTitle(m) ?? ""),
+                            CSV.text(m?.authors?.joined(separator: "; ") ?? ""), CSV.text(m?.publisher ?? ""),
+                            m?.year.map(String.init) ?? ""])
         }
     }
 

@@ -23,6 +23,8 @@ final class CatalogRecorder {
     private var batchStart = ContinuousClock.now
     /// Set by the first catalogue error: nothing more is recorded or printed.
     private(set) var failed = false
+    /// Called after each commit with the ISBNs it recorded (`scan --lookup` looks them up then).
+    var committed: ([String]) -> Void = { _ in }
 
     init(catalog: Catalog, held: [HeldSink], diagnostics: TextSink) {
         self.catalog = catalog
@@ -52,8 +54,10 @@ final class CatalogRecorder {
                 return
             }
         }
+        let isbns = pending.flatMap { $0.record.isbns.map(\.isbn13) }
         pending = []
         for sink in held { sink.release() }
+        if !isbns.isEmpty { committed(isbns) }
     }
 
     private func fail(_ error: CatalogError) {

@@ -27,6 +27,39 @@ enum LookupCommand {
         OptionSpec("retries", value: "N", help: "Repeats after HTTP 429, 5xx, or 403 with Retry-After\n(default: 2)."),
     ]
 
+    /// `--lookup` of `scan` and `camera`, followed by ``lookupOptions``.
+    static let backgroundOptions: [OptionSpec] = [
+        OptionSpec("lookup", help: """
+            Look each book up (as 'isbnscan lookup' does) after it is
+            printed and recorded, on a thread of its own: no scan waits for
+            the network. With --db the answers go into the catalogue (a
+            book it has an answer for is not asked again); without, each
+            book's line follows on stdout once known: '<isbn13>: <title> /
+            <authors>; ... (<provider>)' ('... not known to <providers>'),
+            with --json '{"book": {<the object of lookup --json>}}'. Not
+            with --csv without --db. Lookups that cannot be done (network
+            down) are said in one Warning line at the end; with --db they
+            stay pending for 'isbnscan catalog lookup'. They never change
+            the exit status.
+            """),
+    ] + lookupOptions.filter { $0.long == "provider" || $0.long == "contact" }
+
+    /// The options `--lookup` gives (`nil` without it).
+    /// - Throws: ``UsageError`` for a lookup option without `--lookup`, `--lookup --csv` without
+    ///   `--db` (CSV rows are codes, not books), or a bad lookup option.
+    static func backgroundOptions(from parsed: ParsedArguments, db: String?, csv: Bool) throws(UsageError) -> LookupOptions? {
+        guard parsed.flag("lookup") else {
+            if let option = backgroundOptions.first(where: { $0.long != "lookup" && parsed.value($0.long) != nil }) {
+                throw UsageError("--\(option.long) goes with --lookup")
+            }
+            return nil
+        }
+        if csv && db == nil {
+            throw UsageError("--lookup with --csv needs --db: the answers go into the catalogue ('catalog export' then has them)")
+        }
+        return try options(from: parsed, timeouts: false)
+    }
+
     static let spec = CommandSpec(
         name: "lookup",
         abstract: "Look up books by ISBN: title, authors, publisher, year, pages.",
@@ -91,11 +124,12 @@ enum LookupCommand {
         """)
 
     /// The lookup options `spec`'s options give (`--provider`, `--contact`, `--timeout`,
-    /// `--retries`), with the contact from `$ISBNSCAN_CONTACT` and the providers' bases from
+    /// `--retries`; not `timeouts`: `scan --lookup` and `camera --lookup` keep the defaults, and
+    /// `camera --timeout` is the session's), with the contact from `$ISBNSCAN_CONTACT` and the providers' bases from
     /// `ISBNSCAN_*_URL` when set; for every command that looks books up.
     ///
     /// - Throws: ``UsageError`` naming the option or variable and what is wrong with it.
-    static func options(from parsed: ParsedArguments,
+    static func options(from parsed: ParsedArguments, timeouts: Bool = true,
                         environment: (String) -> String? = { getenv($0).map { String(cString: $0) } }) throws(UsageError) -> LookupOptions {
         var options = LookupOptions()
         if let list = parsed.value("provider") {
@@ -116,8 +150,8 @@ enum LookupCommand {
             }
             options.contact = contact
         }
-        if let text = parsed.value("timeout") { options.timeout = try CameraCommand.seconds(text, option: "--timeout", allowZero: false) }
-        if let text = parsed.value("retries") { options.retries = try ArgumentParser.integer(text, option: "--retries", in: 0...10) }
+        if timeouts, let text = parsed.value("timeout") { options.timeout = try CameraCommand.seconds(text, option: "--timeout", allowZero: false) }
+        if timeouts, let text = parsed.value("retries") { options.retries = try ArgumentParser.integer(text, option: "--retries", in: 0...10) }
         for provider in Provider.allCases {
             guard let text = environment(provider.baseVariable), !text.isEmpty else { continue }
             switch Provider.base(from: text) {

@@ -7,6 +7,7 @@ import Catalog
 
 import Imaging
 import ISBN
+import Lookup
 import Scanning
 
 /// `isbnscan scan FILE|FOLDER...`: reads the barcodes in image files, one or thousands.
@@ -95,6 +96,7 @@ ArgumentParser.acceptOption,
                 cannot be recorded stops the run (status 1) unprinted.
                 """),
             OptionSpec("rescan", help: "With --db: scan every file again, even unchanged ones."),
+        ] + LookupCommand.backgroundOptions + [
             OptionSpec("max-pixels", value: "n", help: "Refuse images larger than n pixels before decoding\n(default: 120000000)."),
             OptionSpec("quiet", short: "q", help: "No warnings, progress, summary or --db 'unchanged' lines\non stderr (errors still appear)."),
         ],
@@ -166,11 +168,14 @@ ArgumentParser.acceptOption,
 
         CSV (--csv): columns
           file,isbn13,isbn10,type,data,addon,status,error,hyphenated,group,agency,
-          price,page,warning;
+          price,page,warning,c_code;
           status is accepted, rejected (error holds 'reason: detail'),
           no-barcode or error (error holds the cause); page is the page of a
           multi-page TIFF (from 1, else empty); warning is set on every row of
-          a file read only in part ('truncated: decoded 544 of 750 rows').
+          a file read only in part ('truncated: decoded 544 of 750 rows'); c_code is
+          the C-code (4 digits) of a Japanese book's second barcode, on its row
+          (status jp-book-code, the ISBN it belongs to in isbn13, its price
+          as JPY <yen> in price) and on its ISBN's row.
           Lines end in CRLF. A file name that starts with =, +, -, @, a tab
           or CR gets a leading ' so that spreadsheets do not run it as a
           formula.
@@ -225,11 +230,18 @@ ArgumentParser.acceptOption,
         var nulSeparated = false
         /// `--shard i/n`: only the files of this shard.
         var shard: Shard?
+        /// `--lookup`: how books are looked up, or `nil`.
+        var lookup: LookupOptions?
     }
 
     static func settings(from parsed: ParsedArguments) throws(UsageError) -> Settings {
         var settings = Settings()
-        if let region = try region(from: parsed) { settings.region = region }
+        let shared = try SharedOptions(parsed, csv: parsed.flag("csv"))
+        if let region = shared.region { settings.region = region }
+        settings.addOns = shared.addOns
+        settings.prefixes = shared.prefixes
+        settings.db = shared.db
+        settings.lookup = shared.lookup
         if let text = parsed.value("max-pixels") {
             settings.decode.maxPixels = try ArgumentParser.integer(text, option: "--max-pixels", in: 1...(1 << 40))
         }
@@ -244,19 +256,13 @@ ArgumentParser.acceptOption,
             settings.output = output == "-" ? nil : output
         }
         settings.all = parsed.flag("all")
-        settings.addOns = parsed.flag("addons")
         settings.unique = parsed.flag("unique")
         if settings.unique && settings.all { throw UsageError("--unique lists accepted ISBNs only; it cannot be combined with --all") }
         if settings.unique && settings.addOns {
             throw UsageError("--unique counts ISBNs, whatever their add-on; it cannot be combined with --addons")
         }
         settings.quiet = parsed.flag("quiet")
-        if let db = parsed.value("db") {
-            guard !db.isEmpty else { throw UsageError("--db needs a file name") }
-            settings.db = db
-        }
         settings.rescan = parsed.flag("rescan")
-        settings.prefixes = try ArgumentParser.prefixes(from: parsed)
         if settings.rescan && settings.db == nil { throw UsageError("--rescan goes with --db") }
         settings.walk = WalkOptions(recursive: parsed.flag("recursive"), includeHidden: parsed.flag("hidden"))
         if let list = parsed.value("files-from") {
@@ -287,49 +293,23 @@ ArgumentParser.acceptOption,
         return Shard(index: index, count: count)
     }
 
-    /// The region given with `--roi` or `--roi-avfoundation` (not both), or `nil`.
-    static func region(from parsed: ParsedArguments) throws(UsageError) -> RegionOfInterest? {
-        if parsed.value("roi") != nil && parsed.value("roi-avfoundation") != nil {
-            throw UsageError("give either --roi or --roi-avfoundation, not both")
-        }
-        for option in ["roi", "roi-avfoundation"] where parsed.values[option, default: []].count > 1 {
-            // Taking the last silently would scan a region the user may not have meant.
-            throw UsageError("--\(option) given \(parsed.values[option]!.count) times; give one region")
-        }
-        do {
-            if let text = parsed.value("roi") { return try RegionOfInterest(parsing: text) }
-        } catch { throw UsageError("--roi: \(error)") }
-        do {
-            if let text = parsed.value("roi-avfoundation") { return try RegionOfInterest(parsingAVFoundation: text) }
-        } catch { throw UsageError("--roi-avfoundation: \(error)") }
-        return nil
-    }
-
     static func run(_ parsed: ParsedArguments, stdout: TextSink, stderr: TextSink, isTerminal: Bool) throws(UsageError) -> ExitStatus {
         let settings = try settings(from: parsed)
         guard !parsed.rawPositionals.isEmpty || settings.filesFrom != nil else { throw UsageError("no image file or folder given") }
         var paths = parsed.rawPositionals.map(RawPath.init(bytes:))
-        if let list = settings.filesFrom {
-            if list == "-" && paths.contains(where: \.isStandardInput) {
-                throw UsageError("--files-from - reads the list from standard input; '-' cannot also be an image")
-            }
-            switch FileList.read(list, nulSeparated: settings.nulSeparated) {
-            case .success(let listed):
-                if list == "-" && listed.contains(where: \.isStandardInput) {
-                    throw UsageError("the list on standard input names '-' (standard input) as an image")
-                }
-                paths += listed
-            case .failure(.unreadable(let message)):
-                stderr.write(message + "\n")
-                return .inputError
-            case .failure(.nulInLine(let message)):
-                throw UsageError(message)
-            }
+        switch try Self.listed(settings, after: paths) {
+        case .success(let listed): paths += listed
+        case .failure(let error):
+            stderr.write(error.message + "\n")
+            return .inputError
         }
         if paths.filter(\.isStandardInput).count > 1 { throw UsageError("'-' (standard input) can be given only once") }
 
         var walk = FolderWalker.walk(paths, options: settings.walk)
         if let shard = settings.shard { walk.inputs.removeAll { !shard.contains($0.path) } }
+        // The --db catalogue's own journal files in a folder walked come and go as its writers
+        // work (another scan of the same folder may be creating it): not inputs.
+        if let db = settings.db { walk.inputs.removeAll { $0.foundInFolder && Self.isJournal($0.path.bytes, of: db) } }
         // The bar counts the files that will be scanned, not the non-images left out.
         let progress = isTerminal && !settings.quiet && walk.inputs.count > 1
             ? ProgressBar(sink: stderr, total: walk.inputs.count { !BatchScanner.willBeLeftOut($0) }) : nil
@@ -385,41 +365,31 @@ ArgumentParser.acceptOption,
             writerDiagnostics = heldDiagnostics
             recorder = CatalogRecorder(catalog: catalog, held: [heldResults, heldDiagnostics], diagnostics: diagnostics)
             // Resume: files whose identity matches their row are taken from the catalogue.
-            inputs = []
-            for (position, input) in walk.inputs.enumerated() {
-                let identity = input.path.isStandardInput || input.error != nil ? nil : FileIdentity(path: input.path.bytes)
-                let found = identity.flatMap { try? catalog.lookUp($0, typed: input.path.bytes) }
-                if !settings.rescan, let found, found.unchanged {
-                    tally.add(found.stored, all: settings.all)
-                    // Its results, warnings and errors were printed by the run that scanned it. A file
-                    // named (not found in a folder) gets a line, so that a run never ends in silence;
-                    // a folder's unchanged files are counted in the summary line.
-                    if !settings.quiet && !input.foundInFolder {
-                        diagnostics.write(Self.unchangedLine(input.path.description, scannedAt: found.stored.scannedAt))
-                    }
-                    // -o holds every file's result: the catalogue's for this one.
-                    if settings.output != nil {
-                        if let json = JSONValue(parsing: found.stored.record),
-                           let record = FileRecord(json: json, file: input.path.description, options: recordOptions) {
-                            fromCatalog.append((position, record))
-                        } else {
-                            // A record this version cannot read back: scan the file again.
-                            inputs.append(input)
-                            identities.append(identity)
-                            replacing.append(found.stored.id)
-                            positions.append(position)
-                        }
-                    }
-                    continue
-                }
-                inputs.append(input)
-                identities.append(identity)
-                replacing.append(found?.stored.id)
-                positions.append(position)
+            let plan = ResumePlan(walk.inputs, catalog: catalog, settings: settings, recordOptions: recordOptions)
+            inputs = plan.inputs
+            identities = plan.identities
+            replacing = plan.replacing
+            positions = plan.positions
+            fromCatalog = plan.fromCatalog
+            for stored in plan.unchanged { tally.add(stored, all: settings.all) }
+            if !settings.quiet {
+                for line in plan.unchangedLines { diagnostics.write(line) }
             }
         }
         let writer = ResultWriter(settings: settings, showNames: paths.count > 1 || walk.foldersGiven > 0 || settings.filesFrom != nil || settings.shard != nil, out: results, diagnostics: writerDiagnostics)
         writer.begin()
+        // --lookup: books looked up on their own thread once recorded (with --db) or printed.
+        let background = settings.lookup.flatMap { BackgroundLookup(options: $0, catalogPath: settings.db) }
+        if settings.lookup != nil && background == nil {
+            diagnostics.write("Warning: --lookup: no thread could be started; no book is looked up\n")
+        }
+        if let background { recorder?.committed = { background.submit($0) } }
+        func printLookups(_ answers: [BackgroundLookup.Answer]) {
+            guard settings.db == nil else { return }
+            for answer in answers where !answer.cached {
+                if let line = BackgroundLookup.line(answer.record, json: settings.format == .json) { results.write(line) }
+            }
+        }
         recorder?.commit()
 
         let options = settings.decode, scannerOptions = ScannerOptions(addOns: settings.addOns)
@@ -440,6 +410,7 @@ ArgumentParser.acceptOption,
         // so does a result that cannot be recorded.
         func mustStop() -> Bool { StopSignal.received != nil || results.writeFailed || recorder?.failed == true }
         batch.run(inputs, idle: {
+            if let background { printLookups(background.drain()) }
             recorder?.tick()
             if mustStop() { batch.stop() }
             progress?.draw(done: tally.files, found: tally.withISBN)
@@ -451,6 +422,10 @@ ArgumentParser.acceptOption,
                 let record = FileRecord(result, options: recordOptions)
                 tally.add(record, all: settings.all)
                 let warnings = writer.write(record)
+                if recorder == nil, let background {
+                    background.submit(record.isbns.map(\.isbn13))
+                    printLookups(background.drain())
+                }
                 // A path that names no file is reported, not recorded.
                 let path = inputs[index].path
                 if let recorder, identities[index] != nil || path.isStandardInput {
@@ -466,6 +441,12 @@ ArgumentParser.acceptOption,
         // After the --unique list, which is held like every result until the last commit.
         recorder?.commit()
         progress?.clear()
+        // The scan's own time, without the wait for the books' answers.
+        let seconds = (ContinuousClock.now - start).seconds
+        // The books not answered yet, unless the run stops: then they are left (with --db, pending).
+        if let background, !mustStop() {
+            _ = background.finish(shouldStop: { StopSignal.received != nil || results.writeFailed }, each: printLookups)
+        }
 
         var status = tally.exitStatus
         if recorder?.failed == true { status = .inputError }
@@ -476,35 +457,91 @@ ArgumentParser.acceptOption,
             status = .outputError
         }
         let interrupted = StopSignal.received
-        if let signal = interrupted {
-            // In the summary's terms: files scanned; those it leaves out (non-images) are neither.
-            stderr.write("Interrupted by \(signalName(signal)): \(tally.interruptedCounts(inputs: walk.inputs.count))"
-                         + (settings.output.map { ", written to \(escaped($0, json: false))" } ?? "") + "\n")
-        }
-        if !settings.quiet && (writer.showNames || interrupted != nil) {
-            var summary = tally.summary(walk: walk, seconds: (ContinuousClock.now - start).seconds)
-            if let catalog = recorder?.catalog, catalog.lockWaits > 0 {
-                // Several writers: say what waiting for the others cost.
-                summary += "; waited \(String(catalog.waitedSeconds, places: 1, wholeFrom: 10)) s for other writers of the catalogue "
-                    + "(\(catalog.lockWaits) time\(catalog.lockWaits == 1 ? "" : "s"), \(catalog.retries) retries)"
-            }
-            stderr.write(summary + "\n")
-        }
-        if !settings.quiet && interrupted == nil && status == .nothingFound && walk.skippedFolders > 0 {
-            // A phone or camera dump keeps its photos in subfolders: say how to reach them, last.
-            let folders = walk.skippedFolders == 1 ? "1 subfolder was" : "\(walk.skippedFolders) subfolders were"
-            stderr.write("Hint: no ISBN found, and \(folders) not scanned: add -r (--recursive) to scan subfolders too\n")
+        for line in endLines(settings, tally: tally, walk: walk, seconds: seconds, catalog: recorder?.catalog, lookup: background,
+                             showNames: writer.showNames, status: status, interrupted: interrupted) {
+            stderr.write(line + "\n")
         }
         return interrupted != nil ? .interrupted : status
     }
 }
 
 extension ScanCommand {
+    /// The lines that end a run on stderr: the interruption, the summary (several files, or
+    /// interrupted; with the wait for other writers of the catalogue), the lookups' summary and
+    /// what they left undone, and the hint about subfolders left out; `-q` keeps only the first.
+    static func endLines(_ settings: Settings, tally: Tally, walk: FolderWalk, seconds: Double, catalog: Catalog?,
+                         lookup: BackgroundLookup?, showNames: Bool, status: ExitStatus, interrupted: Int32?) -> [String] {
+        var lines: [String] = []
+        if let signal = interrupted {
+            // In the summary's terms: files scanned; those it leaves out (non-images) are neither.
+            lines.append("Interrupted by \(signalName(signal)): \(tally.interruptedCounts(inputs: walk.inputs.count))"
+                         + (settings.output.map { ", written to \(escaped($0, json: false))" } ?? ""))
+        }
+        guard !settings.quiet else { return lines }
+        if showNames || interrupted != nil {
+            var summary = tally.summary(walk: walk, seconds: seconds)
+            if let catalog, catalog.lockWaits > 0 {
+                // Several writers: say what waiting for the others cost.
+                summary += "; waited \(String(catalog.waitedSeconds, places: 1, wholeFrom: 10)) s for other writers of the catalogue "
+                    + "(\(catalog.lockWaits) time\(catalog.lockWaits == 1 ? "" : "s"), \(catalog.retries) retries)"
+            }
+            lines.append(summary)
+        }
+        if let lookup {
+            if let line = lookup.summaryLine { lines.append(line) }
+            if let line = lookup.unfinishedLine(db: settings.db) { lines.append(line) }
+        }
+        if interrupted == nil && status == .nothingFound && walk.skippedFolders > 0 {
+            // A phone or camera dump keeps its photos in subfolders: say how to reach them, last.
+            let folders = walk.skippedFolders == 1 ? "1 subfolder was" : "\(walk.skippedFolders) subfolders were"
+            lines.append("Hint: no ISBN found, and \(folders) not scanned: add -r (--recursive) to scan subfolders too")
+        }
+        return lines
+    }
+
+    /// The paths `--files-from` lists (none without it), or the message saying why the list
+    /// cannot be read.
+    /// - Throws: ``UsageError`` for '-' given as both the list and an image, or a NUL in a line.
+    static func listed(_ settings: Settings, after paths: [RawPath]) throws(UsageError) -> Result<[RawPath], ListError> {
+        guard let list = settings.filesFrom else { return .success([]) }
+        if list == "-" && paths.contains(where: \.isStandardInput) {
+            throw UsageError("--files-from - reads the list from standard input; '-' cannot also be an image")
+        }
+        switch FileList.read(list, nulSeparated: settings.nulSeparated) {
+        case .success(let listed):
+            if list == "-" && listed.contains(where: \.isStandardInput) {
+                throw UsageError("the list on standard input names '-' (standard input) as an image")
+            }
+            return .success(listed)
+        case .failure(.unreadable(let message)):
+            return .failure(ListError(message: message))
+        case .failure(.nulInLine(let message)):
+            throw UsageError(message)
+        }
+    }
+
+    /// Why the `--files-from` list cannot be read: the `Error:` line for stderr.
+    struct ListError: Error { let message: String }
+
     /// `<file>: unchanged since it was catalogued on <time>, not scanned again (--rescan to scan it)`:
     /// on stderr for a file named on the command line that `--db` holds with the same size and
     /// modification time.
     static func unchangedLine(_ file: String, scannedAt: String) -> String {
         "\(escaped(file, json: false)): unchanged since it was catalogued on \(scannedAt), not scanned again (--rescan to scan it)\n"
+    }
+
+    /// Whether `path` is one of SQLite's companion files of the catalogue `db` (`-journal`,
+    /// `-wal`, `-shm`): in the same folder (by device and inode) under the name of `db` plus
+    /// that suffix.
+    static func isJournal(_ path: [UInt8], of db: String) -> Bool {
+        let bytes = path, name = Array(db.utf8)
+        func split(_ p: [UInt8]) -> (folder: [UInt8], base: [UInt8]) {
+            guard let slash = p.lastIndex(of: UInt8(ascii: "/")) else { return (Array(".".utf8), p) }
+            return (slash == 0 ? [UInt8(ascii: "/")] : Array(p[..<slash]), Array(p[(slash + 1)...]))
+        }
+        let (folder, base) = split(bytes), (dbFolder, dbBase) = split(name)
+        guard ["-journal", "-wal", "-shm"].contains(where: { base == dbBase + Array($0.utf8) }) else { return false }
+        return Catalog.sameFile(String(decoding: folder, as: UTF8.self), String(decoding: dbFolder, as: UTF8.self))
     }
 
     /// Whether `a` and `b` name one file: the same device and inode, or, when neither exists

@@ -35,8 +35,9 @@ public final class BookLookup {
     public let options: LookupOptions
     private let client: HTTPClient
     private var limiters: [Provider: RateLimiter] = [:]
-    /// A provider that could not be reached (DNS, connection, timeout, TLS) is not asked again
-    /// in this run: its first failure stands for the rest.
+    /// A provider that could not be reached (DNS, connection, timeout, TLS) or that refuses
+    /// (HTTP 403, or 429 still after its retries: past its rate limit) is not asked again in
+    /// this run: its failure stands for the rest, and a long run does not keep knocking.
     private var unreachable: [Provider: String] = [:]
     /// Requests sent per provider (retries included), for the summary and the benchmark.
     public private(set) var requests: [Provider: Int] = [:]
@@ -194,18 +195,23 @@ public final class BookLookup {
             let status = "HTTP \(response.status)\(Self.reason(response.status).map { " \($0)" } ?? "") from \(HTTPClient.host(of: url))"
             let retryable = response.status == 429 || (500..<600).contains(response.status)
                 || (response.status == 403 && response.retryAfter != nil)
+            let refusing = response.status == 403 || response.status == 429
+            func failed(_ message: String) -> Result<HTTPResponse, Failure> {
+                if refusing { unreachable[provider] = message }
+                return .failure(Failure(message: message))
+            }
             guard retryable else {
                 let hint = response.status == 403 ? " (refused; Open Library answers 403 past its rate limit)" : ""
-                return .failure(Failure(message: status + hint))
+                return failed(status + hint)
             }
             let wait = response.retryAfter.map { Duration.seconds($0) } ?? options.backoff * (1 << attempt)
             if wait > options.longestWait {
-                return .failure(Failure(message: "\(status), Retry-After \(response.retryAfter!) s is longer than \(options.longestWait.components.seconds) s"))
+                return failed("\(status), Retry-After \(response.retryAfter!) s is longer than \(options.longestWait.components.seconds) s")
             }
             guard attempt < options.retries else {
                 let tries = attempt + 1
-                return .failure(Failure(message: "\(status) after \(tries) attempt\(tries == 1 ? "" : "s")"
-                                        + (response.retryAfter.map { ", Retry-After \($0) s" } ?? "")))
+                return failed("\(status) after \(tries) attempt\(tries == 1 ? "" : "s")"
+                              + (response.retryAfter.map { ", Retry-After \($0) s" } ?? ""))
             }
             pause(wait)
             attempt += 1

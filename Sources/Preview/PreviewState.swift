@@ -39,6 +39,14 @@ public struct PreviewState: Sendable {
     public var lastISBN: String?
     /// The last ISBN was already in the catalogue (`--db`).
     public var alreadyInCatalogue = false
+    /// Books' titles by ISBN-13, as the lookup (`--lookup`) finds them; the last ISBN's is shown
+    /// in the status strip, and each confirmed code's beside its outline.
+    public var titles: [String: String] = [:]
+    /// The ISBN-13 of ``lastISBN``, whose title the strip shows.
+    public var lastISBN13: String?
+    /// The Japanese book code read with the last ISBN, as the strip shows it
+    /// (`C-code 3055, 3200 yen before tax`), or `nil`.
+    public var lastJapaneseCode: String?
     public var paused = false
     /// The region of interest scanned now (`--roi`, or what `r` switched to), named in the
     /// status strip.
@@ -94,16 +102,34 @@ public struct PreviewState: Sendable {
         }
     }
 
-    /// The codes outlined now, confirmed ones last (drawn on top).
+    /// `title` cut to ``titleLength`` characters (with `...`), so that the strip keeps its other parts.
+    static func shortened(_ title: String) -> String {
+        title.count <= titleLength ? title : String(title.prefix(titleLength - 3)) + "..."
+    }
+
+    /// The longest title shown, in characters.
+    static let titleLength = 40
+
+    /// The codes outlined now, confirmed ones last (drawn on top); a confirmed ISBN's label
+    /// carries its title once known.
     public var outlines: [PreviewScene.Outline] {
-        marked.values.map(\.outline).filter { !$0.polygon.isEmpty }
+        marked.values.map { mark in
+            var outline = mark.outline
+            if outline.kind == .confirmed, let title = titles[outline.label] { outline.label += " " + Self.shortened(title) }
+            return outline
+        }.filter { !$0.polygon.isEmpty }
             .sorted { ($0.kind == .confirmed ? 1 : 0, $0.label) < ($1.kind == .confirmed ? 1 : 0, $1.label) }
     }
 
     /// The status strip: frames per second, ISBNs this session, the last ISBN, notes.
     public var status: String {
         var parts = ["\(String(framesPerSecond, places: 1)) fps", "\(isbnCount) ISBN\(isbnCount == 1 ? "" : "s")"]
-        if let lastISBN { parts.append("last \(lastISBN)" + (alreadyInCatalogue ? " (already in catalogue)" : "")) }
+        if let lastISBN {
+            var last = "last \(lastISBN)"
+            if let lastJapaneseCode { last += " " + lastJapaneseCode }
+            if let title = lastISBN13.flatMap({ titles[$0] }) { last += " \"\(Self.shortened(title))\"" }
+            parts.append(last + (alreadyInCatalogue ? " (already in catalogue)" : ""))
+        }
         parts.append("region: " + Self.name(of: scanRegion))
         if paused { parts.append("PAUSED") }
         if ended { parts.append("ended") }

@@ -43,6 +43,7 @@ public struct FrameEventRecord: Sendable, Equatable, JSONRecord {
                   symbols: report.codes.map { SymbolRecord($0, options: options) },
                   isbns: printed.compactMap { SymbolRecord($0, options: options).isbn },
                   rejected: report.rejected.map { RefusalRecord($0, $0.verdict.rejection!) })
+        pairJapaneseBookCodes()
     }
 
     public var json: JSONValue {

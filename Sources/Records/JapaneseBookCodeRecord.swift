@@ -27,11 +27,35 @@ extension FileRecord {
     /// ISBN on the same page nearest to it (the two rows are printed one above the other). A code
     /// with no ISBN beside it stays refused, with reason `jp-book-code` and what it is.
     mutating func pairJapaneseBookCodes() {
+        JapaneseBookCode.pair(symbols: &symbols, isbns: &isbns, rejected: &rejected)
+    }
+}
+
+extension FrameEventRecord {
+    /// The Japanese book codes of the frame given to the ISBNs confirmed beside them (as
+    /// ``FileRecord`` does for a file).
+    mutating func pairJapaneseBookCodes() {
+        JapaneseBookCode.pair(symbols: &symbols, isbns: &isbns, rejected: &rejected)
+    }
+
+    /// `code`, read in an earlier frame, given to the ISBN `isbn13` printed now (a camera may
+    /// read the two rows in different frames), unless it has a code already.
+    public mutating func attach(_ code: JapaneseBookCode, to isbn13: String) {
+        guard let index = isbns.firstIndex(where: { $0.isbn13 == isbn13 }), isbns[index].jpBookCode == nil else { return }
+        isbns[index].jpBookCode = code
+        for s in symbols.indices where s < symbols.count && symbols[s].isbn?.isbn13 == isbn13 { symbols[s].isbn?.jpBookCode = code }
+    }
+}
+
+extension JapaneseBookCode {
+    /// Pairs each code among `symbols`' refusals with the accepted ISBN nearest to it on the same
+    /// page; one without an ISBN beside it stays refused, with reason `jp-book-code`.
+    static func pair(symbols: inout [SymbolRecord], isbns: inout [ISBNRecord], rejected: inout [RefusalRecord]) {
         for index in symbols.indices {
             guard let refusal = symbols[index].refusal, let code = JapaneseBookCode(ean: symbols[index].data) else { continue }
             let here = symbols[index]
             let partner = symbols.indices.filter { symbols[$0].isbn != nil && symbols[$0].page == here.page }
-                .min { Self.distance(symbols[$0], here) < Self.distance(symbols[$1], here) }
+                .min { distance(symbols[$0], here) < distance(symbols[$1], here) }
             symbols[index].jpBookCode = code
             if let partner, let isbn = symbols[partner].isbn {
                 symbols[index].refusal = nil

@@ -37,9 +37,10 @@ public struct TextFormatter: Sendable {
         return out
     }
 
-    /// The lines of the ISBNs a camera frame confirmed.
+    /// The lines of the ISBNs a camera frame confirmed: ``isbnLine(_:)``, then for a Japanese
+    /// book whose second row was read ` C-code 3055 専門/単行本/電子通信 (Specialist/…), 3200 yen before tax`.
     public func format(_ event: FrameEventRecord) -> String {
-        event.isbns.map { isbnLine($0) + "\n" }.joined()
+        event.isbns.map { isbn in isbnLine(isbn) + (isbn.jpBookCode.map { " \($0)" } ?? "") + "\n" }.joined()
     }
 
     /// `<isbn13> <count> <first file>`.

@@ -32,8 +32,8 @@ func fileRecord(_ name: String, isbns: [String], refused: [String] = [], error: 
         let file = TemporaryCatalog()
         defer { file.remove() }
         let catalog = try Catalog(path: file.path)
-        #expect(try catalog.userVersion() == 3)
-        #expect(Catalog.schemaVersion == 3)
+        #expect(try catalog.userVersion() == 4)
+        #expect(Catalog.schemaVersion == 4)
         let connection = try Connection(path: file.path)
         var mode = ""
         try Statement(connection, "PRAGMA journal_mode").run { mode = $0.text(0) ?? "" }
@@ -56,7 +56,7 @@ func fileRecord(_ name: String, isbns: [String], refused: [String] = [], error: 
                 """)
         }
         let catalog = try Catalog(path: file.path)
-        #expect(try catalog.userVersion() == 3)
+        #expect(try catalog.userVersion() == 4)
         #expect(try catalog.books().map(\.isbn13) == ["9780306406157"])
         #expect(try catalog.statistics().refusals == [:])
         #expect(try catalog.storedFile(path: Array("a.png".utf8))?.status == "isbn")
@@ -67,7 +67,7 @@ func fileRecord(_ name: String, isbns: [String], refused: [String] = [], error: 
         defer { file.remove() }
         try Connection(path: file.path).execute("PRAGMA user_version = 99")
         #expect(throws: CatalogError(code: CatalogError.misuse,
-                                     message: "catalogue schema version 99 is newer than this isbnscan's (3); use a newer isbnscan",
+                                     message: "catalogue schema version 99 is newer than this isbnscan's (4); use a newer isbnscan",
                                      sql: nil, path: file.path, sqliteMessage: false)) { try Catalog(path: file.path) }
     }
 

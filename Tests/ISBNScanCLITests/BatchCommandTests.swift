@@ -69,11 +69,11 @@ struct Shelf {
         #expect(run.status == 1)
         // The four kinds of file add up to the files scanned.
         #expect(run.stderr.contains("scanned 4 files: 1 with an ISBN, 1 with refused codes only, 1 without any barcode, 1 unreadable (1 code refused; "))
-        #expect(run.stdout == "file,isbn13,isbn10,type,data,addon,status,error,hyphenated,group,agency,price,page,warning\r\n"
-                + "\"\(p)/a,\"\"quoted\"\".png\",9780306406157,0306406152,EAN-13,9780306406157,,accepted,,978-0-306-40615-7,978-0,English language,,,\r\n"
-                + "\(p)/b.png,,,EAN-13,4901234567894,,rejected,prefix: prefix 490 is not 978: Japanese JAN product code,,,,,,\r\n"
-                + "\(p)/c.jpg,,,,,,error,empty file (0 bytes),,,,,,\r\n"
-                + "\(p)/d.png,,,,,,no-barcode,,,,,,,\r\n")
+        #expect(run.stdout == "file,isbn13,isbn10,type,data,addon,status,error,hyphenated,group,agency,price,page,warning,c_code\r\n"
+                + "\"\(p)/a,\"\"quoted\"\".png\",9780306406157,0306406152,EAN-13,9780306406157,,accepted,,978-0-306-40615-7,978-0,English language,,,,\r\n"
+                + "\(p)/b.png,,,EAN-13,4901234567894,,rejected,prefix: prefix 490 is not 978: Japanese JAN product code,,,,,,,\r\n"
+                + "\(p)/c.jpg,,,,,,error,empty file (0 bytes),,,,,,,\r\n"
+                + "\(p)/d.png,,,,,,no-barcode,,,,,,,,\r\n")
     }
 
     @Test func outputFileIsWrittenWhole() throws {

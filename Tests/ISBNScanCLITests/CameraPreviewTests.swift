@@ -84,12 +84,13 @@ import TestSupport
         var log: String { directory + "/events.log" }
         var snapshot: String { directory + "/snapshot.ppm" }
 
-        init(_ settings: [String: String], arguments: [String], display: String?) throws {
+        init(_ settings: [String: String], arguments: [String], display: String?, environment extra: [String: String] = [:]) throws {
             self.display = display ?? ""
             var env = ["LD_PRELOAD": try FakeV4L2.library(), "FAKE_V4L2_LOG": log, "SDL_VIDEODRIVER": "x11",
                        "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"]
             if let display { env["DISPLAY"] = display } else { env["SDL_VIDEODRIVER"] = nil }
             for (key, value) in settings { env["FAKE_V4L2_" + key] = value }
+            env.merge(extra) { $1 }
             process.executableURL = URL(fileURLWithPath: isbnscanBinary)
             process.arguments = ["camera", "--preview", "--preview-snapshot", snapshot] + arguments
             process.environment = env

@@ -250,7 +250,7 @@ import TestSupport
         #expect(isbnList.stdout == "9780306406157\n9780321125217\n")
         let csv = try isbnscan(["catalog", "export", "--db", dbOne])
         let csvRows = csv.stdout.components(separatedBy: "\r\n")
-        #expect(csvRows[0] == "isbn13,isbn10,hyphenated,group,agency,count,first_seen,last_seen,first_source,addon,price")
+        #expect(csvRows[0] == "isbn13,isbn10,hyphenated,group,agency,count,first_seen,last_seen,first_source,addon,price,title,authors,publisher,year")
         // ="…": spreadsheets keep the digits as text (the ISBN-10's leading zero).
         #expect(csvRows[1].hasPrefix(#""=""9780306406157""","=""0306406152""",978-0-306-40615-7,978-0,English language,2,"#))
         let jsonl = try isbnscan(["catalog", "export", "--db", dbOne, "--format", "jsonl"])
@@ -294,15 +294,15 @@ import TestSupport
 
     @Test func catalogUsageErrors() throws {
         let cases: [([String], String)] = [
-            (["catalog"], "Error: no action given (list, export, stats, merge, remove)"),
-            (["catalog", "show", "--db", "x.db"], "Error: unknown action 'show' (list, export, stats, merge, remove)"),
+            (["catalog"], "Error: no action given (list, export, stats, lookup, merge, remove)"),
+            (["catalog", "show", "--db", "x.db"], "Error: unknown action 'show' (list, export, stats, lookup, merge, remove)"),
             (["catalog", "list"], "Error: --db <file> is required"),
-            (["catalog", "export", "--db", "x.db", "--format", "xls"], "Error: --format 'xls' is not one of csv, jsonl, isbn-list"),
+            (["catalog", "export", "--db", "x.db", "--format", "xls"], "Error: --format 'xls' is not one of csv, jsonl, isbn-list, goodreads, libib, bibtex, ris, csl-json"),
             (["catalog", "merge", "--db", "x.db"], "Error: merge needs a catalogue file"),
             (["catalog", "list", "--db", "x.db", "extra"], "Error: unexpected argument 'extra'"),
             (["catalog", "stats", "--db", "x.db", "--format", "csv"], "Error: --format goes with export"),
-            (["catalog", "export", "--json", "--db", "x.db"], "Error: --json goes with list and stats (export: --format jsonl)"),
-            (["catalog", "remove", "--json", "--db", "x.db", "9780306406157"], "Error: --json goes with list and stats"),
+            (["catalog", "export", "--json", "--db", "x.db"], "Error: --json goes with list, stats and lookup (export: --format jsonl)"),
+            (["catalog", "remove", "--json", "--db", "x.db", "9780306406157"], "Error: --json goes with list, stats and lookup"),
         ]
         for (arguments, message) in cases {
             let run = try isbnscan(arguments)

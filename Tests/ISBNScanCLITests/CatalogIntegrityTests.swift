@@ -1,4 +1,5 @@
 @testable import Catalog
+@testable import ISBNScanCLI
 import Foundation
 import Testing
 import TestSupport
@@ -69,6 +70,20 @@ import TestSupport
         let rewritten = try isbnscan(["scan", "--db", root.path + "/books.db", first])
         #expect(rewritten.stdout == "9780553293357\n")
         #expect(rewritten.stderr == "")
+    }
+
+    /// The catalogue's journal files, which its writers make and remove while another scan walks
+    /// the same folder, are no inputs; other files of that name elsewhere are.
+    @Test func theCataloguesJournalFilesAreNoInputs() throws {
+        let shelf = try Shelf(["a.png": "isbn/png-gray8.png", "sub/books.db-journal": "text:x"])
+        defer { shelf.remove() }
+        let db = shelf.path + "/books.db"
+        #expect(ScanCommand.isJournal(Array((shelf.path + "/books.db-journal").utf8), of: db))
+        #expect(ScanCommand.isJournal(Array((shelf.path + "/./books.db-wal").utf8), of: shelf.path + "/sub/../books.db"))
+        #expect(ScanCommand.isJournal(Array((shelf.path + "/books.db-shm").utf8), of: db))
+        #expect(!ScanCommand.isJournal(Array((shelf.path + "/books.db").utf8), of: db))
+        #expect(!ScanCommand.isJournal(Array((shelf.path + "/sub/books.db-journal").utf8), of: db))
+        #expect(!ScanCommand.isJournal(Array((shelf.path + "/other.db-journal").utf8), of: db))
     }
 
     /// Four writers on one new catalogue, over the same folder: each file recorded once, no error.
@@ -259,8 +274,8 @@ import TestSupport
         #expect(try Catalog(path: old, access: .read).openedVersion == 2)
         let scan = try isbnscan(["scan", "--db", old, shelf.path + "/a.png"])
         #expect(scan.status == 0)
-        #expect(scan.stderr == "Note: \(old): upgrading the catalogue from schema version 2 to 3 (isbnscan versions before it cannot write it afterwards)\n")
-        #expect(try Catalog(path: old, access: .read).openedVersion == 3)
+        #expect(scan.stderr == "Note: \(old): upgrading the catalogue from schema version 2 to 4 (isbnscan versions before it cannot write it afterwards)\n")
+        #expect(try Catalog(path: old, access: .read).openedVersion == 4)
     }
 
     /// A --db where the user may not create files: what to act on, not SQLite's words; reading a

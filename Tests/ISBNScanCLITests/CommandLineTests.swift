@@ -48,7 +48,7 @@ import TestSupport
         (["help", "catalogue"], "Error: unknown subcommand 'catalogue' (did you mean 'catalog'?)"),
         (["vaildate", "0306406152"], "Error: unknown subcommand 'vaildate' (did you mean 'validate'?)"),
         (["catalog", "lsit", "--db", "books.db"],
-         "Error: unknown action 'lsit' (list, export, stats, merge, remove) (did you mean 'list'?)"),
+         "Error: unknown action 'lsit' (list, export, stats, lookup, merge, remove) (did you mean 'list'?)"),
         (["catalog", "list", "books.db"], "Error: --db <file> is required (did you mean '--db books.db'?)"),
         (["catalog", "export"], "Error: --db <file> is required"),
         (["scan", "--frobnicate", "x.png"], "Error: unknown option '--frobnicate'"),
@@ -83,7 +83,7 @@ import TestSupport
         for text in ["USAGE: isbnscan scan", "--roi <x,y,w,h>", "--roi-avfoundation", "--all", "--addons", "--json",
                      "--max-pixels <n>", "-q, --quiet", "EXIT STATUS:", "4    every input was read",
                      "-r, --recursive", "--hidden", "-j, --jobs <n>", "--csv", "--unique", "-o, --output <file>",
-                     "130  interrupted", "FOLDERS:", "file,isbn13,isbn10,type,data,addon,status,error,hyphenated,group,agency,\n  price,page,warning;"] {
+                     "130  interrupted", "FOLDERS:", "file,isbn13,isbn10,type,data,addon,status,error,hyphenated,group,agency,\n  price,page,warning,c_code;"] {
             #expect(help.contains(text), "help lacks \(text)")
         }
     }

@@ -54,7 +54,7 @@ import TestSupport
         let csv = shelf.path + "/books.csv"
         let written = try isbnscan(["scan", "-q", "--csv", "-o", csv, "\(shelf.path)/a.png", "\(shelf.path)/b.jpg"])
         #expect(written.status == 1)
-        #expect(try String(contentsOfFile: csv, encoding: .utf8).hasPrefix("file,isbn13,isbn10,type,data,addon,status,error,hyphenated,group,agency,price,page,warning\r\n\(shelf.path)/a.png,9780306406157,"))
+        #expect(try String(contentsOfFile: csv, encoding: .utf8).hasPrefix("file,isbn13,isbn10,type,data,addon,status,error,hyphenated,group,agency,price,page,warning,c_code\r\n\(shelf.path)/a.png,9780306406157,"))
 
         let full = try isbnscan(["scan", "-q", "-o", "/dev/full", "\(shelf.path)/a.png", "\(shelf.path)/b.jpg"])
         #expect(full.status == 3)

@@ -35,9 +35,9 @@ import TestSupport
         let tiff = "\(testImages)/formats/tiff-multipage.tif", single = "\(testImages)/formats/tiff-g4.tif"
         let run = try isbnscan(["scan", "--csv", tiff, single])
         #expect(run.status == 0)
-        #expect(run.stdout == "file,isbn13,isbn10,type,data,addon,status,error,hyphenated,group,agency,price,page,warning\r\n"
-                + "\(tiff),9780321573513,032157351X,EAN-13,9780321573513,,accepted,,978-0-321-57351-3,978-0,English language,,2,\r\n"
-                + "\(single),9780321573513,032157351X,EAN-13,9780321573513,,accepted,,978-0-321-57351-3,978-0,English language,,,\r\n")
+        #expect(run.stdout == "file,isbn13,isbn10,type,data,addon,status,error,hyphenated,group,agency,price,page,warning,c_code\r\n"
+                + "\(tiff),9780321573513,032157351X,EAN-13,9780321573513,,accepted,,978-0-321-57351-3,978-0,English language,,2,,\r\n"
+                + "\(single),9780321573513,032157351X,EAN-13,9780321573513,,accepted,,978-0-321-57351-3,978-0,English language,,,,\r\n")
     }
 }
 
@@ -79,9 +79,9 @@ import TestSupport
         try Data(blank.prefix(blank.count * 6 / 10)).write(to: URL(fileURLWithPath: blankCut))
         let run = try isbnscan(["scan", "--csv", cut, blankCut])
         #expect(run.status == 0)
-        #expect(run.stdout == "file,isbn13,isbn10,type,data,addon,status,error,hyphenated,group,agency,price,page,warning\r\n"
+        #expect(run.stdout == "file,isbn13,isbn10,type,data,addon,status,error,hyphenated,group,agency,price,page,warning,c_code\r\n"
                 + "\(cut),9780140449136,0140449132,EAN-13,9780140449136,,accepted,,978-0-14-044913-6,978-0,English language,,,"
-                + "truncated: decoded 544 of 750 rows\r\n"
-                + "\(blankCut),,,,,,no-barcode,,,,,,,truncated: decoded 170 of 300 rows\r\n")
+                + "truncated: decoded 544 of 750 rows,\r\n"
+                + "\(blankCut),,,,,,no-barcode,,,,,,,truncated: decoded 170 of 300 rows,\r\n")
     }
 }

@@ -32,7 +32,7 @@ import TestSupport
         let csv = try isbnscan(["scan", "--csv", "\(Self.folder)/two-rows.png"])
         let rows = csv.stdout.split(separator: "\r\n").map(String.init)
         #expect(rows.count == 3)
-        #expect(rows[2] == "\(Self.folder)/two-rows.png,9784048930659,,EAN-13,1923055032002,,jp-book-code,,,,,JPY 3200,,")
+        #expect(rows[2] == "\(Self.folder)/two-rows.png,9784048930659,,EAN-13,1923055032002,,jp-book-code,,,,,JPY 3200,,,3055")
     }
 
     @Test func aloneItIsSaidWhatItIs() throws {
@@ -43,5 +43,35 @@ import TestSupport
             + #"(General/Monograph/Japanese literature: criticism, essays, other), 1500 yen before tax), not an ISBN; "#
             + #"the ISBN is the other barcode of the pair"}]"#))
         #expect(run.stdout.contains(#""verdict": "rejected", "reason": "jp-book-code", "jp_book_code": {"code": "1920095015002", "c_code": "0095", "#))
+    }
+
+    /// The camera on the fake device, the two-row barcode (zint) in view: the ISBN printed with
+    /// its second row, which is not a refused code.
+    @Test func theCameraPrintsTheISBNWithItsSecondRow() throws {
+        let fake = CameraCommandTests.Fake(["FRAMES": "\(Self.folder)/two-rows.png", "FPS": "0"])
+        let run = try fake.run(["--roi", "0,0,1,1", "--max-frames", "60"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout == "9784048930659 C-code 3055 専門/単行本/電子通信 (Specialist/Monograph/Electronics, telecommunications), "
+                + "3200 yen before tax\n")
+        #expect(!run.stderr.contains("Warning:"))
+        let json = try fake.run(["--roi", "0,0,1,1", "--max-frames", "60", "--json"])
+        #expect(json.stdout.contains(#""isbns": [{"isbn13": "9784048930659", "isbn10": "4048930656", "addon": null, "#))
+        #expect(json.stdout.contains(#""jp_book_code": \#(Self.secondRow)}]"#))
+        #expect(json.stdout.split(separator: "\n").count == 1)
+    }
+
+    /// The second row alone before the camera: nothing printed, said once on stderr what it is.
+    @Test func theCameraSaysWhatASecondRowAloneIs() throws {
+        let fake = CameraCommandTests.Fake(["FRAMES": "\(Self.folder)/second-row-alone.png", "FPS": "0"])
+        let run = try fake.run(["--roi", "0,0,1,1", "--max-frames", "60", "--continuous"])
+        #expect(run.status == 4)
+        #expect(run.stdout == "")
+        let lines = run.stderr.split(separator: "\n").filter { $0.contains("1920095015002") }
+        #expect(lines.count == 1)
+        #expect(lines.first?.hasPrefix("camera: frame ") == true)
+        #expect(lines.first?.hasSuffix(": 1920095015002 is a Japanese book code (書籍JANコード second row: C-code 0095 "
+                                      + "一般/単行本/日本文学、評論、随筆、その他 (General/Monograph/Japanese literature: criticism, essays, other), "
+                                      + "1500 yen before tax), not an ISBN; the ISBN is the other barcode of the pair") == true)
+        #expect(!run.stderr.contains("Warning:"))
     }
 }

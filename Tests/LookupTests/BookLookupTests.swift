@@ -166,6 +166,20 @@ func records(_ lookup: BookLookup, _ digits: [String]) throws -> [LookupRecord] 
         #expect(messages[0].hasPrefix("openlibrary: cannot connect to 127.0.0.1:\(port)"))
     }
 
+    /// Past its rate limit (403, or 429 after the retries) a provider is not asked again in the run.
+    @Test(arguments: [("403", 1), ("429", 2)])
+    func refusingProviderIsNotAskedAgain(argument: String, requests: Int) throws {
+        let server = try ProviderServer("status", argument)
+        let lookup = try lookup(server, providers: [.openLibrary, .googleBooks], retries: 1)
+        var found: [LookupRecord] = []
+        lookup.lookUp(try (0..<21).map { _ in try isbn("9780140328721") }) { found.append($0) }
+        #expect(lookup.requests[.openLibrary] == requests)
+        #expect(lookup.requests[.googleBooks] == requests)
+        #expect(found.count == 21)
+        guard case .failed(let messages) = found.last?.outcome else { Issue.record("not a failure"); return }
+        #expect(messages.map { $0.prefix(while: { $0 != ":" }) } == ["openlibrary", "google"])
+    }
+
     @Test func timeoutOnASlowDrip() throws {
         let server = try ProviderServer("drip")
         let message = try failure(server, timeout: 1)

@@ -53,15 +53,15 @@ import Testing
 
     @Test func csvQuotesAndRowsPerCode() {
         let csv = CSVFormatter(options: .init())
-        #expect(csv.format(Self.record) == "\"a,b.png\",9780306406157,0306406152,EAN-13,9780306406157,51299,accepted,,,,,USD 12.99,,\r\n"
-                + "\"a,b.png\",,,EAN-13,4901234567894,,rejected,prefix: prefix 490 is not 978: Japanese JAN product code,,,,,,\r\n")
+        #expect(csv.format(Self.record) == "\"a,b.png\",9780306406157,0306406152,EAN-13,9780306406157,51299,accepted,,,,,USD 12.99,,,\r\n"
+                + "\"a,b.png\",,,EAN-13,4901234567894,,rejected,prefix: prefix 490 is not 978: Japanese JAN product code,,,,,,,\r\n")
         let unreadable = FileRecord(file: "c.jpg", width: nil, height: nil, symbols: [], isbns: [], rejected: [],
                                     error: "empty file (0 bytes)")
-        #expect(csv.format(unreadable) == "c.jpg,,,,,,error,empty file (0 bytes),,,,,,\r\n")
+        #expect(csv.format(unreadable) == "c.jpg,,,,,,error,empty file (0 bytes),,,,,,,\r\n")
         #expect(JSONLinesFormatter().format(unreadable) == #"{"file": "c.jpg", "width": null, "height": null, "symbols": [], "isbns": [], "rejected": [], "error": "empty file (0 bytes)"}"# + "\n")
     }
 
-    /// The last two columns: the page of each code (from 1) and the file's warning on every row.
+    /// The page and warning columns: the page of each code (from 1) and the file's warning on every row.
     @Test func csvPageAndWarningColumns() {
         var record = Self.record
         record.symbols[0].page = 2
@@ -69,14 +69,14 @@ import Testing
         record.pages = 3
         record.warning = "truncated: decoded 2400 of 3000 rows"
         #expect(CSVFormatter(options: .init()).format(record) == "\"a,b.png\",9780306406157,0306406152,EAN-13,9780306406157,51299,accepted,,,,,"
-                + "USD 12.99,2,truncated: decoded 2400 of 3000 rows\r\n"
+                + "USD 12.99,2,truncated: decoded 2400 of 3000 rows,\r\n"
                 + "\"a,b.png\",,,EAN-13,4901234567894,,rejected,prefix: prefix 490 is not 978: Japanese JAN product code,,,,,3,"
-                + "truncated: decoded 2400 of 3000 rows\r\n")
+                + "truncated: decoded 2400 of 3000 rows,\r\n")
         let empty = FileRecord(file: "d.png", width: 10, height: 10, symbols: [], isbns: [], rejected: [], error: nil)
         var cut = empty
         cut.warning = "truncated: decoded 7 of 10 rows"
-        #expect(CSVFormatter(options: .init()).format(empty) == "d.png,,,,,,no-barcode,,,,,,,\r\n")
-        #expect(CSVFormatter(options: .init()).format(cut) == "d.png,,,,,,no-barcode,,,,,,,truncated: decoded 7 of 10 rows\r\n")
+        #expect(CSVFormatter(options: .init()).format(empty) == "d.png,,,,,,no-barcode,,,,,,,,\r\n")
+        #expect(CSVFormatter(options: .init()).format(cut) == "d.png,,,,,,no-barcode,,,,,,,truncated: decoded 7 of 10 rows,\r\n")
     }
 
     @Test func uniqueCountsFilesAndKeepsTheFirst() {

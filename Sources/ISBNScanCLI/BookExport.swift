@@ -1,0 +1,160 @@
+import Records
+
+/// `catalog export --format goodreads|libib|bibtex|ris|csl-json`: the books in the formats the
+/// cataloguing and reference programs import. A book not looked up (or known to no provider)
+/// is written with what is known: its ISBNs, and for Goodreads and Libib the date it was first
+/// seen; nothing is invented.
+///
+/// Text from the providers in the CSV formats goes through ``CSV/text(_:)`` (a leading `=`,
+/// `+`, `-`, `@`, tab or CR neutralised), as everywhere isbnscan writes CSV.
+enum BookExport {
+    static let formats = ["csv", "jsonl", "isbn-list", "goodreads", "libib", "bibtex", "ris", "csl-json"]
+
+    /// What comes before the first book.
+    static func header(_ format: String) -> String {
+        switch format {
+        case "goodreads": return CSV.row(goodreadsColumns)
+        case "libib": return CSV.row(libibColumns)
+        case "csl-json": return "["
+        default: return ""
+        }
+    }
+
+    /// What comes after the last book (`count` books written).
+    static func footer(_ format: String, count: Int) -> String {
+        format == "csl-json" ? (count == 0 ? "]\n" : "\n]\n") : ""
+    }
+
+    /// Goodreads' CSV (the columns of its own export that its import reads, in that order);
+    /// the ISBNs as `="…"`, as Goodreads writes them, so that a spreadsheet keeps them as text.
+    static let goodreadsColumns = ["Title", "Author", "Additional Authors", "ISBN", "ISBN13", "Publisher", "Number of Pages",
+                                   "Year Published", "Date Added", "Bookshelves", "Exclusive Shelf"]
+
+    /// Libib's CSV import fields (support.libib.com, "Import a CSV file").
+    static let libibColumns = ["item_type", "title", "creators", "ean_isbn13", "upc_isbn10", "description", "publisher",
+                               "publish_date", "tags", "length", "added", "copies"]
+
+    /// One book in `format` (one of the formats above other than csv, jsonl, isbn-list); `index`
+    /// counts from 0 (CSL-JSON puts a comma between items).
+    static func entry(_ record: BookRecord, format: String, index: Int) -> String {
+        switch format {
+        case "goodreads": return goodreads(record)
+        case "libib": return libib(record)
+        case "bibtex": return bibtex(record)
+        case "ris": return ris(record)
+        default: return (index == 0 ? "\n" : ",\n") + cslJSON(record).encoded
+        }
+    }
+
+    /// `Title: Subtitle`, or `nil`.
+    static func fullTitle(_ m: BookMetadata?) -> String? {
+        guard let title = m?.title else { return nil }
+        return m?.subtitle.map { "\(title): \($0)" } ?? title
+    }
+
+    /// The day of an ISO 8601 time (`2026-11-30T14:03:07.215Z` → `2026-11-30`).
+    static func day(_ time: String) -> String { String(time.prefix(10)) }
+
+    /// A date the provider gave in full (`1988-03-01`) as its year, month and day; else `nil`.
+    static func fullDate(_ published: String?) -> (Int, Int, Int)? {
+        guard let published, published.count == 10 else { return nil }
+        let parts = published.split(separator: "-")
+        guard parts.count == 3, parts.allSatisfy({ $0.allSatisfy(\.isASCII) }),
+              let y = Int(parts[0]), let m = Int(parts[1]), let d = Int(parts[2]), (1...12).contains(m), (1...31).contains(d)
+        else { return nil }
+        return (y, m, d)
+    }
+
+    static func goodreads(_ record: BookRecord) -> String {
+        let m = record.metadata, authors = m?.authors ?? []
+        let text: (String?) -> String = { CSV.text($0 ?? "") }
+        return CSV.row([text(fullTitle(m)), text(authors.first), text(authors.dropFirst().joined(separator: ", ")),
+                        record.book.isbn10.map(CatalogCommand.spreadsheetText) ?? "", CatalogCommand.spreadsheetText(record.book.isbn13),
+                        text(m?.publisher), m?.pages.map(String.init) ?? "", m?.year.map(String.init) ?? "",
+                        day(record.book.firstSeen).replacingAll("-", with: "/"), "", ""])
+    }
+
+    static func libib(_ record: BookRecord) -> String {
+        let m = record.metadata
+        let text: (String?) -> String = { CSV.text($0 ?? "") }
+        let date = fullDate(m?.published).map { _ in m!.published! } ?? m?.year.map(String.init) ?? ""
+        return CSV.row(["book", text(fullTitle(m)), text(m?.authors?.joined(separator: ", ")), record.book.isbn13,
+                        record.book.isbn10 ?? "", "", text(m?.publisher), date, text(m?.subjects?.joined(separator: ", ")),
+                        m?.pages.map(String.init) ?? "", day(record.book.firstSeen), "1"])
+    }
+
+    /// `@book{isbn9780306406157, …}`, the fields braced, BibTeX's special characters escaped.
+    static func bibtex(_ record: BookRecord) -> String {
+        let m = record.metadata
+        var fields: [(String, String)] = []
+        if let title = fullTitle(m) { fields.append(("title", title)) }
+        if let authors = m?.authors, !authors.isEmpty { fields.append(("author", authors.joined(separator: " and "))) }
+        if let publisher = m?.publisher { fields.append(("publisher", publisher)) }
+        if let year = m?.year { fields.append(("year", String(year))) }
+        if let pages = m?.pages { fields.append(("pagetotal", String(pages))) }
+        fields.append(("isbn", record.isbn.hyphenated ?? record.book.isbn13))
+        if let language = m?.language { fields.append(("language", language)) }
+        if let url = m?.url { fields.append(("url", url)) }
+        let body = fields.map { "  \($0.0) = {\(bibtexEscaped($0.1, verbatim: $0.0 == "url"))}" }.joined(separator: ",\n")
+        return "@book{isbn\(record.book.isbn13),\n\(body)\n}\n\n"
+    }
+
+    /// `text` with `\ { } & % $ # _ ~ ^` escaped for BibTeX (in a URL only the braces and `%`).
+    static func bibtexEscaped(_ text: String, verbatim: Bool) -> String {
+        var out = ""
+        for character in text {
+            switch character {
+            case "\\": out += verbatim ? "\\" : "\\textbackslash{}"
+            case "{", "}", "%": out += "\\" + String(character)
+            case "&", "$", "#", "_": out += verbatim ? String(character) : "\\" + String(character)
+            case "~": out += verbatim ? "~" : "\\textasciitilde{}"
+            case "^": out += verbatim ? "^" : "\\textasciicircum{}"
+            case "\n", "\r": out += " "
+            default: out.append(character)
+            }
+        }
+        return out
+    }
+
+    /// RIS (`TY  - BOOK` … `ER  - `), one tag a line, lines ending in CRLF.
+    static func ris(_ record: BookRecord) -> String {
+        let m = record.metadata
+        var lines = [("TY", "BOOK")]
+        if let title = fullTitle(m) { lines.append(("TI", title)) }
+        for author in m?.authors ?? [] { lines.append(("AU", author)) }
+        if let publisher = m?.publisher { lines.append(("PB", publisher)) }
+        if let year = m?.year { lines.append(("PY", String(year))) }
+        if let (y, mo, d) = fullDate(m?.published) {
+            func two(_ n: Int) -> String { n < 10 ? "0\(n)" : String(n) }
+            lines.append(("DA", "\(y)/\(two(mo))/\(two(d))/"))
+        }
+        lines.append(("SN", record.book.isbn13))
+        if let language = m?.language { lines.append(("LA", language)) }
+        for subject in m?.subjects ?? [] { lines.append(("KW", subject)) }
+        if let url = m?.url { lines.append(("UR", url)) }
+        let flat: (String) -> String = { String($0.map { $0 == "\n" || $0 == "\r" || $0 == "\r\n" ? " " : $0 }) }
+        return lines.map { "\($0.0)  - \(flat($0.1))\r\n" }.joined() + "ER  - \r\n"
+    }
+
+    /// One CSL-JSON item: `{"id", "type": "book", "title", "author": [{"literal"}], "publisher",
+    /// "issued": {"date-parts"}, "number-of-pages", "language", "ISBN", "URL"}`, members only where known.
+    static func cslJSON(_ record: BookRecord) -> JSONValue {
+        let m = record.metadata
+        var members: [JSONValue.Member] = [.init("id", .string("isbn\(record.book.isbn13)")), .init("type", .string("book"))]
+        if let title = fullTitle(m) { members.append(.init("title", .string(title))) }
+        if let authors = m?.authors, !authors.isEmpty {
+            members.append(.init("author", .array(authors.map { .object(["literal": .string($0)]) })))
+        }
+        if let publisher = m?.publisher { members.append(.init("publisher", .string(publisher))) }
+        if let (y, mo, d) = fullDate(m?.published) {
+            members.append(.init("issued", .object(["date-parts": .array([.array([.int(y), .int(mo), .int(d)])])])))
+        } else if let year = m?.year {
+            members.append(.init("issued", .object(["date-parts": .array([.array([.int(year)])])])))
+        }
+        if let pages = m?.pages { members.append(.init("number-of-pages", .string(String(pages)))) }
+        if let language = m?.language { members.append(.init("language", .string(language))) }
+        members.append(.init("ISBN", .string(record.book.isbn13)))
+        if let url = m?.url { members.append(.init("URL", .string(url))) }
+        return .object(members)
+    }
+}

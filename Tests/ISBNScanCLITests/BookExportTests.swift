@@ -1,0 +1,130 @@
+import Catalog
+import Foundation
+import Records
+import Testing
+import TestSupport
+
+/// `catalog list` and `catalog export` with the lookup cache: titles and authors, the formats
+/// cataloguing and reference programs import, books not looked up written with what is known.
+@Suite struct BookExportTests {
+    /// A catalogue of 9780306406157 (looked up: an untidy book) then 9780553293357 (not looked up).
+    static func catalogue() throws -> (shelf: Shelf, db: String, day: String) {
+        let shelf = try Shelf(["a.png": "isbn/png-gray8.png", "b.png": "isbn/addon-ean5.png"])
+        let db = shelf.path + "/books.db"
+        #expect(try isbnscan(["scan", "--db", db, shelf.path + "/a.png", shelf.path + "/b.png"]).status == 0)
+        let catalog = try Catalog(path: db)
+        let book = BookMetadata(source: "google", title: "=HYPERLINK(\"x\") & 100% {sure}", subtitle: "a_b #1",
+                                authors: ["Ann Author", "Bo Other"], publisher: "@Press, Ltd", published: "1988-03-01", pages: 345,
+                                language: "en", subjects: ["Signals", "Systems"], url: "https://example.org/b?id=1&x=%20")
+        try catalog.store([LookupRecord(isbn13: "9780306406157", outcome: .found(book))], at: "2026-12-01T11:00:00.000Z")
+        let day = String(try catalog.books()[0].firstSeen.prefix(10))
+        return (shelf, db, day)
+    }
+
+    @Test func listShowsTheTitleAndAuthors() throws {
+        let (shelf, db, _) = try Self.catalogue()
+        defer { shelf.remove() }
+        let list = try isbnscan(["catalog", "list", "--db", db])
+        let lines = list.stdout.split(separator: "\n")
+        #expect(lines.count == 2)
+        #expect(lines[0].hasSuffix("/a.png | =HYPERLINK(\"x\") & 100% {sure}: a_b #1 / Ann Author, Bo Other"))
+        #expect(lines[1].hasSuffix("/b.png"))
+        let json = try isbnscan(["catalog", "list", "--db", db, "--json"]).stdout.split(separator: "\n")
+        #expect(json[0].hasSuffix(#""book": {"found": true, "title": "=HYPERLINK(\"x\") & 100% {sure}", "title_reading": null, "subtitle": "a_b #1", "authors": ["Ann Author", "Bo Other"], "by_statement": null, "publisher": "@Press, Ltd", "published": "1988-03-01", "year": 1988, "pages": 345, "language": "en", "subjects": ["Signals", "Systems"], "cover": null, "source": "google", "url": "https://example.org/b?id=1&x=%20", "fetched_at": "2026-12-01T11:00:00.000Z"}}"#))
+        #expect(json[1].hasSuffix(#""book": null}"#))
+    }
+
+    @Test func csvGainsTheBooksColumnsNeutralised() throws {
+        let (shelf, db, _) = try Self.catalogue()
+        defer { shelf.remove() }
+        let rows = try isbnscan(["catalog", "export", "--db", db]).stdout.components(separatedBy: "\r\n")
+        #expect(rows[0] == "isbn13,isbn10,hyphenated,group,agency,count,first_seen,last_seen,first_source,addon,price,title,authors,publisher,year")
+        #expect(rows[1].hasSuffix(#","'=HYPERLINK(""x"") & 100% {sure}: a_b #1",Ann Author; Bo Other,"'@Press, Ltd",1988"#))
+        #expect(rows[2].hasSuffix(",,,,,,"))
+    }
+
+    @Test func goodreads() throws {
+        let (shelf, db, day) = try Self.catalogue()
+        defer { shelf.remove() }
+        let run = try isbnscan(["catalog", "export", "--db", db, "--format", "goodreads"])
+        #expect(run.status == 0)
+        let added = day.replacingOccurrences(of: "-", with: "/")
+        #expect(run.stdout == [
+            "Title,Author,Additional Authors,ISBN,ISBN13,Publisher,Number of Pages,Year Published,Date Added,Bookshelves,Exclusive Shelf",
+            #""'=HYPERLINK(""x"") & 100% {sure}: a_b #1",Ann Author,Bo Other,"=""0306406152""","=""9780306406157""","'@Press, Ltd",345,1988,"#
+                + added + ",,",
+            #",,,"=""0553293354""","=""9780553293357""",,,,"# + added + ",,", "",
+        ].joined(separator: "\r\n"))
+    }
+
+    @Test func libib() throws {
+        let (shelf, db, day) = try Self.catalogue()
+        defer { shelf.remove() }
+        let run = try isbnscan(["catalog", "export", "--db", db, "--format", "libib"])
+        #expect(run.stdout == [
+            "item_type,title,creators,ean_isbn13,upc_isbn10,description,publisher,publish_date,tags,length,added,copies",
+            #"book,"'=HYPERLINK(""x"") & 100% {sure}: a_b #1","Ann Author, Bo Other",9780306406157,0306406152,,"'@Press, Ltd",1988-03-01,"Signals, Systems",345,"#
+                + day + ",1",
+            "book,,,9780553293357,0553293354,,,,,,\(day),1", "",
+        ].joined(separator: "\r\n"))
+    }
+
+    @Test func bibtex() throws {
+        let (shelf, db, _) = try Self.catalogue()
+        defer { shelf.remove() }
+        let run = try isbnscan(["catalog", "export", "--db", db, "--format", "bibtex"])
+        #expect(run.stdout == """
+            @book{isbn9780306406157,
+              title = {=HYPERLINK("x") \\& 100\\% \\{sure\\}: a\\_b \\#1},
+              author = {Ann Author and Bo Other},
+              publisher = {@Press, Ltd},
+              year = {1988},
+              pagetotal = {345},
+              isbn = {978-0-306-40615-7},
+              language = {en},
+              url = {https://example.org/b?id=1&x=\\%20}
+            }
+
+            @book{isbn9780553293357,
+              isbn = {978-0-553-29335-7}
+            }
+
+
+            """)
+    }
+
+    @Test func ris() throws {
+        let (shelf, db, _) = try Self.catalogue()
+        defer { shelf.remove() }
+        let run = try isbnscan(["catalog", "export", "--db", db, "--format", "ris"])
+        #expect(run.stdout == [
+            "TY  - BOOK", "TI  - =HYPERLINK(\"x\") & 100% {sure}: a_b #1", "AU  - Ann Author", "AU  - Bo Other", "PB  - @Press, Ltd",
+            "PY  - 1988", "DA  - 1988/03/01/", "SN  - 9780306406157", "LA  - en", "KW  - Signals", "KW  - Systems",
+            "UR  - https://example.org/b?id=1&x=%20", "ER  - ", "TY  - BOOK", "SN  - 9780553293357", "ER  - ", "",
+        ].joined(separator: "\r\n"))
+    }
+
+    @Test func cslJSON() throws {
+        let (shelf, db, _) = try Self.catalogue()
+        defer { shelf.remove() }
+        let run = try isbnscan(["catalog", "export", "--db", db, "--format", "csl-json"])
+        #expect(run.stdout == """
+            [
+            {"id": "isbn9780306406157", "type": "book", "title": "=HYPERLINK(\\"x\\") & 100% {sure}: a_b #1", \
+            "author": [{"literal": "Ann Author"}, {"literal": "Bo Other"}], "publisher": "@Press, Ltd", \
+            "issued": {"date-parts": [[1988, 3, 1]]}, "number-of-pages": "345", "language": "en", "ISBN": "9780306406157", \
+            "URL": "https://example.org/b?id=1&x=%20"},
+            {"id": "isbn9780553293357", "type": "book", "ISBN": "9780553293357"}
+            ]
+
+            """)
+        let parsed = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [[String: Any]]
+        #expect(parsed?.count == 2)
+    }
+
+    @Test func anUnknownFormatNamesTheFormats() throws {
+        let run = try isbnscan(["catalog", "export", "--db", "x.db", "--format", "marc"])
+        #expect(run.status == 2)
+        #expect(run.stderr.hasPrefix("Error: --format 'marc' is not one of csv, jsonl, isbn-list, goodreads, libib, bibtex, ris, csl-json\n"))
+    }
+}
