@@ -1,7 +1,8 @@
 # isbnscan — targets:
 #   make deps    install the Debian packages the build and tests need (only what is missing;
 #                V4L2 needs only the kernel headers; the tests compile the fake camera with cc;
-#                SDL2's, libheif's and libtiff's headers (opened with dlopen when first needed, not linked),
+#                SDL2's, libheif's, libtiff's and Tesseract's headers (opened with dlopen when first needed,
+#                not linked) and Tesseract's English data (tesseract-ocr-eng, for scan --text),
 #                and Xvfb, xdotool, xwd, netpbm, Xlib for the preview's tests)
 #   make build   debug build
 #   make test    deps, then `swift test` (all test suites), then the packaging tests (make install
@@ -71,7 +72,7 @@ PIP := $(BENCH_PY) -m pip install -q --disable-pip-version-check --retries 1 --t
 # pkg-config module → Debian package that provides it.
 PKG_MODULES := zbar:libzbar-dev libpng16:libpng-dev libdeflate:libdeflate-dev libjpeg:libjpeg62-turbo-dev libexif:libexif-dev sqlite3:libsqlite3-dev \
   libtiff-4:libtiff-dev libwebpdemux:libwebp-dev libgif:libgif-dev libheif:libheif-dev \
-  libcurl:libcurl4-openssl-dev json-c:libjson-c-dev libxml-2.0:libxml2-dev
+  libcurl:libcurl4-openssl-dev json-c:libjson-c-dev libxml-2.0:libxml2-dev tesseract:libtesseract-dev
 
 # Folders `make scan` reads (their .txt answers are skipped as non-images).
 SCAN_FOLDERS := TestImages/isbn TestImages/formats TestImages/exif TestImages/roi TestImages/rejected
@@ -120,6 +121,7 @@ deps:
 	command -v dpkg-shlibdeps >/dev/null 2>&1 || missing="$$missing dpkg-dev"; \
 	command -v strip >/dev/null 2>&1 || missing="$$missing binutils"; \
 	pkg-config --exists sdl2 2>/dev/null || missing="$$missing libsdl2-dev"; \
+	[ -f /usr/share/tesseract-ocr/5/tessdata/eng.traineddata ] || missing="$$missing tesseract-ocr-eng"; \
 	command -v Xvfb >/dev/null 2>&1 || missing="$$missing xvfb"; \
 	command -v xdotool >/dev/null 2>&1 || missing="$$missing xdotool"; \
 	command -v xwd >/dev/null 2>&1 || missing="$$missing x11-apps"; \
