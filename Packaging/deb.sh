@@ -43,9 +43,9 @@ depends=$(cd "$outdir" && dpkg-shlibdeps -O -edebian/isbnscan/usr/bin/isbnscan |
 [ -n "$depends" ] || { echo "deb.sh: dpkg-shlibdeps found no dependencies" >&2; exit 1; }
 
 # Opened with dlopen when first needed (Sources/CLoader), so dpkg-shlibdeps cannot see them: SDL2
-# for camera --preview, libheif for HEIF/AVIF photos, libtiff for TIFF scans. Everything else
-# works without them.
-recommends="libsdl2-2.0-0, libheif1, libtiff6"
+# for camera --preview, libheif for HEIF/AVIF photos, libtiff for TIFF scans, Tesseract and its
+# English data for scan --text. Everything else works without them.
+recommends="libsdl2-2.0-0, libheif1, libtiff6, libtesseract5, tesseract-ocr-eng"
 
 chmod -R u+rwX,go+rX,go-w "$root"
 installed_size=$(du -sk --apparent-size --exclude=DEBIAN "$root" | cut -f1)

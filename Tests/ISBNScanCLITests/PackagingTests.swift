@@ -124,9 +124,10 @@ struct PackagingTests {
             #expect(depends.contains(package), "\(depends)")
         }
         #expect(!depends.lowercased().contains("swift"))
-        // Opened on demand (dlopen), so only recommended: --preview, HEIF/AVIF and TIFF need them.
-        #expect(try field("Recommends") == "libsdl2-2.0-0, libheif1, libtiff6")
-        #expect(!depends.contains("libsdl2") && !depends.contains("libheif") && !depends.contains("libtiff"), "\(depends)")
+        // Opened on demand (dlopen), so only recommended: --preview, HEIF/AVIF, TIFF and --text need them.
+        #expect(try field("Recommends") == "libsdl2-2.0-0, libheif1, libtiff6, libtesseract5, tesseract-ocr-eng")
+        #expect(!depends.contains("libsdl2") && !depends.contains("libheif") && !depends.contains("libtiff")
+                && !depends.contains("tesseract"), "\(depends)")
 
         let listing = try run(["/usr/bin/dpkg-deb", "-c", deb]).stdout
         for file in ["./usr/bin/isbnscan", "./usr/share/man/man1/isbnscan.1.gz", "./usr/share/doc/isbnscan/copyright", "./usr/share/doc/isbnscan/changelog.gz",
