@@ -15,10 +15,18 @@ struct PrintedISBNLine: Equatable, Sendable {
     var qualifier: String?
 
     /// Every ISBN-shaped run of digits after an `ISBN` keyword in `text`, in order.
-    static func parse(_ text: String) -> [PrintedISBNLine] {
+    ///
+    /// - Parameter keywordSeen: the line is known to hold the keyword (a second reading of a line
+    ///   whose first reading showed it): when this reading has no keyword, the digits are taken
+    ///   from its first digit on.
+    static func parse(_ text: String, keywordSeen: Bool = false) -> [PrintedISBNLine] {
         let chars = Array(text.uppercased().map(normalised))
         var found: [PrintedISBNLine] = []
         var index = 0
+        if keywordSeen, keywordEnd(in: chars, from: 0) == nil, let first = chars.firstIndex(where: \.isDigit),
+           let (digits, end) = groups(in: chars, from: first) {
+            return [PrintedISBNLine(digits: digits, qualifier: qualifier(in: chars, from: end))]
+        }
         while let keyword = keywordEnd(in: chars, from: index) {
             index = keyword
             var cursor = keyword
@@ -38,6 +46,28 @@ struct PrintedISBNLine: Equatable, Sendable {
         }
         return found
     }
+
+    /// Whether `text` has the keyword, or its last three letters at the start of a word (`'SBN`:
+    /// the OCR lost the `I` of a small or blurred line). Such a line is read again; what the
+    /// readings give must still have an ISBN's shape and check digit.
+    static func hasKeyword(_ text: String) -> Bool {
+        let chars = Array(text.uppercased())
+        if keywordEnd(in: chars, from: 0) != nil { return true }
+        var i = 0
+        while i + 3 <= chars.count {
+            if String(chars[i..<i + 3]) == "SBN", i == 0 || !chars[i - 1].isLetter,
+               i + 3 == chars.count || !chars[i + 3].isLetter { return true }
+            i += 1
+        }
+        return false
+    }
+
+    /// Letters the OCR gives for digits (`O`/`D` for 0, `I`/`L`/`|` for 1, `S` for 5, `B` for 8,
+    /// `Z` for 2), read as those digits inside a group: where the next character is a digit, or
+    /// a digit comes before and a separator and a digit after (not after the last group: the `S`
+    /// of `5S (paperback)` stays a letter).
+    private static let digitLookAlikes: [Character: Character] = ["O": "0", "D": "0", "I": "1", "L": "1", "|": "1",
+                                                                  "S": "5", "B": "8", "Z": "2"]
 
     /// Dashes and look-alike separators as `-`.
     private static func normalised(_ c: Character) -> Character {
@@ -73,7 +103,12 @@ struct PrintedISBNLine: Equatable, Sendable {
     private static func groups(in chars: [Character], from start: Int) -> (String, Int)? {
         var digits = "", i = start, ends: [(String, Int)] = []
         while i < chars.count {
-            let c = chars[i]
+            var c = chars[i]
+            if let digit = digitLookAlikes[c], i + 1 < chars.count {
+                let next = chars[i + 1]
+                let endsGroup = i > start && chars[i - 1].isDigit && "-. ".contains(next) && i + 2 < chars.count && chars[i + 2].isDigit
+                if next.isDigit || endsGroup { c = digit }
+            }
             if c.isDigit || c == "X" {
                 if c == "X" && digits.count != 9 { break }
                 digits.append(c)
@@ -87,7 +122,8 @@ struct PrintedISBNLine: Equatable, Sendable {
                 // One separator (a space around a hyphen counts as part of it) between groups.
                 var j = i + 1
                 while j < chars.count, chars[j] == " " || chars[j] == "-" { j += 1 }
-                guard j < chars.count, chars[j].isDigit || chars[j] == "X", j - i <= 3 else { break }
+                let lookAlike = j + 1 < chars.count && digitLookAlikes[chars[j]] != nil && chars[j + 1].isDigit
+                guard j < chars.count, chars[j].isDigit || chars[j] == "X" || lookAlike, j - i <= 3 else { break }
                 i = j
                 continue
             }

@@ -82,36 +82,47 @@ extension PrintedISBNReader {
         }
     }
 
-    /// `upright(_:turn:turnedSize:)` rounded to a pixel, for polygons.
-    static func upright(_ p: Point2, turn: Int, size image: LuminanceImage) -> Point {
-        let q = upright(p, turn: turn, turnedSize: (image.width, image.height))
+    /// The pixel of the upright image that `p` of `image` is, `image` being the upright image
+    /// turned by `turn` clockwise, then scaled by `scale`: for polygons.
+    static func upright(_ p: Point2, turn: Int, scale: Double, size image: LuminanceImage) -> Point {
+        let q = upright(Point2(x: p.x / scale, y: p.y / scale), turn: turn,
+                        turnedSize: (Int((Double(image.width) / scale).rounded()), Int((Double(image.height) / scale).rounded())))
         return Point(x: Int(q.x.rounded()), y: Int(q.y.rounded()))
     }
 
     /// The strip of `image` that holds `line`, cut along its baseline and scaled so the text is
-    /// `textHeight` pixels tall (at least its own size when that is larger than 4×): from 1.15 text
-    /// heights above the baseline to 0.45 below, 0.3 beyond each end. Also the strip's corners in
-    /// `image` (clockwise from its top-left, a little inside the cut).
-    static func band(of line: RecognizedLine, in image: LuminanceImage, textHeight: Double) -> (LuminanceImage, [Point2]) {
-        let b = line.baseline, box = line.box
+    /// `textHeight` pixels tall (scaled by 0.5…4): from 1.15 text heights above the baseline to 0.45
+    /// below, 0.3 beyond each end of the line's box. Also the strip's corners in `image` (clockwise
+    /// from its top-left, a little inside the cut).
+    ///
+    /// - Parameter typical: the median text height of the page's lines: a line's box that took in
+    ///   part of its neighbour (blurred type) is not taller than 1.25 times it.
+    static func band(of line: RecognizedLine, in image: LuminanceImage, textHeight: Double, typical: Double) -> (LuminanceImage, [Point2]) {
+        let b = line.baseline
         let dx = Double(b.x1 - b.x0), dy = Double(b.y1 - b.y0)
         let length = max(1, (dx * dx + dy * dy).squareRoot())
         let (c, s) = (dx / length, dy / length)
-        // The box's height less what the slant adds: the text's own height.
-        let height = max(4, Double(box.bottom - box.top) - abs(s / max(c, 0.1)) * Double(box.right - box.left))
+        let height = min(line.textHeight, max(4, typical * 1.25))
         let scale = min(4, max(0.5, textHeight / height))
         let start = (x: Double(b.x0), y: Double(b.y0))
         func at(_ along: Double, _ across: Double) -> Point2 {
             Point2(x: start.x + along * c - across * s, y: start.y + along * s + across * c)
         }
-        let (left, right, above, below) = (-0.3 * height, length + 0.3 * height, -1.15 * height, 0.45 * height)
+        // Along the baseline, the box's whole extent (Tesseract's baseline may stop short of the
+        // line's last character), 0.3 text heights beyond each end.
+        let box = line.box
+        let along = [(box.left, box.top), (box.right, box.top), (box.right, box.bottom), (box.left, box.bottom)].map {
+            (Double($0.0) - start.x) * c + (Double($0.1) - start.y) * s
+        }
+        let (first, last) = (min(0, along.min()!), max(length, along.max()!))
+        let (left, right, above, below) = (first - 0.3 * height, last + 0.3 * height, -1.15 * height, 0.45 * height)
         let width = max(1, Int(((right - left) * scale).rounded())), rows = max(1, Int(((below - above) * scale).rounded()))
         let strip = image.resampled(width: width, height: rows) { x, y in
             let p = at(left + x / scale, above + y / scale)
             return (p.x, p.y)
         }
-        let corners = [at(-0.15 * height, -1.1 * height), at(length + 0.15 * height, -1.1 * height),
-                       at(length + 0.15 * height, 0.35 * height), at(-0.15 * height, 0.35 * height)]
+        let corners = [at(first - 0.15 * height, -1.1 * height), at(last + 0.15 * height, -1.1 * height),
+                       at(last + 0.15 * height, 0.35 * height), at(first - 0.15 * height, 0.35 * height)]
         return (strip, corners)
     }
 }

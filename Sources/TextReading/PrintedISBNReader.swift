@@ -11,7 +11,8 @@ import Scanning
 /// 1. The light is evened out (each pixel divided by the paper's brightness around it), so that a
 ///    dim corner or a shadow does not fall below Tesseract's one threshold for the page.
 /// 2. Tesseract's layout analysis finds the lines and recognises them with every character
-///    (`PSM_AUTO`). Only lines with the keyword `ISBN` (``PrintedISBNLine``) are looked at.
+///    (`PSM_AUTO`). Only lines with the keyword `ISBN` (``PrintedISBNLine/hasKeyword(_:)``) are
+///    looked at.
 /// 3. Each such line is cut out along its baseline (a page turned by a few degrees), scaled to
 ///    40 pixels of text height and read again as one line with the characters of an ISBN line
 ///    only (``whitelist``: digits, `X`, `I S B N`, hyphens, spaces, the colon of `ISBN-13:`, and
@@ -20,16 +21,21 @@ import Scanning
 ///    978/979; an ISBN-10 becomes its 978 ISBN-13) and must lie in a range the range message
 ///    defines (a number that cannot be hyphenated is no ISBN printed in a book). The line is
 ///    accepted when two readings give the same ISBN; when they do not, the line is read a third
-///    time at another scale and the ISBN two of the three readings give is accepted. Two
-///    different valid ISBNs from one line are refused as ``RejectionReason/ambiguous``; a line
-///    whose readings all fail is refused with the reason of the page's reading (`check-digit`…).
+///    time at another scale (28 pixels) and the ISBN two of the three readings give is accepted.
+///    Two different valid ISBNs from one line, or a single valid reading, are refused as
+///    ``RejectionReason/ambiguous``; a line whose readings fail is refused with the reason of the
+///    first that does (`check-digit`…).
 /// 5. Orientation: the page is read as it is, then turned 90°, 270° and 180° clockwise, until a
 ///    turn shows an `ISBN` line or reads as text (five words of three letters or more, on lines of
-///    confidence 70 or more, across the page): a photo's EXIF orientation is applied before.
+///    confidence 70 or more): a photo's EXIF orientation is applied before.
+/// 6. Size: when no turn shows an `ISBN` line, a page whose lines are under 22 pixels tall (7 pt
+///    at 150 dpi) is read once more at twice the size, in the turn that read most words; a page
+///    where the layout analysis finds fewer than 3 lines (a few lines of large type, which it may
+///    take for a picture) is read once more upright as one block of text (`PSM_SINGLE_BLOCK`).
 ///
 /// One per worker: it owns a Tesseract engine, which is not thread-safe.
 public final class PrintedISBNReader: PrintedISBNReading {
-    private let engine: TesseractEngine
+    let engine: TesseractEngine
     private let ranges: RangeMessage
 
     /// The characters of the line re-read: what an ISBN line holds.
@@ -66,22 +72,48 @@ public final class PrintedISBNReader: PrintedISBNReading {
     /// The printed ISBNs of `image` (upright 8-bit luminance), in the order of the page read.
     public func read(_ image: LuminanceImage, accepting prefixes: ISBNPrefixes = .only978) -> [Reading] {
         let flat = Self.evenedOut(image)
+        var best: (turn: Int, lines: [RecognizedLine], words: Int)?
         for turn in [0, 90, 270, 180] {
-            let turned = Self.turned(flat, clockwise: turn)
-            let lines = engine.recognize(turned, layout: .page)
-            var readings: [Reading] = [], sawKeyword = false, words = 0
-            for line in lines where line.box.right - line.box.left > line.box.bottom - line.box.top {
-                if line.confidence >= 70 {
-                    words += line.text.split(separator: " ").count { $0.count >= 3 && $0.allSatisfy(\.isLetter) }
-                }
-                let printed = PrintedISBNLine.parse(line.text)
-                guard !printed.isEmpty || Self.hasKeyword(line.text) else { continue }
-                sawKeyword = true
-                readings += judge(line, printed, in: turned, turn: turn, accepting: prefixes)
-            }
-            if sawKeyword || words >= 5 { return readings }
+            let look = examine(Self.turned(flat, clockwise: turn), turn: turn, scale: 1, accepting: prefixes)
+            if let readings = look.readings { return readings }
+            if look.words > best?.words ?? -1 { best = (turn, look.lines, look.words) }
+            if look.words >= 5 { break }
         }
-        return []
+        // Type too small for Tesseract's layout analysis (lines under 22 pixels tall: 7 pt at
+        // 150 dpi): one more look at the likeliest turn at twice the size. A page where it finds
+        // hardly a line (a few lines of large type, taken for a picture): one look at the upright
+        // page as a single block of text.
+        guard let best else { return [] }
+        let heights = best.lines.map(\.textHeight).sorted()
+        if best.lines.count < 3 {
+            return examine(flat, turn: 0, scale: 1, layout: .block, accepting: prefixes).readings ?? []
+        }
+        guard heights[heights.count / 2] < 22 else { return [] }
+        let scaled = Self.turned(flat, clockwise: best.turn).upscaled(by: 2)
+        return examine(scaled, turn: best.turn, scale: 2, accepting: prefixes).readings ?? []
+    }
+
+    /// One page reading of `image` (`turned` by `turn` clockwise and scaled by `scale` from the
+    /// upright page): the readings of its `ISBN` lines, `nil` when it shows no such line; its
+    /// lines; and how many words it read as text (five words of three letters or more, on
+    /// lines of confidence 70 or more, mean the page was read the right way up).
+    private func examine(_ image: LuminanceImage, turn: Int, scale: Double, layout: PageLayout = .page,
+                         accepting prefixes: ISBNPrefixes) -> (readings: [Reading]?, lines: [RecognizedLine], words: Int) {
+        let lines = engine.recognize(image, layout: layout)
+        var readings: [Reading] = [], sawKeyword = false, words = 0
+        let heights = lines.map(\.textHeight).sorted()
+        let typical = heights.isEmpty ? 0 : heights[heights.count / 2]
+        // A line Tesseract found running down the page is read when the page is turned.
+        for line in lines where line.box.right - line.box.left > line.box.bottom - line.box.top {
+            if line.confidence >= 70 {
+                words += line.text.split(separator: " ").count { $0.count >= 3 && $0.allSatisfy(\.isLetter) }
+            }
+            let printed = PrintedISBNLine.parse(line.text)
+            guard !printed.isEmpty || PrintedISBNLine.hasKeyword(line.text) else { continue }
+            sawKeyword = true
+            readings += judge(line, printed, in: image, turn: turn, scale: scale, typical: typical, accepting: prefixes)
+        }
+        return (sawKeyword ? readings : nil, lines, words)
     }
 
     public func readCodes(in image: LuminanceImage, accepting prefixes: ISBNPrefixes) -> [ReadCode] {
@@ -95,17 +127,12 @@ public final class PrintedISBNReader: PrintedISBNReading {
         }
     }
 
-    /// Whether `text` has the keyword at all (a line whose digits did not come out as an ISBN).
-    static func hasKeyword(_ text: String) -> Bool {
-        PrintedISBNLine.parse(text + " 0000000000").isEmpty == false
-    }
-
     /// The readings of one `ISBN` line: the page's (`printed`), then the line's own.
     private func judge(_ line: RecognizedLine, _ printed: [PrintedISBNLine], in image: LuminanceImage, turn: Int,
-                       accepting prefixes: ISBNPrefixes) -> [Reading] {
-        let (band, corners) = Self.band(of: line, in: image, textHeight: 40)
+                       scale: Double, typical: Double, accepting prefixes: ISBNPrefixes) -> [Reading] {
+        let (band, corners) = Self.band(of: line, in: image, textHeight: 40, typical: typical)
         let reread = engine.recognize(band, layout: .singleLine, whitelist: Self.whitelist).map(\.text).joined(separator: " ")
-        let second = PrintedISBNLine.parse(reread)
+        let second = PrintedISBNLine.parse(reread, keywordSeen: true)
         // One ISBN per keyword: the n-th of the page's reading goes with the n-th of the line's.
         let count = max(printed.count, second.count)
         var readings: [Reading] = []
@@ -115,9 +142,9 @@ public final class PrintedISBNReader: PrintedISBNReading {
             var valid = verdicts.compactMap { $0?.isbn }
             if Set(valid).count != 1 || valid.count < 2 {
                 // No two readings agree: a third look, at another scale.
-                let (other, _) = Self.band(of: line, in: image, textHeight: 28)
+                let (other, _) = Self.band(of: line, in: image, textHeight: 28, typical: typical)
                 let third = PrintedISBNLine.parse(engine.recognize(other, layout: .singleLine, whitelist: Self.whitelist)
-                    .map(\.text).joined(separator: " "))
+                    .map(\.text).joined(separator: " "), keywordSeen: true)
                 candidates.append(index < third.count ? third[index] : nil)
                 verdicts.append(candidates.last!.map { judge($0, accepting: prefixes) })
                 valid = verdicts.compactMap { $0?.isbn }
@@ -141,7 +168,7 @@ public final class PrintedISBNReader: PrintedISBNReading {
             }
             readings.append(Reading(verdict: verdict, digits: verdict.isbn?.isbn13 ?? digits, line: line.text, qualifier: qualifier,
                                     confidence: Int(line.confidence.rounded()), orientation: (360 - turn) % 360,
-                                    polygon: corners.map { Self.upright($0, turn: turn, size: image) }))
+                                    polygon: corners.map { Self.upright($0, turn: turn, scale: scale, size: image) }))
         }
         return readings
     }

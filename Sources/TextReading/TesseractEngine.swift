@@ -5,12 +5,20 @@ import Imaging
 struct RecognizedLine: Sendable, Equatable {
     /// UTF-8 text of the line, whitespace at the ends removed.
     var text: String
-    /// Tesseract's confidence, 0…100.
+    /// Tesseract's confidence, 0…100 (0 for a line read with a whitelist: Tesseract 5 gives none then).
     var confidence: Double
     /// Bounding box in pixels of the image recognised: left, top (inclusive), right, bottom (exclusive).
     var box: (left: Int, top: Int, right: Int, bottom: Int)
     /// The baseline from its left end to its right end, pixels of the image recognised.
     var baseline: (x0: Int, y0: Int, x1: Int, y1: Int)
+
+    /// The height of the text in pixels: the box's height less what the baseline's slant adds
+    /// (a line photographed a few degrees askew has a taller box), at least 4.
+    var textHeight: Double {
+        let dx = Double(baseline.x1 - baseline.x0), dy = Double(baseline.y1 - baseline.y0)
+        let slope = dx > 0 ? abs(dy / dx) : 0
+        return max(4, Double(box.bottom - box.top) - slope * Double(box.right - box.left))
+    }
 
     static func == (a: RecognizedLine, b: RecognizedLine) -> Bool {
         a.text == b.text && a.confidence == b.confidence && a.box == b.box && a.baseline == b.baseline
@@ -21,6 +29,9 @@ struct RecognizedLine: Sendable, Equatable {
 enum PageLayout {
     /// Layout analysis of a whole page: blocks, lines (`PSM_AUTO`).
     case page
+    /// The image is one block of horizontal text (`PSM_SINGLE_BLOCK`): where the layout
+    /// analysis finds no text at all (a few lines of large type, which it takes for a picture).
+    case block
     /// The image is one line of text (`PSM_SINGLE_LINE`).
     case singleLine
 }
@@ -63,7 +74,12 @@ final class TesseractEngine {
     /// what matter, and without one Tesseract guesses it.
     func recognize(_ image: LuminanceImage, layout: PageLayout, whitelist: String = "") -> [RecognizedLine] {
         let t = api.pointee
-        t.BaseAPISetPageSegMode(handle, layout == .page ? isc_tess_psm_auto() : isc_tess_psm_single_line())
+        let mode = switch layout {
+        case .page: isc_tess_psm_auto()
+        case .block: isc_tess_psm_single_block()
+        case .singleLine: isc_tess_psm_single_line()
+        }
+        t.BaseAPISetPageSegMode(handle, mode)
         _ = t.BaseAPISetVariable(handle, "tessedit_char_whitelist", whitelist)
         image.withUnsafeBytes { bytes in
             t.BaseAPISetImage(handle, bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), Int32(image.width),

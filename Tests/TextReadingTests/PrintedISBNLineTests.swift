@@ -47,3 +47,26 @@ import Testing
         #expect(PrintedISBNLine.parse("ISBN 0-306-40615-2 12 (cloth)").first?.qualifier == nil)
     }
 }
+
+/// Readings of a line whose first reading showed the keyword, and the OCR's letters for digits.
+@Suite struct PrintedISBNLineRereadTests {
+    @Test func aSecondReadingNeedsNoKeyword() {
+        #expect(PrintedISBNLine.parse("978-1-56619-171-5", keywordSeen: true).map(\.digits) == ["9781566191715"])
+        #expect(PrintedISBNLine.parse("978-1-56619-171-5").isEmpty)
+        // Still the shape: 12 digits are no ISBN.
+        #expect(PrintedISBNLine.parse("978-1-56619-171-", keywordSeen: true).isEmpty)
+    }
+
+    @Test func lettersInsideAGroupAreTheDigitsTheyLookLike() {
+        #expect(PrintedISBNLine.parse("ISBN 978-1-S6619-17I-5").map(\.digits) == ["9781566191715"])
+        #expect(PrintedISBNLine.parse("ISBN 0-3O6-4O615-2").map(\.digits) == ["0306406152"])
+        // A letter after the last digit is not one (the 'S' of a reading of "5 (paperback)").
+        #expect(PrintedISBNLine.parse("ISBN: 978-1-56619-171-5S (paperback)").map(\.digits) == ["9781566191715"])
+    }
+
+    @Test(arguments: [("ISBN 0-306-40615-2", true), ("'SBN77K-0-14.236390.4", true), ("Tel. 0-306-40615-2", false),
+                      ("SUBSBNX 12", false), ("the ISBNs of", false)])
+    func hasKeyword(line: String, expected: Bool) {
+        #expect(PrintedISBNLine.hasKeyword(line) == expected)
+    }
+}

@@ -40,7 +40,8 @@ const isc_tess_api *_Nullable isc_tess_load(char *_Nonnull message, size_t messa
 static inline TessPageIteratorLevel isc_tess_level_line(void) { return RIL_TEXTLINE; }
 static inline TessPageIteratorLevel isc_tess_level_word(void) { return RIL_WORD; }
 
-/** PSM_AUTO (page layout analysis, no orientation detection) and PSM_SINGLE_LINE. */
+/** PSM_AUTO (page layout analysis, no orientation detection), PSM_SINGLE_BLOCK and PSM_SINGLE_LINE. */
 static inline TessPageSegMode isc_tess_psm_auto(void) { return PSM_AUTO; }
+static inline TessPageSegMode isc_tess_psm_single_block(void) { return PSM_SINGLE_BLOCK; }
 static inline TessPageSegMode isc_tess_psm_single_line(void) { return PSM_SINGLE_LINE; }
 #endif
