@@ -30,14 +30,14 @@ struct PrintedISBNLine: Equatable, Sendable {
         while let keyword = keywordEnd(in: chars, from: index) {
             index = keyword
             var cursor = keyword
-            // The label's "-10", "-13", " 13:" (a hyphen then a space, or a colon, after the two
-            // digits: "ISBN-10 0-306-…" but not the group of "ISBN 10-…"), and ":" itself.
-            if cursor < chars.count, chars[cursor] == "-" || chars[cursor] == " " {
-                let hyphen = chars[cursor] == "-", label = cursor + 1
-                if label + 2 <= chars.count, ["10", "13"].contains(String(chars[label..<label + 2])),
-                   label + 2 < chars.count, chars[label + 2] == ":" || (hyphen && chars[label + 2] == " ") {
-                    cursor = label + 2
-                }
+            // The label's "-10", "-13", "- 13:", " 10:" (the two digits then a colon, or a hyphen
+            // before them and a space after: "ISBN-10 0-306-…", but not the group of "ISBN 10-…"),
+            // and ":" itself.
+            var label = cursor, hyphen = false
+            while label < chars.count, chars[label] == "-" || chars[label] == " " { hyphen = hyphen || chars[label] == "-"; label += 1 }
+            if label > cursor, label + 2 < chars.count, ["10", "13"].contains(String(chars[label..<label + 2])),
+               chars[label + 2] == ":" || (hyphen && chars[label + 2] == " ") {
+                cursor = label + 2
             }
             while cursor < chars.count, chars[cursor] == ":" || chars[cursor] == " " || chars[cursor] == "-" { cursor += 1 }
             guard let (digits, end) = groups(in: chars, from: cursor) else { continue }

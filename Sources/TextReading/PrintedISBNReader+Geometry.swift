@@ -92,8 +92,8 @@ extension PrintedISBNReader {
 
     /// The strip of `image` that holds `line`, cut along its baseline and scaled so the text is
     /// `textHeight` pixels tall (scaled by 0.5…4): from 1.15 text heights above the baseline to 0.45
-    /// below, 0.3 beyond each end of the line's box. Also the strip's corners in `image` (clockwise
-    /// from its top-left, a little inside the cut).
+    /// below, 0.3 before the line's box and 1.5 after it. Also the corners of the line's box along
+    /// the baseline in `image` (clockwise from its top-left).
     ///
     /// - Parameter typical: the median text height of the page's lines: a line's box that took in
     ///   part of its neighbour (blurred type) is not taller than 1.25 times it.
@@ -109,13 +109,15 @@ extension PrintedISBNReader {
             Point2(x: start.x + along * c - across * s, y: start.y + along * s + across * c)
         }
         // Along the baseline, the box's whole extent (Tesseract's baseline may stop short of the
-        // line's last character), 0.3 text heights beyond each end.
+        // line's last character).
         let box = line.box
         let along = [(box.left, box.top), (box.right, box.top), (box.right, box.bottom), (box.left, box.bottom)].map {
             (Double($0.0) - start.x) * c + (Double($0.1) - start.y) * s
         }
         let (first, last) = (min(0, along.min()!), max(length, along.max()!))
-        let (left, right, above, below) = (first - 0.3 * height, last + 0.3 * height, -1.15 * height, 0.45 * height)
+        // 1.5 beyond the right end: the layout analysis may leave out a last character it could
+        // not read (a check digit in small type), which the second reading then finds.
+        let (left, right, above, below) = (first - 0.3 * height, last + 1.5 * height, -1.15 * height, 0.45 * height)
         let width = max(1, Int(((right - left) * scale).rounded())), rows = max(1, Int(((below - above) * scale).rounded()))
         let strip = image.resampled(width: width, height: rows) { x, y in
             let p = at(left + x / scale, above + y / scale)

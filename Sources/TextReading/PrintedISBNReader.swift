@@ -104,12 +104,14 @@ public final class PrintedISBNReader: PrintedISBNReading {
         let heights = lines.map(\.textHeight).sorted()
         let typical = heights.isEmpty ? 0 : heights[heights.count / 2]
         // A line Tesseract found running down the page is read when the page is turned.
-        for line in lines where line.box.right - line.box.left > line.box.bottom - line.box.top {
-            if line.confidence >= 70 {
-                words += line.text.split(separator: " ").count { $0.count >= 3 && $0.allSatisfy(\.isLetter) }
+        let across = lines.filter { $0.box.right - $0.box.left > $0.box.bottom - $0.box.top }
+        for found in across {
+            if found.confidence >= 70 {
+                words += found.text.split(separator: " ").count { $0.count >= 3 && $0.allSatisfy(\.isLetter) }
             }
+            guard PrintedISBNLine.hasKeyword(found.text) else { continue }
+            let line = Self.joined(found, withLinesRightOf: across)
             let printed = PrintedISBNLine.parse(line.text)
-            guard !printed.isEmpty || PrintedISBNLine.hasKeyword(line.text) else { continue }
             sawKeyword = true
             readings += judge(line, printed, in: image, turn: turn, scale: scale, typical: typical, accepting: prefixes)
         }
@@ -125,6 +127,32 @@ public final class PrintedISBNReader: PrintedISBNReading {
             symbol.qualifier = reading.qualifier
             return ReadCode(symbol: symbol, verdict: reading.verdict)
         }
+    }
+
+    /// `line` with the lines the layout analysis found to its right on the same baseline (it may
+    /// cut a widely spaced line in two, as two columns): their text after its text, its box grown
+    /// over theirs, its baseline drawn on to their right end. A line of the page's next column
+    /// whose baseline happens to continue this one's is taken in too; the shape rule and the
+    /// readings' agreement still decide what it gives.
+    static func joined(_ line: RecognizedLine, withLinesRightOf lines: [RecognizedLine]) -> RecognizedLine {
+        var joined = line
+        let b = line.baseline
+        let slope = b.x1 > b.x0 ? Double(b.y1 - b.y0) / Double(b.x1 - b.x0) : 0
+        // Its baseline, drawn on, passes within a third of the text's height of theirs.
+        let neighbours = lines.filter { other in
+            let expected = Double(b.y0) + slope * Double(other.baseline.x0 - b.x0)
+            return other.box.left >= line.box.right - 2 && abs(Double(other.baseline.y0) - expected) <= line.textHeight / 3
+        }.sorted { $0.box.left < $1.box.left }
+        for other in neighbours {
+            joined.text += " " + other.text
+            joined.box = (joined.box.left, min(joined.box.top, other.box.top), max(joined.box.right, other.box.right),
+                          max(joined.box.bottom, other.box.bottom))
+        }
+        if let last = neighbours.last {
+            joined.baseline.x1 = last.box.right
+            joined.baseline.y1 = b.y0 + Int((slope * Double(last.box.right - b.x0)).rounded())
+        }
+        return joined
     }
 
     /// The readings of one `ISBN` line: the page's (`printed`), then the line's own.

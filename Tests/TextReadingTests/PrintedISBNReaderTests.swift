@@ -81,4 +81,19 @@ import Testing
         #expect(codes.map(\.symbol.pass) == ["text", "text"])
         #expect(codes.first?.symbol.printedLine?.hasPrefix("ISBN 0-306-40615-2") == true)
     }
+
+    /// A line the layout analysis cut in two (a widely spaced Japanese line) is read whole; a line
+    /// beside it on another baseline is not taken in.
+    @Test func joinsTheLineToItsRightOnTheSameBaseline() {
+        func line(_ text: String, _ box: (Int, Int, Int, Int), _ baseline: (Int, Int, Int, Int)) -> RecognizedLine {
+            RecognizedLine(text: text, confidence: 90, box: (box.0, box.1, box.2, box.3), baseline: (baseline.0, baseline.1, baseline.2, baseline.3))
+        }
+        let keyword = line("ISBN4-8", (178, 279, 397, 319), (178, 304, 397, 319))
+        let rest = line("-861-1 C1098 ¥2607E", (404, 296, 765, 345), (404, 320, 765, 345))
+        let above = line("ound printed her britain", (687, 240, 1241, 300), (687, 285, 1241, 300))
+        let joined = PrintedISBNReader.joined(keyword, withLinesRightOf: [keyword, rest, above])
+        #expect(joined.text == "ISBN4-8 -861-1 C1098 ¥2607E")
+        #expect([joined.box.left, joined.box.top, joined.box.right, joined.box.bottom] == [178, 279, 765, 345])
+        #expect(joined.baseline.x1 == 765)
+    }
 }
