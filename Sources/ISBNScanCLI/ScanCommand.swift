@@ -134,6 +134,16 @@ ArgumentParser.acceptOption,
           File names that are not valid UTF-8 are shown with \\xNN for each
           such byte; control characters as \\n, \\t, \\xNN.
 
+        PRINTED ISBNS (--text):
+          A line counts only with the keyword ISBN (ISBN:, ISBN-10:, ISBN-13,
+          ISBN4-...), followed by 10 or 13 digits in whole groups, with a
+          valid check digit (ISBN-10 mod 11 with X, ISBN-13 mod 10) in a range
+          the range message defines; printed hyphens are not evidence. Each
+          such line is read two or three times; two readings must agree (a
+          line read two ways is refused: ambiguous). Phone numbers, prices,
+          ISSNs and pages of figures give nothing. Pages turned 90, 180 or 270
+          degrees are read too. See Documentation/text.md.
+
         FOLDERS:
           Files in a folder are taken in byte order of their names (as 'ls'
           in the C locale), a subfolder's files at its place; paths on the
@@ -165,6 +175,10 @@ ArgumentParser.acceptOption,
            903-8, null if the range is not defined for use), "group":
            {"prefix", "agency"}, "price": {"currency", "amount", "kind"}}],
            "rejected": [{"type", "data", "reason", "detail"}], "error"}
+          "type" is EAN-13, EAN-8 or, for an ISBN read from its printed line
+          (--text), ISBN text: its symbol also has "text" (the line as
+          recognised) and, when printed, "qualifier" ("pbk."), which its ISBN
+          in "isbns" has too; "quality" is then the OCR's confidence, 0-100.
           Only where they apply: "pages" (multi-page TIFF; "page" in each
           symbol and ISBN), "warning" (a damaged file read in part) and
           "candidates": [{"polygon", "angle", "inverted"}] (barcode-like
@@ -209,6 +223,7 @@ ArgumentParser.acceptOption,
           isbnscan scan --unique -r photos/
           isbnscan scan --all --json shelf/*.jpg
           isbnscan scan --roi 0.05,0.4,0.9,0.15 --addons back-cover.png
+          isbnscan scan --text --all copyright-page.jpg
           find /data/books -name '*.jpg' -print0 | isbnscan scan --files-from - -0 --json
           isbnscan scan -r --shard 2/8 --json -o part-2.jsonl /data/books
         """)
