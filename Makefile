@@ -1,7 +1,8 @@
 # isbnscan — targets:
 #   make deps    install the Debian packages the build and tests need (only what is missing;
 #                V4L2 needs only the kernel headers; the tests compile the fake camera with cc;
-#                SDL2's, libheif's and libtiff's headers (opened with dlopen when first needed, not linked),
+#                SDL2's, libheif's, libtiff's and Tesseract's headers (opened with dlopen when first needed,
+#                not linked) and Tesseract's English data (tesseract-ocr-eng, for scan --text),
 #                and Xvfb, xdotool, xwd, netpbm, Xlib for the preview's tests)
 #   make build   debug build
 #   make test    deps, then `swift test` (all test suites), then the packaging tests (make install
@@ -25,6 +26,11 @@
 #                        reads per reader and cut (issue 27). Every set: wrong ISBNs per effort and files a
 #                        higher effort reads less than a lower one, with a summary. BENCH_JSON=file also
 #                        writes JSON
+#   make bench-text    release build, then printed-ISBN reading (scan --text) on generated pages
+#                (Bench/make_text_set.py: copyright pages, back covers, Japanese lines, look-alike numbers;
+#                6-14 pt at 150-300 dpi, rotation, blur, JPEG, uneven light; a tune part and a held-out part
+#                in other fonts, reported apart): read rate, wrong ISBNs, pages without an ISBN that gave
+#                one, ms per page
 #   make bench-camera  release build, then `isbnscan camera` on the fake V4L2 device (tests/):
 #                frames/s at 1280x720 YUYV with the band region of interest, without and with
 #                --preview (under Xvfb when DISPLAY is unset), and what the preview costs; then
@@ -64,7 +70,7 @@ RELEASE_BIN := .build/release/isbnscan
 BENCH_DIR := .build/bench
 BENCH_VENV := .build/bench-venv
 BENCH_PY := $(BENCH_VENV)/bin/python
-BENCH_DEBS := zbar-tools zint python3-venv
+BENCH_DEBS := zbar-tools zint python3-venv fonts-dejavu-core fonts-liberation2 fonts-freefont-ttf fonts-urw-base35
 CORPUS ?= ../shared/corpus
 BENCH_JSON ?=
 PIP := $(BENCH_PY) -m pip install -q --disable-pip-version-check --retries 1 --timeout 30
@@ -72,7 +78,7 @@ PIP := $(BENCH_PY) -m pip install -q --disable-pip-version-check --retries 1 --t
 # pkg-config module → Debian package that provides it.
 PKG_MODULES := zbar:libzbar-dev libpng16:libpng-dev libdeflate:libdeflate-dev libjpeg:libjpeg62-turbo-dev libexif:libexif-dev sqlite3:libsqlite3-dev \
   libtiff-4:libtiff-dev libwebpdemux:libwebp-dev libgif:libgif-dev libheif:libheif-dev \
-  libcurl:libcurl4-openssl-dev json-c:libjson-c-dev libxml-2.0:libxml2-dev
+  libcurl:libcurl4-openssl-dev json-c:libjson-c-dev libxml-2.0:libxml2-dev tesseract:libtesseract-dev
 
 # Folders `make scan` reads (their .txt answers are skipped as non-images).
 SCAN_FOLDERS := TestImages/isbn TestImages/formats TestImages/exif TestImages/roi TestImages/rejected
@@ -101,7 +107,7 @@ DOCS_DIR := .build/docs
 INSTALLED := $(BINDIR)/isbnscan $(MANDIR)/man1/isbnscan.1 $(BASHCOMPDIR)/isbnscan $(ZSHCOMPDIR)/_isbnscan \
              $(FISHCOMPDIR)/isbnscan.fish
 
-.PHONY: deps build test scan bench-deps bench bench-accuracy bench-camera bench-catalog bench-lookup clean docs install uninstall deb ranges-source fuzz
+.PHONY: deps build test scan bench-deps bench bench-accuracy bench-camera bench-text bench-catalog bench-lookup clean docs install uninstall deb ranges-source fuzz
 
 deps:
 	@missing=""; \
@@ -121,6 +127,7 @@ deps:
 	command -v dpkg-shlibdeps >/dev/null 2>&1 || missing="$$missing dpkg-dev"; \
 	command -v strip >/dev/null 2>&1 || missing="$$missing binutils"; \
 	pkg-config --exists sdl2 2>/dev/null || missing="$$missing libsdl2-dev"; \
+	[ -f /usr/share/tesseract-ocr/5/tessdata/eng.traineddata ] || missing="$$missing tesseract-ocr-eng"; \
 	command -v Xvfb >/dev/null 2>&1 || missing="$$missing xvfb"; \
 	command -v xdotool >/dev/null 2>&1 || missing="$$missing xdotool"; \
 	command -v xwd >/dev/null 2>&1 || missing="$$missing x11-apps"; \
@@ -212,6 +219,10 @@ bench-camera: bench-deps $(RELEASE_BIN) $(FAKE_V4L2)
 	$(BENCH_PY) Bench/make_camera_blur.py --out $(BENCH_DIR)/camblur
 	$(BENCH_PY) Bench/camera_blur.py --binary $(RELEASE_BIN) --fake $(FAKE_V4L2) --sets $(BENCH_DIR)/camblur \
 	  --label default --args "" $(if $(BEFORE_BIN),--label before --args "" --binary-for-label before=$(BEFORE_BIN))
+
+bench-text: bench-deps $(RELEASE_BIN)
+	$(BENCH_PY) Bench/make_text_set.py --out $(BENCH_DIR)/text --count 100 --seed 31 --holdout-seed 37
+	$(BENCH_PY) Bench/text_bench.py --bin $(RELEASE_BIN) --set $(BENCH_DIR)/text
 
 # Concurrent catalogue writers (Bench/catalog.py: standard library only, so no bench-deps).
 BENCH_CATALOG_ARGS ?=

@@ -7,7 +7,7 @@ let package = Package(
     products: [
         .executable(name: "isbnscan", targets: ["isbnscan"]),
         .library(name: "ISBN", targets: ["ISBN"]),
-        .library(name: "ISBNScanKit", targets: ["ISBN", "Imaging", "Scanning", "Batch", "Capture", "LiveScan", "Records", "Catalog", "Lookup"]),
+        .library(name: "ISBNScanKit", targets: ["ISBN", "Imaging", "Scanning", "Batch", "Capture", "LiveScan", "Records", "Catalog", "Lookup", "TextReading"]),
     ],
     targets: [
         // C libraries from Debian, found with pkg-config.
@@ -39,6 +39,9 @@ let package = Package(
         .target(name: "CSQLite", dependencies: ["CLoader"]),
         // C: SDL2 for the camera preview window, opened on the first --preview (headers of libsdl2-dev).
         .target(name: "CSDL2", dependencies: ["CLoader"]),
+        // C: Tesseract OCR for `scan --text`, opened on first use (headers of libtesseract-dev; the
+        // language data comes from tesseract-ocr-eng).
+        .target(name: "CTesseract", dependencies: ["CLoader"]),
         // C shim: V4L2 ioctls with fixed arguments, ioctl numbers and fourccs as real symbols.
         // Needs only the Linux headers (linux-libc-dev).
         .target(name: "CV4L2"),
@@ -63,6 +66,9 @@ let package = Package(
         // Book metadata by ISBN from Open Library, Google Books and NDL Search over libcurl:
         // rate limits, retries, the providers' answers parsed into Records' BookMetadata.
         .target(name: "Lookup", dependencies: ["CCurl", "CJSON", "CXML2", "ISBN", "Records"]),
+        // ISBNs printed as text ("ISBN 0-306-40615-2") read with Tesseract: lines found, re-read with
+        // an ISBN's characters only, judged by the ISBN rules; readings in Scanning's terms.
+        .target(name: "TextReading", dependencies: ["CTesseract", "Imaging", "ISBN", "Scanning"]),
         // Folder walking and parallel scanning with results in input order.
         .target(name: "Batch", dependencies: ["Imaging", "Scanning"]),
         // V4L2 capture devices, frames, pixel formats → luminance of a region (Motion-JPEG through
@@ -76,7 +82,7 @@ let package = Package(
         .target(name: "Preview", dependencies: ["CSDL2", "LiveScan", "Imaging", "Scanning"]),
         // Argument parsing, commands, output, exit statuses.
         .target(name: "ISBNScanCLI", dependencies: ["ISBN", "Imaging", "Scanning", "Batch", "Capture", "LiveScan", "Preview",
-                                                    "Records", "Catalog", "Lookup", "CSignals"]),
+                                                    "Records", "Catalog", "Lookup", "CSignals", "TextReading"]),
         .executableTarget(name: "isbnscan", dependencies: ["ISBNScanCLI"]),
 
         .testTarget(name: "ISBNTests", dependencies: ["ISBN"]),
@@ -85,6 +91,7 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["Imaging"], path: "Tests/TestSupport"),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging", "CCodecs", "TestSupport"]),
         .testTarget(name: "ScanningTests", dependencies: ["Scanning", "CKernels", "Imaging", "ISBN", "TestSupport"]),
+        .testTarget(name: "TextReadingTests", dependencies: ["TextReading", "Scanning", "Imaging", "ISBN", "TestSupport"]),
         .testTarget(name: "RecordsTests", dependencies: ["Records", "Scanning", "ISBN"]),
         .testTarget(name: "LookupTests", dependencies: ["Lookup", "Records", "ISBN"]),
         .testTarget(name: "CatalogTests", dependencies: ["Catalog", "Records"]),

@@ -195,7 +195,11 @@ enum Documentation {
         .TP
         .B ISBNSCAN_DEV_DIR
         The folder searched for \\fBvideo\\fIN\\fR device nodes instead of \\fI/dev\\fR (for tests).
+        .TP
+        .B OMP_THREAD_LIMIT
+        Threads of each Tesseract engine (scan \\-\\-text, \\-\\-effort thorough): 1 unless set, as the workers (\\-j) already use the cores.
         .SH SEE ALSO
+        .BR tesseract (1),
         .BR zbarimg (1),
         .BR find (1),
         .BR parallel (1)

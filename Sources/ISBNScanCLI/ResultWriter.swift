@@ -82,7 +82,7 @@ final class ResultWriter {
                    : settings.effort == .fast ? "try --effort normal, or retake it closer and sharper" : "retake it closer and sharper")
         } ?? ""
         let empty = record.symbols.isEmpty
-            ? ["no barcode found" + (settings.region.isFull ? "" : " in the region of interest") + unread] : []
+            ? ["no barcode" + (settings.text ? " or printed ISBN" : "") + " found" + (settings.region.isFull ? "" : " in the region of interest") + unread] : []
         if !settings.quiet {
             // With --all as text, refused codes are on stdout already.
             let shown = partial + (!settings.all || settings.format != .text ? refusals : []) + empty

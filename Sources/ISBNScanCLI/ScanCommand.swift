@@ -9,6 +9,7 @@ import Imaging
 import ISBN
 import Lookup
 import Scanning
+import TextReading
 
 /// `isbnscan scan FILE|FOLDER...`: reads the barcodes in image files, one or thousands.
 enum ScanCommand {
@@ -62,7 +63,18 @@ enum ScanCommand {
                 (then more angles, upscaling, every line). Each level does
                 all the level below does first, so it reads every code the
                 lower level reads. A photo where nothing looks like a
-                barcode ends after the first look.
+                barcode ends after the first look. At thorough, a photo
+                where no barcode at all was read is also read as text,
+                as with --text (when libtesseract5 is installed).
+                """),
+            OptionSpec("text", help: """
+                Also read ISBNs printed as text ('ISBN 0-306-40615-2' on a
+                copyright page or a back cover without a barcode) with
+                Tesseract OCR (libtesseract5, tesseract-ocr-eng). Only a line
+                with the keyword ISBN counts; its digits need a valid check
+                digit and a defined range; ISBN-10s become 978 ISBN-13s. Such
+                readings have type 'ISBN text'. Costs about a second a page.
+                Not for standard input. See Documentation/text.md.
                 """),
             OptionSpec("all", help: "Print every EAN-13/EAN-8 read, each with its verdict,\nnot only accepted ISBNs."),
             OptionSpec("addons", help: "Also read EAN-5/EAN-2 add-ons (the price code beside an\nISBN) and print them after the ISBN."),
@@ -124,6 +136,16 @@ ArgumentParser.acceptOption,
           File names that are not valid UTF-8 are shown with \\xNN for each
           such byte; control characters as \\n, \\t, \\xNN.
 
+        PRINTED ISBNS (--text):
+          A line counts only with the keyword ISBN (ISBN:, ISBN-10:, ISBN-13,
+          ISBN4-...), followed by 10 or 13 digits in whole groups, with a
+          valid check digit (ISBN-10 mod 11 with X, ISBN-13 mod 10) in a range
+          the range message defines; printed hyphens are not evidence. Each
+          such line is read two or three times; two readings must agree (a
+          line read two ways is refused: ambiguous). Phone numbers, prices,
+          ISSNs and pages of figures give nothing. Pages turned 90, 180 or 270
+          degrees are read too. See Documentation/text.md.
+
         FOLDERS:
           Files in a folder are taken in byte order of their names (as 'ls'
           in the C locale), a subfolder's files at its place; paths on the
@@ -155,6 +177,10 @@ ArgumentParser.acceptOption,
            903-8, null if the range is not defined for use), "group":
            {"prefix", "agency"}, "price": {"currency", "amount", "kind"}}],
            "rejected": [{"type", "data", "reason", "detail"}], "error"}
+          "type" is EAN-13, EAN-8 or, for an ISBN read from its printed line
+          (--text), ISBN text: its symbol also has "text" (the line as
+          recognised) and, when printed, "qualifier" ("pbk."), which its ISBN
+          in "isbns" has too; "quality" is then the OCR's confidence, 0-100.
           Only where they apply: "pages" (multi-page TIFF; "page" in each
           symbol and ISBN), "warning" (a damaged file read in part) and
           "candidates": [{"polygon", "angle", "inverted"}] (barcode-like
@@ -202,6 +228,7 @@ ArgumentParser.acceptOption,
           isbnscan scan --unique -r photos/
           isbnscan scan --all --json shelf/*.jpg
           isbnscan scan --roi 0.05,0.4,0.9,0.15 --addons back-cover.png
+          isbnscan scan --text --all copyright-page.jpg
           find /data/books -name '*.jpg' -print0 | isbnscan scan --files-from - -0 --json
           isbnscan scan -r --shard 2/8 --json -o part-2.jsonl /data/books
         """)
@@ -223,6 +250,8 @@ ArgumentParser.acceptOption,
         var quiet = false
         var decode = DecodeOptions()
         var effort = Effort.normal
+        /// `--text`: read printed ISBNs on every image.
+        var text = false
         var walk = WalkOptions()
         var jobs = BatchScanner.defaultJobs
         /// `--files-from`: a list of paths (`-`: standard input), `-0`: NUL-separated.
@@ -256,6 +285,7 @@ ArgumentParser.acceptOption,
             settings.output = output == "-" ? nil : output
         }
         settings.all = parsed.flag("all")
+        settings.text = parsed.flag("text")
         settings.unique = parsed.flag("unique")
         if settings.unique && settings.all { throw UsageError("--unique lists accepted ISBNs only; it cannot be combined with --all") }
         if settings.unique && settings.addOns {
@@ -327,6 +357,12 @@ ArgumentParser.acceptOption,
         if let output = settings.output, let db = settings.db, Self.isSameFile(output, db) {
             throw UsageError("--output \(escaped(output, json: false)) is the --db catalogue \(escaped(db, json: false)); refusing to overwrite it")
         }
+        // Each Tesseract engine runs on one thread: the workers already use the cores.
+        if settings.text || settings.effort == .thorough { setenv("OMP_THREAD_LIMIT", "1", 0) }
+        if settings.text, let error = Self.textUnreadable() {
+            diagnostics.write("Error: \(error)\n")
+            return .inputError
+        }
         // Before the output file exists: from here a first Ctrl-C stops cleanly and a second
         // one removes the temporary file.
         StopSignal.install()
@@ -394,8 +430,20 @@ ArgumentParser.acceptOption,
 
         let options = settings.decode, scannerOptions = ScannerOptions(addOns: settings.addOns)
         let region = settings.region, policy = DecodingPolicy(effort: settings.effort, accepting: settings.prefixes)
+        let textMode = settings.text ? TextReadingMode.always : settings.effort == .thorough ? .whenNoBarcode : .off
+        let ranges = recordOptions.ranges ?? .bundled
         let batch = BatchScanner(jobs: settings.jobs) {
-            FileScanner(decodeOptions: options, scannerOptions: scannerOptions, region: region, policy: policy)
+            let scanner = FileScanner(decodeOptions: options, scannerOptions: scannerOptions, region: region, policy: policy)
+            // --text: Tesseract was opened before the scan (textUnreadable), so a worker's engine
+            // fails only for want of memory (then that worker reads barcodes only). Thorough
+            // opens it only for a photo without a barcode.
+            if textMode == .always, let reader = try? PrintedISBNReader(ranges: ranges) {
+                scanner.textReader = reader
+            } else if textMode == .whenNoBarcode {
+                scanner.textReader = LazyPrintedISBNReader(ranges: ranges)
+            }
+            scanner.textMode = textMode
+            return scanner
         }
         let start = ContinuousClock.now
         // Results the catalogue holds, written where they stand among the files scanned.
@@ -522,6 +570,17 @@ extension ScanCommand {
 
     /// Why the `--files-from` list cannot be read: the `Error:` line for stderr.
     struct ListError: Error { let message: String }
+
+    /// Why printed ISBNs cannot be read here (libtesseract or its English data missing), or `nil`:
+    /// `--text` opens Tesseract before the workers start, so that its absence is one error.
+    static func textUnreadable() -> TextReadingError? {
+        do {
+            _ = try PrintedISBNReader()
+            return nil
+        } catch {
+            return error
+        }
+    }
 
     /// `<file>: unchanged since it was catalogued on <time>, not scanned again (--rescan to scan it)`:
     /// on stderr for a file named on the command line that `--db` holds with the same size and

@@ -107,6 +107,7 @@ extension FileRecord {
             guard let isbn13 = string(item["isbn13"]) else { return nil }
             var record = ISBNRecord(isbn13: isbn13, isbn10: string(item["isbn10"]), addOn: string(item["addon"]))
             if let ranges = options.ranges { record.hyphenate(with: ranges) }
+            record.qualifier = string(item["qualifier"])
             record.page = int(item["page"])
             return record
         }
@@ -124,6 +125,8 @@ extension FileRecord {
             var symbol = SymbolRecord(type: type, data: data, addOn: addOn, quality: quality, orientation: int(item["orientation"]),
                                       polygon: points(item["polygon"]), pass: pass, isbn: isbnRecord, refusal: refusal)
             symbol.page = page
+            symbol.printedLine = string(item["text"])
+            symbol.qualifier = string(item["qualifier"])
             return symbol
         }
         self.init(file: file, width: int(json["width"]), height: int(json["height"]), symbols: symbols, isbns: isbns,

@@ -21,6 +21,9 @@ public struct ISBNRecord: Sendable, Equatable, JSONRecord {
     public var price: AddOnPrice?
     /// The Japanese book code read beside it (the second row), or `nil` (then not in the JSON).
     public var jpBookCode: JapaneseBookCode?
+    /// For an ISBN read from its printed line: the qualifier printed after it (`"pbk."`,
+    /// `"hardcover"`), or `nil` (then not in the JSON).
+    public var qualifier: String?
 
     public init(isbn13: String, isbn10: String?, addOn: String?, hyphenated: String? = nil,
                 group: RangeMessage.RegistrationGroup? = nil, notHyphenatable: String? = nil) {
@@ -59,6 +62,7 @@ public struct ISBNRecord: Sendable, Equatable, JSONRecord {
         .object(["isbn13": .string(isbn13), "isbn10": .optional(isbn10), "addon": .optional(addOn),
                  "hyphenated": .optional(hyphenated), "group": group.map(\.json) ?? .null, "price": price.map(\.json) ?? .null])
             .adding("page", page.map(JSONValue.int)).adding("jp_book_code", jpBookCode?.json)
+            .adding("qualifier", qualifier.map(JSONValue.string))
     }
 }
 

@@ -1,10 +1,11 @@
 import ISBN
 import Scanning
 
-/// One EAN symbol read, with position, decoding pass and verdict:
-/// `{"type", "data", "addon", "quality", "orientation", "polygon", "pass", "verdict", "reason"}`.
+/// One EAN symbol (or printed ISBN line) read, with position, decoding pass and verdict:
+/// `{"type", "data", "addon", "quality", "orientation", "polygon", "pass", "verdict", "reason"}`,
+/// and for a printed ISBN (`"type": "ISBN text"`) `"text"` and, when printed, `"qualifier"`.
 public struct SymbolRecord: Sendable, Equatable, JSONRecord {
-    /// `EAN-13` or `EAN-8`.
+    /// `EAN-13`, `EAN-8`, or `ISBN text` for an ISBN read from its printed line (`scan --text`).
     public var type: String
     /// The digits, check digit included.
     public var data: String
@@ -31,6 +32,10 @@ public struct SymbolRecord: Sendable, Equatable, JSONRecord {
     /// The ISBN whose second row this symbol is, when read beside it (then ``refusal`` is `nil`
     /// and the verdict `jp-book-code`); in the JSON as `"isbn13"`.
     public var pairedISBN: String?
+    /// `ISBN text` only: the line as recognised (`"ISBN 0-306-40615-2 (pbk.)"`); in the JSON as `"text"`.
+    public var printedLine: String?
+    /// `ISBN text` only: the qualifier printed after the ISBN, without parentheses (`"pbk."`), or `nil`.
+    public var qualifier: String?
 
     public init(type: String, data: String, addOn: String?, quality: Int, orientation: Int?, polygon: [Point],
                 pass: String, isbn: ISBNRecord?, refusal: RefusalRecord?) {
@@ -52,6 +57,9 @@ public struct SymbolRecord: Sendable, Equatable, JSONRecord {
                   orientation: s.orientation, polygon: s.polygon, pass: s.pass.rawValue,
                   isbn: code.verdict.isbn.map { ISBNRecord($0, addOn: s.addOn, ranges: options.ranges) },
                   refusal: code.verdict.rejection.map { RefusalRecord(code, $0) })
+        printedLine = s.printedLine
+        qualifier = s.qualifier
+        isbn?.qualifier = s.qualifier
     }
 
     /// `"accepted"` or `"rejected"`.
@@ -64,6 +72,7 @@ public struct SymbolRecord: Sendable, Equatable, JSONRecord {
                  "pass": .string(pass), "verdict": .string(verdict), "reason": .optional(refusal?.reason)])
             .adding("page", page.map(JSONValue.int)).adding("isbn13", pairedISBN.map(JSONValue.string))
             .adding("jp_book_code", jpBookCode?.json)
+            .adding("text", printedLine.map(JSONValue.string)).adding("qualifier", qualifier.map(JSONValue.string))
     }
 }
 

@@ -89,13 +89,15 @@ public struct TextFormatter: Sendable {
         return isbn.isbn13 + addOn
     }
 
-    /// `EAN-13 <digits> accepted ISBN-10 <isbn10> <hyphenated> (<group> <agency>)` or
+    /// `EAN-13 <digits> accepted ISBN-10 <isbn10> <hyphenated> (<group> <agency>)` (a printed
+    /// ISBN: `ISBN text <isbn13> accepted …`, then ` qualifier <qualifier>` when printed) or
     /// `… rejected <reason>: <detail>`, then ` add-on <digits> (<price>)` when one was read.
     public static func describe(_ symbol: SymbolRecord) -> String {
         var line = "\(symbol.type) \(symbol.data)"
         if let isbn = symbol.isbn {
             line += " accepted" + (isbn.isbn10.map { " ISBN-10 \($0)" } ?? "")
             if let hyphenation = isbn.hyphenationText { line += " " + hyphenation }
+            if let qualifier = symbol.qualifier { line += " qualifier \(qualifier)" }
         } else if let paired = symbol.pairedISBN, let code = symbol.jpBookCode {
             line += " Japanese book code of \(paired): \(code)"
         } else if let refusal = symbol.refusal {

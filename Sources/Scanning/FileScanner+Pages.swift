@@ -16,7 +16,7 @@ extension FileScanner {
         var pages = Array(repeating: 1, count: report.codes.count)
         let count = min(first.pageCount, Self.maxPages)
         for page in 1..<count {
-            let codes = try decoder.decode(source, page: page, region: region).report.codes
+            let codes = try withPrintedISBNs(decoder.decode(source, page: page, region: region).report, source: source, page: page).codes
             report.codes += codes
             pages += Array(repeating: page + 1, count: codes.count)
         }

@@ -28,6 +28,26 @@ public struct FileScanResult: Sendable {
     }
 }
 
+/// When a ``FileScanner`` reads printed ISBNs too (`scan --text`, ``PrintedISBNReading``).
+public enum TextReadingMode: Sendable, Hashable {
+    /// Barcodes only.
+    case off
+    /// Only on images (pages) where no barcode at all was read: `--effort thorough` (a photo whose
+    /// only barcode is a product code is not a book's either way, so such a photo is not read).
+    case whenNoBarcode
+    /// On every image (`--text`).
+    case always
+}
+
+/// Reads the ISBNs printed as text in an upright image: implemented by the TextReading module
+/// (Tesseract), so that Scanning does not depend on an OCR engine. One per worker (not thread-safe).
+public protocol PrintedISBNReading: AnyObject {
+    /// The printed ISBNs of `image` (8-bit luminance, upright), each as a ``ReadCode`` of
+    /// ``Symbology/isbnText`` with polygons in pixels of `image`, judged with `prefixes`; an
+    /// empty list when there are none.
+    func readCodes(in image: LuminanceImage, accepting prefixes: ISBNPrefixes) -> [ReadCode]
+}
+
 /// Reads image files and scans them: the per-file job of `isbnscan scan`.
 ///
 /// A thin owner: it opens each file as an ``ImageSource``, lets its ``decoder`` decide at what
@@ -39,6 +59,11 @@ public final class FileScanner {
     public let decodeOptions: DecodeOptions
     public let region: RegionOfInterest
     public let decoder: MultiPassDecoder
+
+    /// Reads the ISBNs printed as text, when ``textMode`` asks for it; `nil`: barcodes only.
+    public var textReader: (any PrintedISBNReading)?
+    /// When ``textReader`` runs. Default ``TextReadingMode/off``.
+    public var textMode = TextReadingMode.off
 
     /// The decoding policy (``MultiPassDecoder/policy``): effort, confirmations, size thresholds.
     public var policy: DecodingPolicy { decoder.policy }
@@ -70,12 +95,33 @@ public final class FileScanner {
     public func scanFile(path: RawPath) -> FileScanResult {
         do {
             let source = try ImageSource(path: path, options: decodeOptions)
-            let first = try decoder.decode(source, region: region)
+            var first = try decoder.decode(source, region: region)
+            first.report = try withPrintedISBNs(first.report, source: source, page: nil)
             if first.pageCount > 1 { return try scanPages(source, first: first) }
             return FileScanResult(path: path.description, report: first.report, error: nil, imageSize: first.imageSize,
                                   warning: first.warning)
         } catch {
             return FileScanResult(path: path.description, report: nil, error: error, imageSize: nil)
         }
+    }
+
+    /// `report` with the printed ISBNs of the page that ``textMode`` says to read (decoded again
+    /// at full size from `source`: the barcode search may have looked at a half-size copy or a few
+    /// rows only), in reading order after the barcodes of the same place. Standard input can be
+    /// decoded only once: there text is read only when the barcode search decoded the whole image.
+    func withPrintedISBNs(_ report: ScanReport, source: ImageSource, page: Int?) throws(ImageError) -> ScanReport {
+        guard let textReader, textMode == .always || (textMode == .whenNoBarcode && report.codes.isEmpty),
+              source.canDecodeAgain else { return report }
+        let image = try source.decode(page: page).image
+        let rect = region.pixelRect(imageWidth: image.width, imageHeight: image.height)
+        let area = image.cropped(x: rect.x, y: rect.y, width: rect.width, height: rect.height)
+        var codes = textReader.readCodes(in: area, accepting: decoder.policy.accepting)
+        for index in codes.indices {
+            codes[index].symbol.polygon = codes[index].symbol.polygon.map { Point(x: $0.x + rect.x, y: $0.y + rect.y) }
+        }
+        var result = report
+        result.codes += codes
+        result.codes.sort(by: ScanReport.readingOrder)
+        return result
     }
 }

@@ -11,6 +11,8 @@ public enum Symbology: String, Sendable, Hashable, CaseIterable {
     case ean5 = "EAN-5"
     /// 2-digit add-on (periodicals: issue number).
     case ean2 = "EAN-2"
+    /// Not a barcode: an ISBN printed as text ("ISBN 0-306-40615-2"), read by OCR (`scan --text`).
+    case isbnText = "ISBN text"
 
     /// Whether this is an add-on, which belongs to the EAN-13 beside it.
     public var isAddOn: Bool { self == .ean5 || self == .ean2 }
@@ -45,6 +47,11 @@ public struct Symbol: Hashable, Sendable {
     public var pass: PassName
     /// What re-measuring its bars found, or `nil` when it was not re-measured.
     public var verification: Verification?
+    /// ``Symbology/isbnText`` only: the line as recognised, e.g. `"ISBN 0-306-40615-2 (pbk.)"`.
+    public var printedLine: String?
+    /// ``Symbology/isbnText`` only: the qualifier printed after the ISBN, without its parentheses
+    /// (`"pbk."`, `"hardcover"`), or `nil`.
+    public var qualifier: String?
 
     public init(symbology: Symbology, data: String, addOn: String? = nil, quality: Int,
                 orientation: Int?, place: PixelRect?, pass: PassName = .full) {

@@ -3,15 +3,17 @@ import Testing
 import TestSupport
 
 /// SDL2 (the preview), libheif (HEIF/AVIF), libtiff, SQLite (the catalogue), libcurl and json-c
-/// (the lookup) are opened when first needed, not linked: a scan maps none of them (nor X11's
-/// Wayland, audio or video-codec companions, nor libcurl's TLS, Kerberos and LDAP libraries),
-/// and a machine without them gets a clear error naming the Debian package, only when it uses them.
+/// (the lookup) and Tesseract (--text) are opened when first needed, not linked: a scan maps none
+/// of them (nor X11's Wayland, audio or video-codec companions, nor libcurl's TLS, Kerberos and
+/// LDAP libraries), and a machine without them gets a clear error naming the Debian package, only
+/// when it uses them.
 @Suite struct LoadOnDemandTests {
     @Test func binaryLinksNoOptionalLibrary() throws {
         let ldd = try isbnscan([isbnscanBinary], executable: "/usr/bin/ldd")
         #expect(ldd.status == 0)
         for name in ["libSDL2", "libwayland", "libpulse", "libasound", "libheif", "libx265", "libde265", "libaom", "libdav1d",
-                     "libtiff", "libLerc", "libjbig", "libsqlite3", "libcurl", "libjson-c", "libssl", "libgnutls", "libldap", "libkrb5"] {
+                     "libtiff", "libLerc", "libjbig", "libsqlite3", "libcurl", "libjson-c", "libssl", "libgnutls", "libldap", "libkrb5",
+                     "libtesseract", "liblept", "libgomp", "libarchive"] {
             #expect(!ldd.stdout.contains(name), "\(name) in \(ldd.stdout)")
         }
         #expect(ldd.stdout.contains("libzbar.so.0"))
@@ -75,5 +77,44 @@ import TestSupport
         #expect(run.status == 1)
         #expect(run.stdout == "\(png): 9780306406157\n")
         #expect(run.stderr.hasPrefix("Error: \(image): unsupported format: \(message): "), "\(run.stderr)")
+    }
+
+    /// The libraries the dynamic loader opened for `isbnscan arguments` (LD_DEBUG=files on stderr).
+    func loadedLibraries(_ arguments: [String]) throws -> (run: Run, libraries: String) {
+        let run = try isbnscan(arguments, environment: ["LD_DEBUG": "files"])
+        let libraries = run.stderr.split(separator: "\n").filter { $0.contains("file=") }.joined(separator: "\n")
+        return (run, libraries)
+    }
+
+    /// Tesseract (with Leptonica and OpenMP) is mapped only when text is read: not for --version,
+    /// not for a plain scan, not at thorough for a photo whose barcode is read.
+    @Test func tesseractIsOpenedOnlyWhenTextIsRead() throws {
+        let png = "\(testImages)/isbn/png-gray8.png", page = "\(testImages)/text/isbn10-hyphenated.png"
+        for arguments in [["--version"], ["scan", png], ["scan", "--effort", "thorough", png]] {
+            let (run, libraries) = try loadedLibraries(arguments)
+            #expect(run.status == 0, "\(arguments)")
+            #expect(libraries.contains("libzbar.so.0"), "\(arguments)")
+            #expect(!libraries.contains("libtesseract"), "\(arguments): \(libraries)")
+        }
+        let (text, libraries) = try loadedLibraries(["scan", "--text", page])
+        #expect(text.status == 0 && text.stdout == "9780306406157\n")
+        #expect(libraries.contains("file=libtesseract.so.5 [0];  dynamically loaded by"), "\(libraries)")
+        // thorough reads text on a photo without any barcode.
+        let (thorough, loaded) = try loadedLibraries(["scan", "--effort", "thorough", page])
+        #expect(thorough.status == 0 && thorough.stdout == "9780306406157\n")
+        #expect(loaded.contains("file=libtesseract.so.5 [0];  dynamically loaded by"))
+    }
+
+    @Test func textWithoutTesseractSaysWhichPackage() throws {
+        let page = "\(testImages)/text/isbn10-hyphenated.png"
+        guard let run = try withoutLibrary("libtesseract.so.5", ["scan", "--text", page]) else { return }
+        #expect(run.status == 1)
+        #expect(run.stdout == "")
+        let prefix = "Error: --text needs libtesseract5 (apt install libtesseract5 tesseract-ocr-eng): "
+        #expect(run.stderr.hasPrefix(prefix) && run.stderr.hasSuffix("file too short\n"), "\(run.stderr)")
+        // Barcodes are still read without it, at thorough too (a page without a barcode then gives nothing).
+        let scan = try #require(try withoutLibrary("libtesseract.so.5", ["scan", "--effort", "thorough", "\(testImages)/isbn/png-gray8.png", page]))
+        #expect(scan.status == 0)
+        #expect(scan.stdout == "\(testImages)/isbn/png-gray8.png: 9780306406157\n")
     }
 }

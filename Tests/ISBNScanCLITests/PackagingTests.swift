@@ -125,9 +125,9 @@ struct PackagingTests {
             #expect(depends.contains(package), "\(depends)")
         }
         #expect(!depends.lowercased().contains("swift"))
-        // Opened on demand (dlopen), so only recommended: --preview, HEIF/AVIF, TIFF and lookup need them.
-        #expect(try field("Recommends") == "libsdl2-2.0-0, libheif1, libtiff6, libcurl4, libjson-c5")
-        for package in ["libsdl2", "libheif", "libtiff", "libcurl", "libjson-c"] {
+        // Opened on demand (dlopen), so only recommended: --preview, HEIF/AVIF, TIFF, lookup and --text need them.
+        #expect(try field("Recommends") == "libsdl2-2.0-0, libheif1, libtiff6, libcurl4, libjson-c5, libtesseract5, tesseract-ocr-eng")
+        for package in ["libsdl2", "libheif", "libtiff", "libcurl", "libjson-c", "tesseract"] {
             #expect(!depends.contains(package), "\(depends)")
         }
 
@@ -148,7 +148,7 @@ struct PackagingTests {
         let packaged = try run(["/usr/bin/env", "-i", binary, "scan", "-r", "--json", "--all", "-j", "2", testImages])
         let built = try isbnscan(["scan", "-r", "--json", "--all", "-j", "2", testImages])
         #expect(packaged.status == 1)  // TestImages/corrupt
-        #expect(packaged.stdout.split(separator: "\n").count == 79)  // one JSON line per image file in TestImages
+        #expect(packaged.stdout.split(separator: "\n").count == 86)  // one JSON line per image file in TestImages
         #expect(packaged.stdout == built.stdout)
 
         // Installed-Size (KiB) matches the unpacked files; the man page is this build's, gzipped.

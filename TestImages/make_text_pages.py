@@ -1,0 +1,56 @@
+"""Write TestImages/text/: pages with an ISBN printed as text and no barcode (`isbnscan scan --text`).
+
+    .build/bench-venv/bin/python TestImages/make_text_pages.py     (Pillow: make bench-deps)
+
+Each page is typeset with Pillow in DejaVu Serif (fonts-dejavu-core) at 10 pt and 200 dpi equivalent
+(28 px per em), black on white, saved as 8-bit gray PNG. Each positive page NAME.png has NAME.txt with
+the expected ISBN-13s, one per line, no trailing newline (empty for a page that must give none).
+Re-running gives the same pixels.
+"""
+import os
+import shutil
+
+from PIL import Image, ImageDraw, ImageFont
+
+HERE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "text")
+FONT = "/usr/share/fonts/truetype/dejavu/DejaVuSerif.ttf"
+EM = 28
+
+PAGES = {
+    # name: (lines, expected ISBN-13s)
+    "isbn10-hyphenated": (["First published 1975.", "All rights reserved.", "ISBN 0-306-40615-2"], ["9780306406157"]),
+    "isbn13-japan": (["Printed in Japan.", "ISBN 978-4-10-101001-4"], ["9784101010014"]),
+    "isbn10-x-check-digit": (["Library of Congress Catalog Card Number 79-1234", "ISBN 0-8044-2957-X"], ["9780804429573"]),
+    "wrong-check-digit": (["All rights reserved.", "ISBN 0-306-40615-3"], []),
+    "japanese-c-code": (["Shinchosha, Tokyo.", "ISBN4-10-101001-3 C0193 \u00a5476E"], ["9784101010014"]),
+    "two-isbns-qualifiers": (["Library of Congress Cataloging-in-Publication Data",
+                              "ISBN 0-306-40615-2 (pbk.)", "ISBN 978-1-56619-909-4 (hardcover)"],
+                             ["9780306406157", "9781566199094"]),
+    "no-isbn-numbers": (["Orders: Tel. (212) 555-0134  Fax (212) 555-0199", "Item 0-306-40615-2  Qty 3",
+                         "ISSN 0317-8471", "Price list: 12.95  8.50  19.99", "10 9 8 7 6 5 4 3 2 1"], []),
+}
+
+
+def page(lines):
+    font = ImageFont.truetype(FONT, EM)
+    width = 40 + max(int(font.getlength(line)) for line in lines) + 40
+    height = 30 + len(lines) * int(EM * 1.5) + 30
+    img = Image.new("L", (width, height), 255)
+    draw = ImageDraw.Draw(img)
+    for i, line in enumerate(lines):
+        draw.text((40, 30 + i * int(EM * 1.5)), line, font=font, fill=0)
+    return img
+
+
+def main():
+    shutil.rmtree(HERE, ignore_errors=True)
+    os.makedirs(HERE)
+    for name, (lines, expected) in PAGES.items():
+        page(lines).save(os.path.join(HERE, name + ".png"), optimize=True)
+        with open(os.path.join(HERE, name + ".txt"), "w") as f:
+            f.write("\n".join(expected))
+    print("make_text_pages: %d pages in %s" % (len(PAGES), HERE))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,94 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// `scan --text` and `--effort thorough` on the pages of TestImages/text (printed ISBNs, no barcode).
+@Suite struct TextScanTests {
+    let pages = "\(testImages)/text"
+
+    @Test func aPrintedISBNIsReadOnlyWithTextOrAtThorough() throws {
+        let page = "\(pages)/isbn10-hyphenated.png"
+        let plain = try isbnscan(["scan", page])
+        #expect(plain.status == 4)
+        #expect(plain.stdout == "")
+        #expect(plain.stderr == "Warning: \(page): no barcode found\n")
+        let text = try isbnscan(["scan", "--text", page])
+        #expect(text.status == 0)
+        #expect(text.stdout == "9780306406157\n")
+        #expect(text.stderr == "")
+        let thorough = try isbnscan(["scan", "--effort", "thorough", page])
+        #expect(thorough.status == 0)
+        #expect(thorough.stdout == "9780306406157\n")
+        // A photo whose barcode is read is not read as text at thorough: its ISBN is the barcode's.
+        let barcode = try isbnscan(["scan", "--effort", "thorough", "--all", "\(testImages)/isbn/png-gray8.png"])
+        #expect(barcode.stdout.hasPrefix("EAN-13 9780306406157 accepted"))
+        #expect(!barcode.stdout.contains("ISBN text"))
+    }
+
+    @Test func allShowsTheTypeTheHyphenationAndTheQualifier() throws {
+        let run = try isbnscan(["scan", "--text", "--all", "\(pages)/two-isbns-qualifiers.png"])
+        #expect(run.status == 0)
+        #expect(run.stdout == """
+            ISBN text 9780306406157 accepted ISBN-10 0306406152 978-0-306-40615-7 (978-0 English language) qualifier pbk.
+            ISBN text 9781566199094 accepted ISBN-10 1566199093 978-1-56619-909-4 (978-1 English language) qualifier hardcover
+
+            """)
+    }
+
+    @Test func jsonHasTheLineTheQualifierAndAPolygon() throws {
+        let run = try isbnscan(["scan", "--text", "--json", "\(pages)/two-isbns-qualifiers.png"])
+        #expect(run.status == 0)
+        let record = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        let symbols = try #require(record["symbols"] as? [[String: Any]])
+        #expect(symbols.map { $0["type"] as? String } == ["ISBN text", "ISBN text"])
+        #expect(symbols.map { $0["data"] as? String } == ["9780306406157", "9781566199094"])
+        #expect(symbols.map { $0["pass"] as? String } == ["text", "text"])
+        #expect(symbols.map { $0["qualifier"] as? String } == ["pbk.", "hardcover"])
+        #expect((symbols.first?["text"] as? String)?.hasPrefix("ISBN 0-306-40615-2") == true)
+        let polygon = try #require(symbols.first?["polygon"] as? [[Int]])
+        #expect(polygon.count == 4)
+        // The second line of the page (y from 72 at 28 px per em), left-aligned at x = 40.
+        #expect(polygon.allSatisfy { (25...60).contains($0[0]) || $0[0] > 300 })
+        #expect(polygon.allSatisfy { (55...120).contains($0[1]) })
+        let isbns = try #require(record["isbns"] as? [[String: Any]])
+        #expect(isbns.map { $0["hyphenated"] as? String } == ["978-0-306-40615-7", "978-1-56619-909-4"])
+        #expect(isbns.map { $0["qualifier"] as? String } == ["pbk.", "hardcover"])
+    }
+
+    @Test func csvNamesTheType() throws {
+        let run = try isbnscan(["scan", "--text", "--csv", "\(pages)/isbn13-japan.png"])
+        #expect(run.status == 0)
+        let rows = run.stdout.components(separatedBy: "\r\n")
+        #expect(rows[1] == "\(pages)/isbn13-japan.png,9784101010014,4101010013,ISBN text,9784101010014,,accepted,,978-4-10-101001-4,978-4,Japan,,,")
+    }
+
+    @Test func aWrongCheckDigitIsRefusedAndAPageOfNumbersGivesNothing() throws {
+        let wrong = "\(pages)/wrong-check-digit.png"
+        let refused = try isbnscan(["scan", "--text", "--json", wrong])
+        #expect(refused.status == 4)
+        let record = try #require(try JSONSerialization.jsonObject(with: Data(refused.stdout.utf8)) as? [String: Any])
+        let rejected = try #require(record["rejected"] as? [[String: Any]])
+        #expect(rejected.count == 1)
+        #expect(rejected.first?["type"] as? String == "ISBN text")
+        #expect(rejected.first?["data"] as? String == "0306406153")
+        #expect(rejected.first?["reason"] as? String == "check-digit")
+        #expect(rejected.first?["detail"] as? String == "ISBN-10 check digit is 3, expected 2")
+
+        let numbers = "\(pages)/no-isbn-numbers.png"
+        let none = try isbnscan(["scan", "--text", numbers])
+        #expect(none.status == 4)
+        #expect(none.stdout == "")
+        #expect(none.stderr == "Warning: \(numbers): no barcode or printed ISBN found\n")
+    }
+
+    @Test func theCatalogueKeepsPrintedISBNs() throws {
+        let db = NSTemporaryDirectory() + "isbnscan-text-\(UUID().uuidString).sqlite"
+        defer { try? FileManager.default.removeItem(atPath: db) }
+        let scan = try isbnscan(["scan", "--text", "--db", db, "\(pages)/isbn10-x-check-digit.png"])
+        #expect(scan.status == 0)
+        #expect(scan.stdout == "9780804429573\n")
+        let list = try isbnscan(["catalog", "list", "--db", db])
+        #expect(list.status == 0)
+        #expect(list.stdout.contains("9780804429573"), "\(list.stdout)")
+    }
+}
