@@ -59,7 +59,7 @@ import TestSupport
         let run = try isbnscan(["scan", "--text", "--csv", "\(pages)/isbn13-japan.png"])
         #expect(run.status == 0)
         let rows = run.stdout.components(separatedBy: "\r\n")
-        #expect(rows[1] == "\(pages)/isbn13-japan.png,9784101010014,4101010013,ISBN text,9784101010014,,accepted,,978-4-10-101001-4,978-4,Japan,,,")
+        #expect(rows[1] == "\(pages)/isbn13-japan.png,9784101010014,4101010013,ISBN text,9784101010014,,accepted,,978-4-10-101001-4,978-4,Japan,,,,")  // ..., price, page, warning, c_code
     }
 
     @Test func aWrongCheckDigitIsRefusedAndAPageOfNumbersGivesNothing() throws {
