@@ -102,9 +102,4 @@ public struct PixelRect: Hashable, Sendable, CustomStringConvertible {
         let x0 = min(x, other.x), y0 = min(y, other.y)
         return PixelRect(x: x0, y: y0, width: max(maxX, other.maxX) - x0, height: max(maxY, other.maxY) - y0)
     }
-
-    /// Whether the rectangles, each grown by `margin` pixels on every side, share a pixel.
-    public func overlaps(_ other: PixelRect, margin: Int = 0) -> Bool {
-        insetBy(dx: -margin, dy: -margin).intersection(other.insetBy(dx: -margin, dy: -margin)) != nil
-    }
 }
