@@ -59,10 +59,10 @@ public enum Arbiter {
         /// The winning code and its evidence, or `nil` when no code has ``winningRatio`` times
         /// the evidence of each rival — or ``closeRatio`` times and ``lineRatio`` times its scan
         /// lines — (or none has any).
-        var winner: (data: String, evidence: Int)? { byEvidence ?? widthVote }
+        var winner: (data: String, evidence: Int)? { widthVote ?? byEvidence }
 
-        /// Whether the winner won by ``widthVote`` alone (the evidence did not decide).
-        var decidedByWidths: Bool { byEvidence == nil && widthVote != nil }
+        /// Whether the widths decided against what the evidence alone would have chosen.
+        var decidedByWidths: Bool { widthVote.map { $0.data != byEvidence?.data } ?? false }
 
         /// The winner by the ratios of evidence and scan lines, or by the vote digit by digit.
         var byEvidence: (data: String, evidence: Int)? {
@@ -76,21 +76,31 @@ public enum Arbiter {
             return digitVote
         }
 
-        /// The code the widths of the bars decide for, where nothing else can: every rival
-        /// here differs from it only in digits that share their edge-to-similar-edge distances
-        /// (1↔7, 2↔8, ``Symbol/differOnlyInBarWidths(_:_:)``) and it is the only code here that
-        /// a measurement of the widths (the fit of the printed symbol, or the re-measurement's
-        /// profile fit) read or confirmed. Edge decoders — zbar and the line decoder — take
-        /// those digits from bar widths measured against a threshold, which ink spread, blur in
-        /// light and camera sharpening shift for every line alike: their readings, however many
-        /// passes repeat them on the same pixels, are no evidence between such codes. The fit
-        /// models the spread and the blur, which is what tells 1 from 7 and 2 from 8.
+        /// The code the widths of the bars decide for, whatever the count of readings: it is the
+        /// only code here that a measurement of the widths (the fit of the printed symbol, or the
+        /// re-measurement's profile fit) read or confirmed, and every rival is one that edge
+        /// decoders alone read and that no width measurement supports where this one does:
+        /// - a code differing from it only in digits that share their edge-to-similar-edge
+        ///   distances (1↔7, 2↔8, ``Symbol/differOnlyInBarWidths(_:_:)``): edge decoders — zbar
+        ///   and the line decoder — take those digits from bar widths measured against a
+        ///   threshold, which ink spread, blur in light and camera sharpening shift for every line
+        ///   alike, and the fit models the spread and the blur, which is what tells 1 from 7;
+        /// - a code that cannot be a book number (no 978/979 prefix): zbar's total misread of a
+        ///   defocused EAN-13, often from half of it, has a valid check digit and a product
+        ///   code's prefix, and is refused whatever its digits.
+        /// Passes that repeat an edge decoder on the same pixels measure the same thing again.
         var widthVote: (data: String, evidence: Int)? {
             let measured = Set(readings.filter { $0.pass == .fit || Arbiter.weight($0) == 3 }.map(\.data))
             guard measured.count == 1, let code = measured.first, let support = evidence[code], support > 0 else { return nil }
             let rivals = evidence.filter { $0.key != code && $0.value > 0 }.keys
-            guard !rivals.isEmpty, rivals.allSatisfy({ Symbol.differOnlyInBarWidths(code, $0) }) else { return nil }
+            guard !rivals.isEmpty, rivals.allSatisfy({ Self.widthsTellApart(code, $0) }) else { return nil }
             return (code, support)
+        }
+
+        /// Whether a width measurement reading `code` outweighs edge decoders reading `rival`
+        /// (``widthVote``).
+        static func widthsTellApart(_ code: String, _ rival: String) -> Bool {
+            Symbol.differOnlyInBarWidths(code, rival) || !(rival.hasPrefix("978") || rival.hasPrefix("979"))
         }
 
         /// Whether the re-measurement confirmed a reading of `code` here.
@@ -178,6 +188,17 @@ public enum Arbiter {
         return !all.isEmpty && all.allSatisfy { place in place.winner.map { place.isConfirmed($0.data) } ?? false }
     }
 
+    /// Whether some place's winner cannot be a book number (no 978/979 prefix) and no measurement
+    /// of the bar widths confirmed it: a genuine product code, or zbar's total misread of a
+    /// defocused ISBN, which passes repeat on the same pixels as often as they like. Only the fit
+    /// of the printed symbol tells them apart (``Place/widthVote``).
+    static func hasUnmeasuredProductCode(_ symbols: [Symbol]) -> Bool {
+        places(symbols).contains { place in
+            guard let winner = place.winner, !(winner.data.hasPrefix("978") || winner.data.hasPrefix("979")) else { return false }
+            return !place.isConfirmed(winner.data) && !place.readings.contains { $0.pass == .fit && $0.data == winner.data }
+        }
+    }
+
     /// Whether every place has a winner with at least `minimumEvidence` that may be judged,
     /// and some winner is an accepted ISBN or every winner's digits were confirmed by the fit
     /// or read with ``undisputedEvidence`` and no rival (a genuine product code, not a misread
@@ -238,10 +259,12 @@ public enum Arbiter {
                     verdict = winnerVerdict
                 } else if let winner {
                     if winnerVerdict?.isbn != nil { misreadOf = winner.data }
+                    let byWidths = Symbol.differOnlyInBarWidths(winner.data, data)
+                        ? "the two differ only in digits that bar widths tell apart (1 and 7, 2 and 8)"
+                        : "edge decoders alone read it, which no measurement of the bar widths confirmed"
                     verdict = .rejected(Rejection(.misread, place.decidedByWidths
-                        ? "probable misread of \(winner.data): the two differ only in digits that bar widths tell "
-                            + "apart (1 and 7, 2 and 8), and the fit of the printed symbol, which measures the widths, "
-                            + "reads \(winner.data)"
+                        ? "probable misread of \(winner.data): \(byWidths), and the fit of the printed symbol, "
+                            + "which measures the widths, reads \(winner.data)"
                         : "probable misread of \(winner.data), which this barcode "
                         + "reads as with clearly more evidence (\(winner.evidence) to \(place.evidence[data] ?? 0): "
                         + "passes and scan lines that agree)"))

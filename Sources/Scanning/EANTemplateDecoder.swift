@@ -44,6 +44,12 @@ enum EANTemplateDecoder {
         var confidence: [Double]
         /// Where the symbol lies along the profile, its module width and blur.
         var geometry: Geometry
+        /// The fitted levels: light (the quiet zones and spaces) and bar minus light (negative).
+        var light = 0.0, contrast = 0.0
+        /// The share of the profile's variance over the fitted range (the symbol and its quiet
+        /// zones) that the fit leaves: near 0 for a symbol, near 1 for a flat stretch of paper that
+        /// a heavily blurred model fits as well as a constant does.
+        var unexplained = 1.0
         /// Sample position (along the profile) of the symbol's left edge and of its right edge.
         var start: Double { geometry.position(0) }
         var end: Double { geometry.position(95) }
@@ -427,16 +433,54 @@ enum EANTemplateDecoder {
     static func decode(_ samples: [Double], from known: Geometry? = nil, around: (center: Double, width: Double)? = nil,
                        maximumError: Double = .infinity) -> Reading? {
         guard samples.count >= 120 else { return nil }
-        let found = around.flatMap { quietZones(samples, center: $0.center, width: $0.width) } ?? extent(samples)
-        guard let (start, end) = known.map({ ($0.position(0), $0.position(95)) }) ?? found else { return nil }
+        if let known { return decode(samples, start: known.position(0), end: known.position(95), known: known, maximumError: maximumError) }
+        // Where the symbol lies is guessed three ways, each of which a blur can mislead: the inner
+        // edges of the quiet zones (a stretch of thin bars, blurred, can look like one), the longest
+        // dark stretch (takes in the blur, or the cover next to a label), and the barcode-like
+        // region itself (found in blocks). Each guess starts a search; the best fit is the reading.
+        var guesses: [(Double, Double)] = []
+        if let around {
+            if let q = quietZones(samples, center: around.center, width: around.width) { guesses.append(q) }
+        }
+        if let e = extent(samples) { guesses.append(e) }
+        if let around, let q = flatZones(samples, center: around.center, width: around.width) { guesses.append(q) }
+        if let around { guesses.append((around.center - around.width / 2, around.center + around.width / 2)) }
+        var best: Reading?
+        var tried: [(Double, Double)] = []
+        for (start, end) in guesses {
+            let module = (end - start) / 95
+            // A guess within a module of one already tried at both ends starts the same search.
+            if tried.contains(where: { abs($0.0 - start) < max(1, module) && abs($0.1 - end) < max(1, module) }) { continue }
+            tried.append((start, end))
+            guard let r = decode(samples, start: start, end: end, known: nil, within: around, maximumError: maximumError)
+            else { continue }
+            if best == nil || r.unexplained < best!.unexplained { best = r }
+        }
+        return best
+    }
+
+    /// The largest blur radius (modules) a fit may take: beyond it the bars of an EAN-13 leave too
+    /// little of their pattern to be read, and a fit there is a flat stretch of paper taken for a
+    /// symbol blurred away.
+    static let maximumBlur = 3.0
+
+    /// The search for the symbol from a guess of its ends (`start`, `end`: sample positions), or
+    /// the refinement of `known`.
+    static func decode(_ samples: [Double], start: Double, end: Double, known: Geometry?,
+                       within around: (center: Double, width: Double)? = nil, maximumError: Double) -> Reading? {
         return samples.withUnsafeBufferPointer { profile -> Reading? in
             let module0 = (end - start) / 95
             guard module0 >= 0.8 else { return nil }
             var levels = initialLevels(profile, start: start, end: end)
             guard levels.b < 0 else { return nil }
             let edges = EdgeCache()
+            let last = Double(profile.count - 1)
             func score(_ g: Geometry, refit: Bool = true) -> Fit? {
-                guard g.module >= 0.7, g.blur >= 0 else { return nil }
+                // The whole symbol lies on the profile (its quiet zones may not: a cropped photo).
+                // and its centre lies in the barcode-like region.
+                guard g.module >= 0.7, g.blur >= 0, g.blur <= maximumBlur,
+                      g.position(0) >= 0, g.position(95) <= last else { return nil }
+                if let around, abs((g.position(0) + g.position(95)) / 2 - around.center) > around.width / 2 { return nil }
                 return fit(profile, g, levels: levels, edges: edges, refit: refit)
             }
             // Grid: the extent of the dark part misses faint guard bars or takes in blur.
@@ -482,8 +526,13 @@ enum EANTemplateDecoder {
             }
             let noise = f.sse / Double(f.samples)
             guard noise > 0, f.b < 0 else { return nil }
+            let r = range(g, count: profile.count)
+            var sum = 0.0, squares = 0.0
+            for j in r { sum += profile[j]; squares += profile[j] * profile[j] }
+            let variance = squares - sum * sum / Double(r.count)
             return Reading(digits: f.digits, error: noise / (f.b * f.b), margin: (f.secondSSE - f.sse) / noise,
-                           confidence: f.confidence.map { $0 / noise }, geometry: g)
+                           confidence: f.confidence.map { $0 / noise }, geometry: g, light: f.a, contrast: f.b,
+                           unexplained: variance > 0 ? f.sse / variance : 1)
         }
     }
 
@@ -544,6 +593,43 @@ enum EANTemplateDecoder {
             var k = c, count = 0
             while k >= 0 && k < n {
                 if mean[k] >= threshold { count += 1; if count >= run { return k - direction * (run - 1) } } else { count = 0 }
+                k += direction
+            }
+            return nil
+        }
+        guard let left = edge(-1), let right = edge(1), right - left >= 60 else { return nil }
+        return (Double(left), Double(right))
+    }
+
+    /// The symbol's ends as the inner edges of its quiet zones found by their flatness, not their
+    /// lightness: walking out from `center`, the first place where the profile stays within 15 %
+    /// of the contrast over 5 modules (the module guessed from `width`, 95 modules) and is not
+    /// darker than the light level by more than 40 % of it. Blurred thin bars inside a symbol
+    /// can look as light as the paper, but a blur leaves them modulated; the paper of a quiet zone
+    /// is flat (GS1: at least 7 modules on each side of an EAN-13; no space inside one is wider
+    /// than 4).
+    static func flatZones(_ samples: [Double], center: Double, width: Double) -> (Double, Double)? {
+        let n = samples.count
+        let module = width / 95
+        guard module >= 0.5, n > 20 else { return nil }
+        let w = max(2, Int((2.5 * module).rounded()))
+        let lo = max(0, Int(center - 0.8 * width)), hi = min(n, Int(center + 0.8 * width) + 1)
+        guard hi - lo > 10 else { return nil }
+        let window = samples[lo..<hi]
+        let light = window.max()!, dark = window.min()!
+        let contrast = light - dark
+        guard contrast >= 12 else { return nil }
+        func flat(_ k: Int) -> Bool {
+            let a = max(0, k - w), b = min(n - 1, k + w)
+            var top = -Double.infinity, bottom = Double.infinity, sum = 0.0
+            for j in a...b { top = max(top, samples[j]); bottom = min(bottom, samples[j]); sum += samples[j] }
+            return top - bottom <= 0.15 * contrast && sum / Double(b - a + 1) >= light - 0.4 * contrast
+        }
+        let c = min(max(Int(center), 0), n - 1)
+        func edge(_ direction: Int) -> Int? {
+            var k = c
+            while k >= 0 && k < n {
+                if flat(k) { return k - direction * w }
                 k += direction
             }
             return nil

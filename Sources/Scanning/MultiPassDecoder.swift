@@ -331,8 +331,10 @@ public final class MultiPassDecoder {
                 return ScanReport(symbols: search.readings + fitted, accepting: accepting)
             }
             // Still unsettled: fit the symbol's structure to profiles across each barcode-like region
-            // (out-of-focus and tiny barcodes, which no pass reads).
-            if !Arbiter.isSettled(search.all, minimumEvidence: confirmations, accepting: accepting) {
+            // (out-of-focus and tiny barcodes, which no pass reads); and where a product code no
+            // width measurement confirmed was read, which a blurred ISBN's misread looks like.
+            if !Arbiter.isSettled(search.all, minimumEvidence: confirmations, accepting: accepting)
+                || Arbiter.hasUnmeasuredProductCode(search.all) {
                 let before = search.all
                 search.found += fit(&search) { Arbiter.isSettled(before + $0, minimumEvidence: confirmations, accepting: accepting) }
             }

@@ -188,6 +188,33 @@ import TestSupport
         #expect(Set(report.codes.map(\.verdict.rejection?.reason)) == [.ambiguous])
     }
 
+    /// A product code (no 978/979 prefix) that only edge decoders read, however often, yields to
+    /// the one code a width measurement read: zbar's total misread of a defocused ISBN looks so.
+    @Test func aProductCodeReadOnlyByEdgeDecodersYieldsToTheFit() {
+        let book = "9789755502908", product = "0080100002821"
+        let symbols = [
+            reading(product, pass: "full", quality: 33, verification: .unverified),
+            reading(product, pass: "smooth", quality: 30, verification: .unverified),
+            reading(product, pass: "gamma-0.6", quality: 28, verification: .unverified),
+            reading(product, pass: "stretch", quality: 25, verification: .unverified),
+        ]
+        #expect(Arbiter.hasUnmeasuredProductCode(symbols))
+        let report = ScanReport(symbols: symbols + [reading(book, pass: .symbolFit, quality: 4, verification: .confirmed(lines: 4))])
+        #expect(report.isbns.map(\.isbn13) == [book])
+        #expect(report.rejected.first?.verdict.rejection?.detail == "probable misread of \(book): edge decoders alone "
+                + "read it, which no measurement of the bar widths confirmed, and the fit of the printed symbol, which "
+                + "measures the widths, reads \(book)")
+        // Confirmed by the re-measurement, the product code is a measurement too: the evidence decides.
+        var confirmed = symbols
+        confirmed[0].verification = .confirmed(lines: 5)
+        #expect(!Arbiter.hasUnmeasuredProductCode(confirmed))
+        let both = ScanReport(symbols: confirmed + [reading(book, pass: .symbolFit, quality: 4, verification: .confirmed(lines: 4))])
+        #expect(both.isbns.isEmpty)
+        #expect(both.accepted.isEmpty)
+        // A book number read by edge decoders alone is not a product code to measure again.
+        #expect(!Arbiter.hasUnmeasuredProductCode([reading(book, pass: "full", quality: 33, verification: .unverified)]))
+    }
+
     /// A rival that differs in a digit whose edges differ (here 0 for 3, 4 for 5) is not the widths' to settle.
     @Test func otherDifferencesAreNotTheWidthsToSettle() {
         let other = "9780628370235"
