@@ -100,7 +100,7 @@ public enum Arbiter {
         /// Whether a width measurement reading `code` outweighs edge decoders reading `rival`
         /// (``widthVote``).
         static func widthsTellApart(_ code: String, _ rival: String) -> Bool {
-            Symbol.differOnlyInBarWidths(code, rival) || !(rival.hasPrefix("978") || rival.hasPrefix("979"))
+            Symbol.differOnlyInBarWidths(code, rival) || !Arbiter.canBeBookNumber(rival)
         }
 
         /// Whether the re-measurement confirmed a reading of `code` here.
@@ -113,7 +113,7 @@ public enum Arbiter {
         /// (no 978/979 prefix: a product code, refused whatever its digits), when one line will do:
         /// the gate keeps misreads from becoming ISBNs, and a product code shown as refused cannot.
         func isTrusted(_ code: String) -> Bool {
-            let needed = code.hasPrefix("978") || code.hasPrefix("979") ? Arbiter.minimumLines : 1
+            let needed = Arbiter.canBeBookNumber(code) ? Arbiter.minimumLines : 1
             return isConfirmed(code) || (lines[code] ?? 0) >= needed
         }
 
@@ -194,10 +194,13 @@ public enum Arbiter {
     /// of the printed symbol tells them apart (``Place/widthVote``).
     static func hasUnmeasuredProductCode(_ symbols: [Symbol]) -> Bool {
         places(symbols).contains { place in
-            guard let winner = place.winner, !(winner.data.hasPrefix("978") || winner.data.hasPrefix("979")) else { return false }
-            return !place.isConfirmed(winner.data) && !place.readings.contains { $0.pass == .fit && $0.data == winner.data }
+            guard let winner = place.winner, !canBeBookNumber(winner.data) else { return false }
+            return !place.isConfirmed(winner.data)
         }
     }
+
+    /// Whether `code` has a book number's prefix (978 or 979, ISO 2108), whatever the policy accepts.
+    static func canBeBookNumber(_ code: String) -> Bool { code.hasPrefix("978") || code.hasPrefix("979") }
 
     /// Whether every place has a winner with at least `minimumEvidence` that may be judged,
     /// and some winner is an accepted ISBN or every winner's digits were confirmed by the fit

@@ -44,8 +44,6 @@ enum EANTemplateDecoder {
         var confidence: [Double]
         /// Where the symbol lies along the profile, its module width and blur.
         var geometry: Geometry
-        /// The fitted levels: light (the quiet zones and spaces) and bar minus light (negative).
-        var light = 0.0, contrast = 0.0
         /// The share of the profile's variance over the fitted range (the symbol and its quiet
         /// zones) that the fit leaves: near 0 for a symbol, near 1 for a flat stretch of paper that
         /// a heavily blurred model fits as well as a constant does.
@@ -434,14 +432,13 @@ enum EANTemplateDecoder {
                        maximumError: Double = .infinity) -> Reading? {
         guard samples.count >= 120 else { return nil }
         if let known { return decode(samples, start: known.position(0), end: known.position(95), known: known, maximumError: maximumError) }
-        // Where the symbol lies is guessed three ways, each of which a blur can mislead: the inner
-        // edges of the quiet zones (a stretch of thin bars, blurred, can look like one), the longest
-        // dark stretch (takes in the blur, or the cover next to a label), and the barcode-like
-        // region itself (found in blocks). Each guess starts a search; the best fit is the reading.
+        // Where the symbol lies is guessed four ways, each of which a blur can mislead: the inner
+        // edges of the quiet zones by their lightness (a stretch of thin bars, blurred, can look
+        // like one) and by their flatness (a low-contrast label's), the longest dark stretch
+        // (takes in the blur, or the cover next to a label), and the barcode-like region itself
+        // (found in blocks). Each guess starts a search; the fit leaving the least is the reading.
         var guesses: [(Double, Double)] = []
-        if let around {
-            if let q = quietZones(samples, center: around.center, width: around.width) { guesses.append(q) }
-        }
+        if let around, let q = quietZones(samples, center: around.center, width: around.width) { guesses.append(q) }
         if let e = extent(samples) { guesses.append(e) }
         if let around, let q = flatZones(samples, center: around.center, width: around.width) { guesses.append(q) }
         if let around { guesses.append((around.center - around.width / 2, around.center + around.width / 2)) }
@@ -476,7 +473,7 @@ enum EANTemplateDecoder {
             let edges = EdgeCache()
             let last = Double(profile.count - 1)
             func score(_ g: Geometry, refit: Bool = true) -> Fit? {
-                // The whole symbol lies on the profile (its quiet zones may not: a cropped photo).
+                // The whole symbol lies on the profile (its quiet zones may not: a cropped photo),
                 // and its centre lies in the barcode-like region.
                 guard g.module >= 0.7, g.blur >= 0, g.blur <= maximumBlur,
                       g.position(0) >= 0, g.position(95) <= last else { return nil }
@@ -531,8 +528,7 @@ enum EANTemplateDecoder {
             for j in r { sum += profile[j]; squares += profile[j] * profile[j] }
             let variance = squares - sum * sum / Double(r.count)
             return Reading(digits: f.digits, error: noise / (f.b * f.b), margin: (f.secondSSE - f.sse) / noise,
-                           confidence: f.confidence.map { $0 / noise }, geometry: g, light: f.a, contrast: f.b,
-                           unexplained: variance > 0 ? f.sse / variance : 1)
+                           confidence: f.confidence.map { $0 / noise }, geometry: g, unexplained: variance > 0 ? f.sse / variance : 1)
         }
     }
 
