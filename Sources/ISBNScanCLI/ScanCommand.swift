@@ -443,6 +443,9 @@ ArgumentParser.acceptOption,
                 scanner.textReader = LazyPrintedISBNReader(ranges: ranges)
             }
             scanner.textMode = textMode
+            // The digits printed under a barcode are read, where its bars leave it in doubt, by
+            // the same engine and whenever text may be read (--text, thorough).
+            scanner.decoder.witness = scanner.textReader as? any PrintedDigitsWitness
             return scanner
         }
         let start = ContinuousClock.now

@@ -127,6 +127,7 @@ extension FileRecord {
             symbol.page = page
             symbol.printedLine = string(item["text"])
             symbol.qualifier = string(item["qualifier"])
+            symbol.printedDigits = string(item["printed_digits"])
             return symbol
         }
         self.init(file: file, width: int(json["width"]), height: int(json["height"]), symbols: symbols, isbns: isbns,

@@ -3,7 +3,8 @@ import Scanning
 
 /// One EAN symbol (or printed ISBN line) read, with position, decoding pass and verdict:
 /// `{"type", "data", "addon", "quality", "orientation", "polygon", "pass", "verdict", "reason"}`,
-/// and for a printed ISBN (`"type": "ISBN text"`) `"text"` and, when printed, `"qualifier"`.
+/// and for a printed ISBN (`"type": "ISBN text"`) `"text"` and, when printed, `"qualifier"`; for an
+/// EAN-13 whose bars left its place in doubt, `"printed_digits"` when the digits under it were read.
 public struct SymbolRecord: Sendable, Equatable, JSONRecord {
     /// `EAN-13`, `EAN-8`, or `ISBN text` for an ISBN read from its printed line (`scan --text`).
     public var type: String
@@ -36,6 +37,9 @@ public struct SymbolRecord: Sendable, Equatable, JSONRecord {
     public var printedLine: String?
     /// `ISBN text` only: the qualifier printed after the ISBN, without parentheses (`"pbk."`), or `nil`.
     public var qualifier: String?
+    /// The digits printed under the barcode, when they were read as one more measurement at its
+    /// place (``ReadCode/printedDigits``); in the JSON as `"printed_digits"`.
+    public var printedDigits: String?
 
     public init(type: String, data: String, addOn: String?, quality: Int, orientation: Int?, polygon: [Point],
                 pass: String, isbn: ISBNRecord?, refusal: RefusalRecord?) {
@@ -60,6 +64,7 @@ public struct SymbolRecord: Sendable, Equatable, JSONRecord {
         printedLine = s.printedLine
         qualifier = s.qualifier
         isbn?.qualifier = s.qualifier
+        printedDigits = code.printedDigits
     }
 
     /// `"accepted"` or `"rejected"`.
@@ -73,6 +78,7 @@ public struct SymbolRecord: Sendable, Equatable, JSONRecord {
             .adding("page", page.map(JSONValue.int)).adding("isbn13", pairedISBN.map(JSONValue.string))
             .adding("jp_book_code", jpBookCode?.json)
             .adding("text", printedLine.map(JSONValue.string)).adding("qualifier", qualifier.map(JSONValue.string))
+            .adding("printed_digits", printedDigits.map(JSONValue.string))
     }
 }
 

@@ -91,7 +91,9 @@ public struct TextFormatter: Sendable {
 
     /// `EAN-13 <digits> accepted ISBN-10 <isbn10> <hyphenated> (<group> <agency>)` (a printed
     /// ISBN: `ISBN text <isbn13> accepted …`, then ` qualifier <qualifier>` when printed) or
-    /// `… rejected <reason>: <detail>`, then ` add-on <digits> (<price>)` when one was read.
+    /// `… rejected <reason>: <detail>`, then ` add-on <digits> (<price>)` when one was read, and
+    /// for an accepted code ` printed digits <digits>` when the digits under the barcode were read
+    /// at its place.
     public static func describe(_ symbol: SymbolRecord) -> String {
         var line = "\(symbol.type) \(symbol.data)"
         if let isbn = symbol.isbn {
@@ -107,6 +109,8 @@ public struct TextFormatter: Sendable {
             line += " add-on \(addOn)"
             if let price = symbol.isbn?.price { line += " (\(price))" }
         }
+        // A refusal's detail names the printed digits already.
+        if let printed = symbol.printedDigits, symbol.isbn != nil { line += " printed digits \(printed)" }
         return line
     }
 }

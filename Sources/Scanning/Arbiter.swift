@@ -56,13 +56,65 @@ public enum Arbiter {
         /// counts), summed over the readings.
         var lines: [String: Int] = [:]
 
+        /// The digits printed under the symbol, when they were read here (``PrintedDigitsWitness``:
+        /// only where the bars leave the place in doubt, ``isInDoubt``).
+        var printed: String?
+
         /// The winning code and its evidence, or `nil` when no code has ``winningRatio`` times
         /// the evidence of each rival — or ``closeRatio`` times and ``lineRatio`` times its scan
-        /// lines — (or none has any).
-        var winner: (data: String, evidence: Int)? { widthVote ?? byEvidence }
+        /// lines — (or none has any); where the digits printed under the symbol were read, as
+        /// they settle it (``byPrintedDigits``).
+        var winner: (data: String, evidence: Int)? {
+            guard printed != nil else { return byBars }
+            switch byPrintedDigits {
+            case .settles(let code), .agrees(let code): return (code, evidence[code] ?? 0)
+            case .disputes: return nil
+            case .none: return byBars
+            }
+        }
+
+        /// The winner by the bars alone: by the widths' vote where it speaks, else by the evidence.
+        var byBars: (data: String, evidence: Int)? { widthVote ?? byEvidence }
 
         /// Whether the widths decided against what the evidence alone would have chosen.
         var decidedByWidths: Bool { widthVote.map { $0.data != byEvidence?.data } ?? false }
+
+        /// Whether the bars leave this EAN-13 in doubt, so that the digits printed under it are
+        /// worth reading: two or more codes with a valid check digit have evidence here, and
+        /// none has ``winningRatio`` times the evidence of every other (no winner, or one that won
+        /// by its scan lines, the vote digit by digit or the widths).
+        var isInDoubt: Bool {
+            guard readings.allSatisfy({ $0.symbology == .ean13 }) else { return false }
+            let valid = evidence.filter { code in
+                code.value > 0 && EAN.digitValues(code.key).map { $0.count == 13 && EAN.hasValidCheckDigit($0) } == true
+            }
+            guard valid.count >= 2 else { return false }
+            guard let top = byBars else { return true }
+            let rival = valid.filter { $0.key != top.data }.map(\.value).max() ?? 0
+            return top.evidence < Arbiter.winningRatio * rival
+        }
+
+        /// What the printed digits (``printed``) do at a place in doubt. They are one more
+        /// measurement, independent of the bars' edges, never a reading of their own: they count
+        /// only for a code the bars support here (evidence, and trusted: ``isTrusted(_:)``).
+        enum PrintedDigits: Equatable {
+            /// No winner by the bars; the printed digits are one of the codes they support.
+            case settles(String)
+            /// The bars' narrow winner is what is printed.
+            case agrees(String)
+            /// The bars' narrow winner is not what is printed, another code they support is: the
+            /// two measurements disagree, nothing wins.
+            case disputes(String)
+            /// Not read, not in doubt, or none of the codes the bars support here.
+            case none
+        }
+
+        /// ``PrintedDigits`` for this place.
+        var byPrintedDigits: PrintedDigits {
+            guard let printed, isInDoubt, (evidence[printed] ?? 0) > 0, isTrusted(printed) else { return .none }
+            guard let bars = byBars else { return .settles(printed) }
+            return bars.data == printed ? .agrees(printed) : .disputes(printed)
+        }
 
         /// The winner by the ratios of evidence and scan lines, or by the vote digit by digit.
         var byEvidence: (data: String, evidence: Int)? {
@@ -101,6 +153,21 @@ public enum Arbiter {
         /// (``widthVote``).
         static func widthsTellApart(_ code: String, _ rival: String) -> Bool {
             Symbol.differOnlyInBarWidths(code, rival) || !Arbiter.canBeBookNumber(rival)
+        }
+
+        /// Where the digits printed under this place's symbol are: the box around its readings
+        /// (pixels of the full-size image) and the direction its bars are read in (degrees
+        /// clockwise: the orientation most of its readings give, else 0 for a box wider than
+        /// tall). `nil` for a place without a box, or upright or lying without an orientation
+        /// read.
+        var symbolBox: (box: PixelRect, orientation: Int)? {
+            let boxes = readings.compactMap(\.place)
+            guard let first = boxes.first else { return nil }
+            let box = boxes.dropFirst().reduce(first) { $0.union($1) }
+            var votes: [Int: Int] = [:]
+            for reading in readings { if let o = reading.orientation { votes[o, default: 0] += 1 } }
+            if let (orientation, _) = votes.max(by: { ($0.value, $1.key) < ($1.value, $0.key) }) { return (box, orientation) }
+            return box.width > box.height ? (box, 0) : nil
         }
 
         /// Whether the re-measurement confirmed a reading of `code` here.
@@ -226,9 +293,19 @@ public enum Arbiter {
     /// `recoveryEvidence` (two agreeing passes by default, or one the fit confirmed); a lone
     /// unconfirmed recovery reading is dropped, as it is more likely noise than a barcode.
     /// A winner is judged with `prefixes` (978, or 978 and 979), once: nothing judges it again.
-    static func judge(_ symbols: [Symbol], recoveryEvidence: Int = 1, accepting prefixes: ISBNPrefixes = .only978) -> [ReadCode] {
+    ///
+    /// With `printedDigits`, each place the bars leave in doubt (``Place/isInDoubt``) has the
+    /// digits printed under it read, as one more measurement (``Place/PrintedDigits``): they
+    /// settle a place between codes the bars support, confirm a narrow winner or, naming
+    /// another of those codes, leave the place without a winner. They never make a code the bars
+    /// do not support a winner, and a place the bars decide is not read.
+    static func judge(_ symbols: [Symbol], recoveryEvidence: Int = 1, accepting prefixes: ISBNPrefixes = .only978,
+                      printedDigits: PrintedDigitsReadings? = nil) -> [ReadCode] {
         var codes: [ReadCode] = []
-        for place in places(symbols) {
+        for var place in places(symbols) {
+            if let printedDigits, place.isInDoubt, let (box, orientation) = place.symbolBox {
+                place.printed = printedDigits.digits(at: box, orientation: orientation)
+            }
             let required = place.readings.contains { $0.pass.isFirst } ? 1 : recoveryEvidence
             if let winner = place.winner, winner.evidence < required || !place.isTrusted(winner.data) {
                 // Too little to judge: a lone recovery reading, or a reading made on fewer than
@@ -262,22 +339,37 @@ public enum Arbiter {
                     verdict = winnerVerdict
                 } else if let winner {
                     if winnerVerdict?.isbn != nil { misreadOf = winner.data }
+                    let printed = place.byPrintedDigits
                     let byWidths = Symbol.differOnlyInBarWidths(winner.data, data)
                         ? "the two differ only in digits that bar widths tell apart (1 and 7, 2 and 8)"
                         : "edge decoders alone read it, which no measurement of the bar widths confirmed"
-                    verdict = .rejected(Rejection(.misread, place.decidedByWidths
+                    verdict = .rejected(Rejection(.misread, printed == .settles(winner.data)
+                        ? "probable misread of \(winner.data): the bars read both, and the digits printed under "
+                            + "the barcode read \(winner.data)"
+                        : place.decidedByWidths
                         ? "probable misread of \(winner.data): \(byWidths), and the fit of the printed symbol, "
                             + "which measures the widths, reads \(winner.data)"
+                            + (printed == .agrees(winner.data) ? ", as do the digits printed under it" : "")
                         : "probable misread of \(winner.data), which this barcode "
                         + "reads as with clearly more evidence (\(winner.evidence) to \(place.evidence[data] ?? 0): "
-                        + "passes and scan lines that agree)"))
+                        + "passes and scan lines that agree)"
+                        + (printed == .agrees(winner.data) ? "; the digits printed under it read \(winner.data) too" : "")))
                 } else {
                     let others = kept.keys.filter { $0 != data }.sorted()
-                    verdict = .rejected(Rejection(.ambiguous, "the same barcode also read as "
-                        + others.joined(separator: ", ") + (others.count == 1 ? "; neither is trusted" : "; none is trusted"),
-                        remedy: .retakeOrType))
+                    var detail = "the same barcode also read as "
+                        + others.joined(separator: ", ") + (others.count == 1 ? "; neither is trusted" : "; none is trusted")
+                    if let printed = place.printed {
+                        if case .disputes = place.byPrintedDigits, let bars = place.byBars {
+                            detail += "; the bars favour \(bars.data), the digits printed under it read \(printed)"
+                        } else {
+                            detail += "; the digits printed under it read \(printed), "
+                                + (kept[printed] == nil ? "which the bars do not read" : "which the bars do not support enough")
+                        }
+                    }
+                    verdict = .rejected(Rejection(.ambiguous, detail, remedy: .retakeOrType))
                 }
                 var code = ReadCode(symbol: symbol, verdict: verdict, misreadOf: misreadOf)
+                code.printedDigits = place.printed
                 code.independentlyMeasured = place.readings.contains { reading in
                     reading.data == data && (reading.pass == .symbolFit || Arbiter.weight(reading) == 3)
                 }

@@ -41,7 +41,10 @@ extension MultiPassDecoder {
         let big = preview.fullSize.width * preview.fullSize.height > policy.halfSizeAbovePixels
         let first = look(preview.image, region: region, scale: preview.scale, everyLine: big)
         let symbols = first.symbols
-        if let symbols, Arbiter.isConfirmed(symbols) { return SourceReport(ScanReport(symbols: symbols, accepting: policy.accepting), of: preview) }
+        if let symbols, Arbiter.isConfirmed(symbols) {
+            let printed = witness.map { PrintedDigitsReadings(witness: $0, image: preview.image, scale: preview.scale) }
+            return SourceReport(ScanReport(symbols: symbols, accepting: policy.accepting, printedDigits: printed), of: preview)
+        }
         // Nothing read: where may a barcode be? A photo where nothing looks like one ends here,
         // without the full-size decode (the cost of a photo without a barcode).
         var candidates: [Candidate]?

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Imaging
+import ISBN
 
 /// The coordinate in the full image of `v`, a pixel coordinate in a copy `factor` times smaller
 /// (pixel centres line up: the centre of reduced pixel 0 is at (factor − 1) / 2).
@@ -66,6 +67,11 @@ public final class MultiPassDecoder {
     public var effort: Effort { policy.effort }
     /// How many recovery passes must agree on a code: ``DecodingPolicy/confirmations`` of ``policy``.
     public var confirmations: Int { policy.confirmations }
+    /// Reads the digits printed under an EAN-13 whose bars leave its place in doubt, for the
+    /// ``Arbiter`` to weigh (``PrintedDigitsWitness``); `nil` (the default): the bars alone decide.
+    /// It is asked once per such place and image, after the search: it changes the judgement,
+    /// never which passes run.
+    public var witness: (any PrintedDigitsWitness)?
 
     public init(scanner: BarcodeScanner, policy: DecodingPolicy) {
         self.scanner = scanner
@@ -161,7 +167,8 @@ public final class MultiPassDecoder {
     /// recovery passes, judged as ``Effort/normal`` judges them.
     public func decode(_ image: LuminanceImage, around candidates: [Candidate]) -> ScanReport {
         let rect = RegionOfInterest.full.pixelRect(imageWidth: image.width, imageHeight: image.height)
-        let search = Search(image: image, region: .full, rect: rect, readings: [], candidates: candidates)
+        var search = Search(image: image, region: .full, rect: rect, readings: [], candidates: candidates)
+        search.printedDigits = witness.map { PrintedDigitsReadings(witness: $0, image: image) }
         return execute(SearchPlan.spareTime(region: rect, policy: policy), search)
     }
 
@@ -180,6 +187,7 @@ public final class MultiPassDecoder {
         let rect = region.pixelRect(imageWidth: image.width, imageHeight: image.height)
         let plan = SearchPlan(effort: effort, region: rect, firstLookDone: firstLookDone, policy: policy)
         var search = Search(image: image, region: region, rect: rect, readings: earlier, candidates: given)
+        search.printedDigits = witness.map { PrintedDigitsReadings(witness: $0, image: image) }
         // What a reduced look read but could not confirm is measured again at full size.
         search.remeasureReduced()
         return execute(plan, search)
@@ -232,6 +240,9 @@ public final class MultiPassDecoder {
 
         /// The first look ran here (not on a reduced copy before the search).
         var firstLookRan = false
+        /// The digits printed under the barcodes, read where the bars leave a place in doubt
+        /// (``MultiPassDecoder/witness``); `nil`: not read.
+        var printedDigits: PrintedDigitsReadings?
 
         init(image: LuminanceImage, region: RegionOfInterest, rect: PixelRect, readings: [Symbol], candidates: [Candidate]?) {
             self.image = image
@@ -257,8 +268,16 @@ public final class MultiPassDecoder {
         /// The report the plan of `effort` returns when its last stage has run.
         func report(after effort: Effort, policy: DecodingPolicy) -> ScanReport {
             effort == .fast || settledByFirstPasses
-                ? ScanReport(symbols: all, candidates: looked, accepting: policy.accepting)
-                : ScanReport(symbols: all, recoveryEvidence: policy.confirmations, candidates: looked, accepting: policy.accepting)
+                ? judged(all, candidates: looked, accepting: policy.accepting)
+                : judged(all, recoveryEvidence: policy.confirmations, candidates: looked, accepting: policy.accepting)
+        }
+
+        /// The report on `symbols`, read in this search's image: the ``Arbiter``'s judgement, with
+        /// the printed digits where ``printedDigits`` reads them.
+        func judged(_ symbols: [Symbol], recoveryEvidence: Int = 1, candidates: [Candidate] = [],
+                    accepting prefixes: ISBNPrefixes) -> ScanReport {
+            ScanReport(symbols: symbols, recoveryEvidence: recoveryEvidence, candidates: candidates, accepting: prefixes,
+                       printedDigits: printedDigits)
         }
     }
 
@@ -275,16 +294,16 @@ public final class MultiPassDecoder {
             search.readings += first.symbols ?? []
             search.remeasureReduced()
             search.candidates = search.candidates ?? first.candidates
-            if Arbiter.isConfirmed(search.readings) { return ScanReport(symbols: search.readings, accepting: accepting) }
+            if Arbiter.isConfirmed(search.readings) { return search.judged(search.readings, accepting: accepting) }
         case .map:
-            if Arbiter.isConfirmed(search.readings) { return ScanReport(symbols: search.readings, accepting: accepting) }
+            if Arbiter.isConfirmed(search.readings) { return search.judged(search.readings, accepting: accepting) }
             if search.candidates == nil, search.nothingRead, CandidateMap.canMap(search.rect) { search.candidates = map(search) }
             // Nothing barcode-like after a first look that scanned lines across the whole region
             // (every line of a half-size copy, or every n-th row and column): the search ends,
             // without a scan of every line at full size.
             let sparseLookRan = search.firstLookRan && policy.firstLookStep(width: search.rect.width, height: search.rect.height) > 1
             if search.candidates?.isEmpty == true, search.halved != nil || sparseLookRan, search.nothingRead {
-                return ScanReport(symbols: search.readings, accepting: accepting)
+                return search.judged(search.readings, accepting: accepting)
             }
             // Where nothing was read and something looks like a barcode, the full scan and the
             // recovery passes look there only: at each barcode-like region (most barcode-like first,
@@ -305,10 +324,10 @@ public final class MultiPassDecoder {
             }
             if !search.nothingRead { search.looked = [] }
             if Arbiter.isConfirmed(search.readings) {
-                return ScanReport(symbols: search.readings, candidates: search.looked, accepting: accepting)
+                return search.judged(search.readings, candidates: search.looked, accepting: accepting)
             }
             if search.nothingRead && search.looked.isEmpty && search.candidates != nil {
-                return ScanReport(symbols: search.readings, accepting: accepting)
+                return search.judged(search.readings, accepting: accepting)
             }
             // A code read and settled by the first passes alone needs no recovery; a refused code
             // or a reading the fit could not confirm does (an ISBN at the same place supersedes a
@@ -328,7 +347,7 @@ public final class MultiPassDecoder {
                 // zbar's reading of a blurred symbol: the structure fitted to the region has the last word.
                 let unconfirmed = search.readings.contains { !$0.symbology.isAddOn && Arbiter.weight($0) < 3 }
                 let fitted = unconfirmed ? fit(&search) { !$0.isEmpty } : []
-                return ScanReport(symbols: search.readings + fitted, accepting: accepting)
+                return search.judged(search.readings + fitted, accepting: accepting)
             }
             // Still unsettled: fit the symbol's structure to profiles across each barcode-like region
             // (out-of-focus and tiny barcodes, which no pass reads); and where a product code no

@@ -11,6 +11,10 @@ public struct ReadCode: Hashable, Sendable {
     /// A measurement independent of the decoders' edges supports this code at its place: the
     /// fit of the whole symbol read it, or the re-measurement of a reading's bars confirmed it.
     public var independentlyMeasured = false
+    /// The digits printed under the barcode (its human-readable line), when they were read at
+    /// this code's place as one more measurement (``PrintedDigitsWitness``, ``Arbiter``); `nil`
+    /// when they were not read, or could not be.
+    public var printedDigits: String?
 
     public init(symbol: Symbol, verdict: Verdict, misreadOf: String? = nil) {
         self.symbol = symbol
@@ -42,7 +46,16 @@ public struct ScanReport: Sendable {
     /// - Parameter prefixes: the GS1 prefixes accepted as ISBNs (978; 979 with `--accept 979`).
     public init(symbols raw: [Symbol], recoveryEvidence: Int = 1, candidates: [Candidate] = [],
                 accepting prefixes: ISBNPrefixes = .only978) {
-        codes = Arbiter.judge(ScanReport.attachAddOns(raw), recoveryEvidence: recoveryEvidence, accepting: prefixes)
+        self.init(symbols: raw, recoveryEvidence: recoveryEvidence, candidates: candidates, accepting: prefixes,
+                  printedDigits: nil)
+    }
+
+    /// As ``init(symbols:recoveryEvidence:candidates:accepting:)``, with the digits printed under
+    /// the barcodes read where the bars leave a place in doubt (``Arbiter/judge(_:recoveryEvidence:accepting:printedDigits:)``).
+    init(symbols raw: [Symbol], recoveryEvidence: Int = 1, candidates: [Candidate] = [],
+         accepting prefixes: ISBNPrefixes = .only978, printedDigits: PrintedDigitsReadings?) {
+        codes = Arbiter.judge(ScanReport.attachAddOns(raw), recoveryEvidence: recoveryEvidence, accepting: prefixes,
+                              printedDigits: printedDigits)
         let read = codes.map(\.symbol.box)
         self.candidates = candidates.filter { candidate in !read.contains { $0.intersection(candidate.rect) != nil } }
     }

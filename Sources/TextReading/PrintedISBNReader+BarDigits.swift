@@ -1,7 +1,13 @@
 import Imaging
 import Scanning
 
-extension PrintedISBNReader {
+extension PrintedISBNReader: PrintedDigitsWitness {
+    /// The digits printed under an EAN-13 (``digitsUnderBars(in:quadrilateral:)``), for the
+    /// arbiter to weigh as one more measurement where the bars leave a place in doubt.
+    public func printedDigits(in image: LuminanceImage, quadrilateral: [Point]) -> String? {
+        digitsUnderBars(in: image, quadrilateral: quadrilateral)?.digits
+    }
+
     /// The human-readable digits printed under an EAN-13, as read: a second witness of the code,
     /// independent of the bars' edges.
     public struct BarDigits: Sendable, Equatable {

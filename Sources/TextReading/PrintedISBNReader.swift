@@ -214,16 +214,26 @@ public final class PrintedISBNReader: PrintedISBNReading {
 }
 
 /// A ``PrintedISBNReader`` opened on its first use: for `--effort thorough`, where text is read
-/// only on a photo without any barcode, so that a run whose photos all have one never loads
-/// Tesseract. Where Tesseract cannot be opened, it reads nothing.
-public final class LazyPrintedISBNReader: PrintedISBNReading {
+/// only on a photo without any barcode and the digits under a barcode only where its bars leave
+/// it in doubt, so that a run whose photos all have a clear barcode never loads Tesseract. Where
+/// Tesseract cannot be opened, it reads nothing.
+public final class LazyPrintedISBNReader: PrintedISBNReading, PrintedDigitsWitness {
     private let ranges: RangeMessage
-    private var reader: PrintedISBNReader??
+    private var opened: PrintedISBNReader??
 
     public init(ranges: RangeMessage = .bundled) { self.ranges = ranges }
 
+    /// The reader, opened on the first call.
+    private var reader: PrintedISBNReader? {
+        if opened == nil { opened = .some(try? PrintedISBNReader(ranges: ranges)) }
+        return opened ?? nil
+    }
+
     public func readCodes(in image: LuminanceImage, accepting prefixes: ISBNPrefixes) -> [ReadCode] {
-        if reader == nil { reader = .some(try? PrintedISBNReader(ranges: ranges)) }
-        return reader??.readCodes(in: image, accepting: prefixes) ?? []
+        reader?.readCodes(in: image, accepting: prefixes) ?? []
+    }
+
+    public func printedDigits(in image: LuminanceImage, quadrilateral: [Point]) -> String? {
+        reader?.printedDigits(in: image, quadrilateral: quadrilateral)
     }
 }
