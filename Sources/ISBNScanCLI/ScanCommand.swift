@@ -65,7 +65,9 @@ enum ScanCommand {
                 lower level reads. A photo where nothing looks like a
                 barcode ends after the first look. At thorough, a photo
                 where no barcode at all was read is also read as text,
-                as with --text (when libtesseract5 is installed).
+                as with --text, and so are the digits printed under a
+                barcode whose bars read two ways (when libtesseract5 is
+                installed).
                 """),
             OptionSpec("text", help: """
                 Also read ISBNs printed as text ('ISBN 0-306-40615-2' on a
@@ -73,8 +75,10 @@ enum ScanCommand {
                 Tesseract OCR (libtesseract5, tesseract-ocr-eng). Only a line
                 with the keyword ISBN counts; its digits need a valid check
                 digit and a defined range; ISBN-10s become 978 ISBN-13s. Such
-                readings have type 'ISBN text'. Costs about a second a page.
-                Not for standard input. See Documentation/text.md.
+                readings have type 'ISBN text'. Costs about a second a page;
+                text is not read from standard input. Also reads the digits
+                printed under a barcode whose bars leave it in doubt, to
+                settle it (see PRINTED ISBNS). See Documentation/text.md.
                 """),
             OptionSpec("all", help: "Print every EAN-13/EAN-8 read, each with its verdict,\nnot only accepted ISBNs."),
             OptionSpec("addons", help: "Also read EAN-5/EAN-2 add-ons (the price code beside an\nISBN) and print them after the ISBN."),
@@ -117,8 +121,10 @@ ArgumentParser.acceptOption,
           One accepted ISBN-13 per line; '<file>: <isbn13>' when several files
           or a folder are given. With --addons: '<isbn13> <add-on>'. With --all,
           one line per code: '<type> <digits> accepted ISBN-10 <isbn10>
-          <hyphenated> (<group> <agency>) add-on <digits> (<price>)' or
-          '<type> <digits> rejected <reason>: <detail>'. Without --all,
+          <hyphenated> (<group> <agency>) add-on <digits> (<price>)
+          printed digits <digits>' (the last when the digits under the
+          barcode were read) or '<type> <digits> rejected <reason>:
+          <detail>'. Without --all,
           refused codes are reported on stderr as warnings instead (not a
           misread of an ISBN accepted at the same place: that is no problem).
           With --unique: '<isbn13> <count> <first file>' per ISBN.
@@ -145,6 +151,14 @@ ArgumentParser.acceptOption,
           line read two ways is refused: ambiguous). Phone numbers, prices,
           ISSNs and pages of figures give nothing. Pages turned 90, 180 or 270
           degrees are read too. See Documentation/text.md.
+          With --text and at --effort thorough, where the bars of an EAN-13
+          leave it in doubt (two codes with a valid check digit read there,
+          neither with three times the other's evidence), the 13 digits
+          printed under it are read once, as one more measurement: equal to
+          one of the codes the bars read (and trust), they settle it; equal
+          to the rival of a narrow winner, nothing is accepted there; any
+          other digits change nothing. They never make an ISBN the bars do
+          not read, and a barcode its bars decide is not read as text.
 
         FOLDERS:
           Files in a folder are taken in byte order of their names (as 'ls'
@@ -181,6 +195,8 @@ ArgumentParser.acceptOption,
           (--text), ISBN text: its symbol also has "text" (the line as
           recognised) and, when printed, "qualifier" ("pbk."), which its ISBN
           in "isbns" has too; "quality" is then the OCR's confidence, 0-100.
+          An EAN-13 whose printed digits were read (see PRINTED ISBNS) has
+          "printed_digits": the 13 digits as read.
           Only where they apply: "pages" (multi-page TIFF; "page" in each
           symbol and ISBN), "warning" (a damaged file read in part) and
           "candidates": [{"polygon", "angle", "inverted"}] (barcode-like

@@ -23,6 +23,11 @@ import ISBN
 /// every rival is refused as ``ISBN/RejectionReason/misread`` naming the winner. Without a
 /// winner every reading at the place is refused as ``ISBN/RejectionReason/ambiguous``.
 ///
+/// Where the bars leave a place in doubt (``Place/isInDoubt``) and a ``PrintedDigitsWitness``
+/// is at hand, the digits printed under the symbol (GS1 General Specifications §5.2.3) are one
+/// more measurement (``Place/PrintedDigits``): they choose among the codes the bars support
+/// there, and count for nothing else.
+///
 /// The fit (``ReadingVerifier``, ``EANProfileFit``) measures the widths of bars and spaces
 /// against the GS1 character patterns (GS1 General Specifications §5.2.1) with the ink spread
 /// of the print estimated from the whole symbol, which is what separates 1 from 7 and 2 from 8.

@@ -91,4 +91,57 @@ import TestSupport
         #expect(list.status == 0)
         #expect(list.stdout.contains("9780804429573"), "\(list.stdout)")
     }
+
+    /// TestImages/witness: bars whose upper half reads 9780716717720 and lower half 9780716777120.
+    /// The digits printed under them settle it with --text and at thorough; not at normal alone.
+    @Test func theDigitsPrintedUnderAmbiguousBarsSettleThem() throws {
+        let file = "\(testImages)/witness/two-ways-printed-true.png"
+        let bars = try isbnscan(["scan", file])
+        #expect(bars.status == 4)
+        #expect(bars.stdout == "")
+        #expect(bars.stderr == """
+            Warning: \(file): EAN-13 9780716777120 refused, ambiguous: the same barcode also read as 9780716717720; \
+            neither is trusted: take the photo again (sharper, closer) or type the digits printed under the barcode
+            Warning: \(file): EAN-13 9780716717720 refused, ambiguous: the same barcode also read as 9780716777120; \
+            neither is trusted: take the photo again (sharper, closer) or type the digits printed under the barcode
+
+            """)
+        let text = try isbnscan(["scan", "--text", "--all", file])
+        #expect(text.status == 0)
+        #expect(text.stdout == """
+            EAN-13 9780716777120 rejected misread: probable misread of 9780716717720: the bars read both, and the digits \
+            printed under the barcode read 9780716717720
+            EAN-13 9780716717720 accepted ISBN-10 0716717727 978-0-7167-1772-0 (978-0 English language) printed digits 9780716717720
+
+            """)
+        #expect(text.stderr == "")
+        let thorough = try isbnscan(["scan", "--effort", "thorough", file])
+        #expect(thorough.status == 0)
+        #expect(thorough.stdout == "9780716717720\n")
+        let json = try isbnscan(["scan", "--text", "--json", file])
+        let record = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        let symbols = try #require(record["symbols"] as? [[String: Any]])
+        #expect(symbols.map { $0["printed_digits"] as? String } == ["9780716717720", "9780716717720"])
+        #expect(symbols.map { $0["verdict"] as? String } == ["rejected", "accepted"])
+        let isbns = try #require(record["isbns"] as? [[String: Any]])
+        #expect(isbns.map { $0["isbn13"] as? String } == ["9780716717720"])
+    }
+
+    /// Printed digits that are neither code the bars read leave the place refused; a barcode its
+    /// bars decide is not read as text, whatever is printed under it.
+    @Test func printedDigitsNeverMakeAnISBNTheBarsDoNotRead() throws {
+        let other = "\(testImages)/witness/two-ways-printed-other.png"
+        let refused = try isbnscan(["scan", "--text", other])
+        #expect(refused.status == 4)
+        #expect(refused.stdout == "")
+        #expect(refused.stderr.contains("EAN-13 9780716717720 refused, ambiguous: the same barcode also read as 9780716777120; "
+                                        + "neither is trusted; the digits printed under it read 9780716717744, which the bars do not read"))
+        let plain = "\(testImages)/witness/plain-printed-other.png"
+        let decided = try isbnscan(["scan", "--text", "--json", plain])
+        #expect(decided.status == 0)
+        let record = try #require(try JSONSerialization.jsonObject(with: Data(decided.stdout.utf8)) as? [String: Any])
+        let symbols = try #require(record["symbols"] as? [[String: Any]])
+        #expect(symbols.map { $0["data"] as? String } == ["9780716717720"])
+        #expect(symbols.map { $0["printed_digits"] as? String } == [nil])
+    }
 }

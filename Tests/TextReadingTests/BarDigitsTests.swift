@@ -41,6 +41,31 @@ import Testing
         #expect(reader.digitsUnderBars(in: blurred, quadrilateral: quad)?.digits == "9780306406157")
     }
 
+    /// TestImages/witness: bars whose halves read two codes; the decoder with the reader as its
+    /// witness takes the one printed under them, upright and turned upside down (the symbol's own
+    /// corners from zbar's orientation).
+    @Test(arguments: [0, 180])
+    func theDecoderTakesTheCodePrintedUnderAmbiguousBars(degrees: Int) throws {
+        let folder = "\(testImages)/witness"
+        let decoder = MultiPassDecoder(scanner: BarcodeScanner(), effort: .normal)
+        decoder.witness = reader
+        func isbns(_ file: String) throws -> [String] {
+            let image = try ImageLoader.load(path: "\(folder)/\(file)").image
+            return decoder.decode(degrees == 0 ? image : image.rotated(degrees: Double(degrees)).image).isbns.map(\.isbn13)
+        }
+        #expect(try isbns("two-ways-printed-true.png") == ["9780716717720"])
+        #expect(try isbns("two-ways-printed-rival.png") == ["9780716777120"])
+        #expect(try isbns("two-ways-printed-other.png") == [])
+        #expect(try isbns("plain-printed-other.png") == ["9780716717720"])
+    }
+
+    /// The lazy reader (`--effort thorough`) is a witness too, opening Tesseract on first use.
+    @Test func theLazyReaderReadsTheDigits() throws {
+        let image = try ImageLoader.load(path: "\(testImages)/witness/two-ways-printed-other.png").image
+        let corners = [Point(x: 83, y: 38), Point(x: 465, y: 38), Point(x: 465, y: 239), Point(x: 83, y: 239)]
+        #expect(LazyPrintedISBNReader().printedDigits(in: image, quadrilateral: corners) == "9780716717744")
+    }
+
     @Test func givesNothingWhereNoDigitsArePrinted() throws {
         // The same symbol with everything below the normal bars painted white.
         let source = try image()
