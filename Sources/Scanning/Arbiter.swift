@@ -349,8 +349,8 @@ public enum Arbiter {
                         ? "the two differ only in digits that bar widths tell apart (1 and 7, 2 and 8)"
                         : "edge decoders alone read it, which no measurement of the bar widths confirmed"
                     verdict = .rejected(Rejection(.misread, printed == .settles(winner.data)
-                        ? "probable misread of \(winner.data): the bars read both, and the digits printed under "
-                            + "the barcode read \(winner.data)"
+                        ? "probable misread of \(winner.data): the bars also read \(winner.data), and the digits "
+                            + "printed under the barcode read \(winner.data)"
                         : place.decidedByWidths
                         ? "probable misread of \(winner.data): \(byWidths), and the fit of the printed symbol, "
                             + "which measures the widths, reads \(winner.data)"

@@ -39,7 +39,8 @@ extension PrintedISBNReader: PrintedDigitsWitness {
     ///   - quadrilateral: the symbol's corners in pixels of `image`, in the symbol's own frame:
     ///     top-left, top-right, bottom-right, bottom-left as the bars are read (left to right, the
     ///     digits below). For a ``Symbol`` read upright (`orientation` 0) that is its `polygon`; for
-    ///     one read at 180° its polygon's points two places on (bottom-right first), at 90° three.
+    ///     one read at 180° its polygon's points two places on (bottom-right first), at 90° one place
+    ///     on (top-right first), at 270° three.
     /// - Returns: 13 digits with a confidence (``BarDigits/confidence``), or `nil` when the strip does not read as
     ///   13 digits (no digits printed, cut off, too blurred). The check digit is not checked here:
     ///   the caller weighs the digits as one more measurement.

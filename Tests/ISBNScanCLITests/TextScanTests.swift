@@ -109,8 +109,8 @@ import TestSupport
         let text = try isbnscan(["scan", "--text", "--all", file])
         #expect(text.status == 0)
         #expect(text.stdout == """
-            EAN-13 9780716777120 rejected misread: probable misread of 9780716717720: the bars read both, and the digits \
-            printed under the barcode read 9780716717720
+            EAN-13 9780716777120 rejected misread: probable misread of 9780716717720: the bars also read 9780716717720, \
+            and the digits printed under the barcode read 9780716717720
             EAN-13 9780716717720 accepted ISBN-10 0716717727 978-0-7167-1772-0 (978-0 English language) printed digits 9780716717720
 
             """)

@@ -47,7 +47,7 @@ final class FakeWitness: PrintedDigitsWitness {
         #expect(refused.symbol.data == rival)
         #expect(refused.verdict.rejection?.reason == .misread)
         #expect(refused.verdict.rejection?.detail
-                == "probable misread of \(right): the bars read both, and the digits printed under the barcode read \(right)")
+                == "probable misread of \(right): the bars also read \(right), and the digits printed under the barcode read \(right)")
         #expect(refused.misreadOf == right)
         #expect(report.codes.map(\.printedDigits) == [right, right])
         #expect(witness.asked.count == 1)
