@@ -229,7 +229,7 @@ static const char *name_of(int kind) {
 typedef struct {
     int memfd;
     uint32_t length;
-    int queued;
+    long queued;    /* 0: not queued; else its place in the queue (drivers fill buffers in the order queued) */
     long content;   /* which frame image the buffer holds, −1 none */
 } buffer;
 
@@ -267,6 +267,7 @@ typedef struct {
     int streaming;
     long served;
     double start;
+    long queue_serial;          /* the last QBUF's place in the queue */
 } device;
 
 static device devices[MAX_DEVICES];
@@ -683,7 +684,7 @@ static int device_ioctl(device *d, unsigned long request, void *arg) {
         }
         if (request == VIDIOC_QBUF) {
             if (b->index >= d->nbuffers || d->buffers[b->index].queued) { errno = EINVAL; return -1; }
-            d->buffers[b->index].queued = 1;
+            d->buffers[b->index].queued = ++d->queue_serial;
             return 0;
         }
         /* DQBUF */
@@ -696,8 +697,12 @@ static int device_ioctl(device *d, unsigned long request, void *arg) {
         }
         if (d->eagain && (d->eagain_toggle ^= 1)) { errno = EAGAIN; return -1; }
         if (stalled(d) || !has_queued(d) || wait_time(d) > 0) { errno = EAGAIN; return -1; }
+        /* The buffer queued first, as a driver's queue (vb2) gives them back: a program that
+         * queues each buffer back at once gets them in turn. */
         uint32_t index = 0;
         while (!d->buffers[index].queued) index++;
+        for (uint32_t i = index + 1; i < d->nbuffers; i++)
+            if (d->buffers[i].queued && d->buffers[i].queued < d->buffers[index].queued) index = i;
         buffer *buf = &d->buffers[index];
         int e = fill_buffer(d, buf, d->served);
         if (e) { errno = e; return -1; }
