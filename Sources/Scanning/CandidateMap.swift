@@ -222,6 +222,66 @@ public enum CandidateMap {
         return found.sorted { ($0.likeness, $0.blocks) > ($1.likeness, $1.blocks) }
     }
 
+    /// The stretches of `image` along its rows (`alongRows`) or along its columns where some
+    /// block holds bars that those lines cross: a block with the energy and coherence of a
+    /// barcode (``minimumEnergy``, ``minimumCoherence``, the test by which a block joins a
+    /// candidate, without the edge count a block inside a wide bar lacks) whose gradient runs
+    /// within 45° of the lines. Ranges of pixels along the lines, in order, each a whole number
+    /// of blocks (the last block of a side that is no multiple of ``block`` ends at the image's
+    /// edge, overlapping its neighbour); empty when nothing there is crossed by bars, and the
+    /// image's whole length when it is smaller than 2 × 2 blocks.
+    ///
+    /// Type, whose edges run every way, is not coherent; a paragraph's lines show their long
+    /// top and bottom edges, crossed only by columns. Cost: one pass of
+    /// `isc_block_gradient_sums` over every other row (about 0.25 ns per pixel on SSE2).
+    public static func barSpans(in image: LuminanceImage, alongRows: Bool) -> [Range<Int>] {
+        let length = alongRows ? image.width : image.height
+        let columns = image.width / block, rows = image.height / block
+        guard columns >= 2, rows >= 2 else { return [0..<length] }
+        // Block origins along x and y: the grid, and one more block flush with the far edge.
+        func origins(_ count: Int, _ side: Int) -> [Int] {
+            var o = (0..<count).map { $0 * block }
+            if side % block != 0 { o.append(side - block) }
+            return o
+        }
+        let xs = origins(columns, image.width), ys = origins(rows, image.height)
+        var crossed = [Bool](repeating: false, count: alongRows ? xs.count : ys.count)
+        var sums = [isc_block_sums](repeating: isc_block_sums(), count: xs.count)
+        image.withUnsafeBytes { raw in
+            guard let base = raw.bindMemory(to: UInt8.self).baseAddress else { return }
+            for (j, y) in ys.enumerated() {
+                sums.withUnsafeMutableBufferPointer { cells in
+                    // The grid's columns in one call, the flush one (if any) in another.
+                    isc_block_gradient_sums(base, Int32(image.width), Int32(image.height), 0, Int32(y),
+                                            Int32(columns), 1, Int32(block), cells.baseAddress)
+                    if xs.count > columns {
+                        isc_block_gradient_sums(base, Int32(image.width), Int32(image.height), Int32(xs[columns]), Int32(y),
+                                                1, 1, Int32(block), cells.baseAddress! + columns)
+                    }
+                }
+                for i in xs.indices {
+                    let c = sums[i]
+                    let stats = BlockStats(sxx: Int(c.sxx), syy: Int(c.syy), sxy: Int(c.sxy), sumAbs: Int(c.sum_abs),
+                                           n: Int(c.n), luminance: Int(c.luminance))
+                    guard stats.energy >= minimumEnergy, stats.coherence >= minimumCoherence,
+                          (abs(stats.angle) < 45) == alongRows else { continue }
+                    crossed[alongRows ? i : j] = true
+                }
+            }
+        }
+        let starts = alongRows ? xs : ys
+        var spans: [Range<Int>] = []
+        for (k, start) in starts.enumerated() where crossed[k] {
+            let span = start..<(start + block)
+            if let last = spans.last, last.upperBound >= span.lowerBound {
+                spans[spans.count - 1] = last.lowerBound..<max(last.upperBound, span.upperBound)
+            } else {
+                spans.append(span)
+            }
+        }
+        return spans
+    }
+
     /// Blocks a candidate needs: an EAN-13 with modules of 1 pixel and bars half as tall as the
     /// symbol is wide covers about 18; a word of text 4 to 8.
     static let minimumBlocks = 8

@@ -50,6 +50,36 @@ import TestSupport
         #expect(first.rect.x <= 400 && first.rect.x + first.rect.width >= 720, "\(first.rect)")
     }
 
+    /// The stretches of a band that its rows must scan: the symbol's bars (x 40 + 12 × 2 = 64 to
+    /// 64 + 95 × 2 = 254 of a 1152×108 band, modules of 2 pixels), in whole blocks of 16; none in a
+    /// blank band or for its columns, only the ends of lines of text lying along it.
+    @Test func barSpansCoverTheBarsTheLinesCross() throws {
+        let band = BlurredEAN13.picture("9780345391803", module: 2, radius: 0.5, sigma: 3, width: 1152, height: 108,
+                                        left: 300, top: 0, barHeight: 108)
+        let spans = CandidateMap.barSpans(in: band, alongRows: true)
+        #expect(spans.count == 1)
+        let span = try #require(spans.first)
+        #expect(span.lowerBound % 16 == 0 && span.upperBound % 16 == 0)
+        #expect(span.lowerBound <= 304 && span.upperBound >= 486, "\(spans)")
+        #expect(span.lowerBound >= 300 - 32 && span.upperBound <= 490 + 32, "\(spans)")
+        #expect(CandidateMap.barSpans(in: band, alongRows: false).isEmpty)
+        #expect(CandidateMap.barSpans(in: LuminanceImage(width: 1152, height: 108, filledWith: 200), alongRows: true).isEmpty)
+        var lines = [UInt8](repeating: 230, count: 1152 * 108)
+        for y in 0..<108 where y % 20 < 8 { for x in 50..<1100 { lines[y * 1152 + x] = 30 } }
+        // Lines of text lying along the band: only the blocks where they end (x 50 and 1100), whose
+        // short upright edges rows do cross.
+        #expect(CandidateMap.barSpans(in: LuminanceImage(width: 1152, height: 108, pixels: lines), alongRows: true)
+                == [48..<64, 1088..<1104])
+        // A side that is no multiple of 16: its last block ends at the edge.
+        let cut = band.cropped(x: 0, y: 0, width: 1152, height: 100)
+        #expect(CandidateMap.barSpans(in: cut, alongRows: true) == spans)
+        let edge = BlurredEAN13.picture("9780345391803", module: 2, radius: 0.5, sigma: 3, width: 500, height: 108,
+                                        left: 300, top: 0, barHeight: 108)
+        #expect(CandidateMap.barSpans(in: edge, alongRows: true).last?.upperBound == 500)
+        // Too small to map: the whole length.
+        #expect(CandidateMap.barSpans(in: LuminanceImage(width: 20, height: 20, filledWith: 9), alongRows: true) == [0..<20])
+    }
+
     /// Stripes like lines of text (one edge pair every 20 pixels), a blank page and grain: nothing.
     @Test func stripesBlankAndGrainAreNotBarcodes() {
         var stripes = [UInt8](repeating: 230, count: 800 * 600)
