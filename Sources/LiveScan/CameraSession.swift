@@ -55,6 +55,9 @@ public final class CameraSession: Sendable {
         public var trackedFrames = 0
         /// Frames that got the whole scan of the region.
         public var fullDecodes = 0
+        /// Frames whose sparse lines were scanned only where the barcode map saw bars
+        /// (``FrameScanner/narrowedFrames``).
+        public var narrowedFrames = 0
         /// Frames handed to the recovery that runs in the spare time (``FrameScanner/recoveryAttempts``).
         public var recoveryAttempts = 0
         /// Frames whose sighting held a code that recovery read (``FrameScanner/recoveredFrames``).
@@ -186,6 +189,7 @@ public final class CameraSession: Sendable {
         }
         summary.trackedFrames = scanner.trackedFrames
         summary.fullDecodes = scanner.fullDecodes
+        summary.narrowedFrames = scanner.narrowedFrames
         summary.recoveryAttempts = scanner.recoveryAttempts
         summary.recoveredFrames = scanner.recoveredFrames
         summary.seconds = now()

@@ -19,12 +19,19 @@ import Scanning
 /// The crop copies nothing; a strided copy of the rows (not built, not measured) would add a
 /// copy and squash the geometry the reading verifier measures in.
 ///
+/// Of a band (or a tall region), the sparse lines are scanned only across the stretches where
+/// the barcode map's blocks see bars those lines cross, widened for the quiet zones, with the
+/// whole region every ``wholeRegionEvery``-th frame and while a code the map missed is in view
+/// (``narrowedSpans(of:lines:)``): zbar's cost is per pixel of every line, and type, noise and
+/// blank cover around the code are most of a band's pixels.
+///
 /// A frame whose sparse lines read anything (any EAN, judged or not) is scanned again whole
 /// (``MultiPassDecoder/decode(_:region:)``, every row and column, as
 /// `scan` does): the cost goes to frames with a barcode, and a code read weakly on the sparse
 /// lines is judged on all of them (without that, a blurred book took up to 2 more frames) —
 /// except when they read only codes the session confirmed, at their places, which are followed
-/// (``follow(_:in:)``) with a whole scan every ``fullScanEvery``-th frame.
+/// (``follow(_:in:)``) with a whole scan of the rest of the region every ``fullScanEvery``-th
+/// frame (``scanRest(of:followed:spans:lines:)``).
 ///
 /// A frame where nothing was read, when the region holds something barcode-like, is handed to
 /// the recovery stages of the `normal` plan, which run in the camera's spare time
@@ -164,6 +171,69 @@ public final class FrameScanner {
         recoveredFrames += 1
     }
 
+    // MARK: Sparse lines where the bars are
+
+    /// The sparse lines of a band (or of a tall region) are scanned only where the barcode
+    /// map's blocks see bars that they cross (``CandidateMap/barSpans(in:alongRows:)``), widened
+    /// by ``narrowedMargin(_:)`` for the quiet zones and the bars the blocks miss, except:
+    /// - every ``wholeRegionEvery``-th frame, which scans the whole region as before, so that a
+    ///   code zbar reads where the map sees no bars is still read;
+    /// - after such a frame read a code outside the spans its map gave (``mapMissed``): every
+    ///   frame scans the whole region until one reads nothing the map missed, so such a code
+    ///   is seen in every frame, as before, while it stays.
+    /// Where the map sees bars, the lines scanned are the same rows (or columns) as before.
+    /// A region of both rows and columns is always scanned whole.
+    public var wholeRegionEvery: Int { 2 * lineStep + 1 }
+    /// Frames whose sparse lines were narrowed to the map's spans.
+    public private(set) var narrowedFrames = 0
+    /// Frames whose sparse lines covered the whole region.
+    public private(set) var wholeRegionFrames = 0
+    /// Sparse scans so far (the ``wholeRegionEvery`` count).
+    private var sparseScans = 0
+    /// The last whole scan read a code outside its map's spans.
+    private var mapMissed = false
+
+    /// Pixels added before and after a span of bars: 2 blocks, and a quarter of its length (the
+    /// quiet zone of an EAN-13 is 11 of its 95 modules; its wide spaces and the digits' gaps can
+    /// leave blocks out of the span).
+    static func narrowedMargin(_ span: Range<Int>) -> Int { 2 * CandidateMap.block + span.count / 4 }
+
+    /// The spans along the lines to scan in this frame (pixels of the region), `whole` when the
+    /// map's spans were not used (then `spans` is the map's, widened, for ``noteMapMisses``);
+    /// `nil` for a region of rows and columns or one too small to map.
+    func narrowedSpans(of image: LuminanceImage, lines: Lines) -> (spans: [Range<Int>], whole: Bool)? {
+        guard lines != .both else { return nil }
+        let length = lines == .rows ? image.width : image.height
+        var widened: [Range<Int>] = []
+        for span in CandidateMap.barSpans(in: image, alongRows: lines == .rows) {
+            let margin = Self.narrowedMargin(span)
+            let wide = max(0, span.lowerBound - margin)..<min(length, span.upperBound + margin)
+            if let last = widened.last, last.upperBound >= wide.lowerBound {
+                widened[widened.count - 1] = last.lowerBound..<max(last.upperBound, wide.upperBound)
+            } else {
+                widened.append(wide)
+            }
+        }
+        defer { sparseScans += 1 }
+        let covered = widened.reduce(0) { $0 + $1.count }
+        if mapMissed || sparseScans % wholeRegionEvery == 0 || 4 * covered >= 3 * length {
+            wholeRegionFrames += 1
+            return (widened, true)
+        }
+        narrowedFrames += 1
+        return (widened, false)
+    }
+
+    /// After a whole scan: whether it read a code that lies outside the map's spans.
+    func noteMapMisses(_ sparse: [Symbol], narrowed: (spans: [Range<Int>], whole: Bool)?, lines: Lines) {
+        guard let narrowed, narrowed.whole else { return }
+        mapMissed = sparse.contains { symbol in
+            guard let place = symbol.place else { return true }
+            let along = lines == .rows ? place.x..<(place.x + place.width) : place.y..<(place.y + place.height)
+            return !narrowed.spans.contains { $0.lowerBound <= along.lowerBound && along.upperBound <= $0.upperBound }
+        }
+    }
+
     // MARK: Following confirmed codes
 
     /// Codes the session confirmed (``follow(_:in:)``), as last read: place (pixels of the region)
@@ -231,6 +301,29 @@ public final class FrameScanner {
         return ScanReport(symbols: kept + sparse.filter(\.symbology.isAddOn), accepting: decoder.policy.accepting)
     }
 
+    /// The report of a frame whose sparse lines read only followed codes (`followed`, judged by
+    /// ``judgeFollowed(_:)``), with the whole scan (``MultiPassDecoder/decode(_:region:)``) of
+    /// each of the map's `spans` (pixels along the lines, across the whole region) that holds no
+    /// followed code: a second book beside the followed one is read as by the whole scan of the
+    /// region, without scanning and measuring the followed one's bars again.
+    func scanRest(of image: LuminanceImage, followed: ScanReport, spans: [Range<Int>], lines: Lines) -> ScanReport {
+        var symbols = followed.codes.map(\.symbol)
+        let places = symbols.compactMap(\.place).map { lines == .rows ? $0.x..<($0.x + $0.width) : $0.y..<($0.y + $0.height) }
+        decoder.knownMeasurements = []
+        for span in spans where !places.contains(where: { $0.overlaps(span) }) {
+            let rect = lines == .rows
+                ? PixelRect(x: span.lowerBound, y: 0, width: span.count, height: image.height)
+                : PixelRect(x: 0, y: span.lowerBound, width: image.width, height: span.count)
+            let crop = image.cropped(x: rect.x, y: rect.y, width: rect.width, height: rect.height)
+            for code in decoder.decode(crop).codes {
+                var symbol = code.symbol
+                symbol.place = symbol.place?.offsetBy(dx: rect.x, dy: rect.y)
+                symbols.append(symbol)
+            }
+        }
+        return ScanReport(symbols: symbols, accepting: decoder.policy.accepting)
+    }
+
     /// Scans `pixels` and judges every code. Polygons are in pixels of the whole frame.
     public func scan(_ pixels: RegionPixels) -> ScanReport {
         let image = pixels.image
@@ -244,15 +337,21 @@ public final class FrameScanner {
             // zbar's first line in a crop of height h at density n is ((h - 1) % n + 1) / 2 lines
             // in (img_scanner.c); a crop with (h - 1) % n == 0 starts at its first line, so the
             // crop places the lines.
+            let narrowed = narrowedSpans(of: image, lines: lines)
             var sparse: [Symbol] = []
             if lines != .columns, let s = Self.span(length: image.height, step: lineStep, offset: offset) {
-                let rect = PixelRect(x: 0, y: s.start, width: image.width, height: s.length)
-                sparse = decoder.scanner.scan(image, pixels: rect, pass: .full, rows: lineStep, columns: 0)
+                for across in narrowed.flatMap({ $0.whole ? nil : $0.spans }) ?? [0..<image.width] {
+                    let rect = PixelRect(x: across.lowerBound, y: s.start, width: across.count, height: s.length)
+                    sparse += decoder.scanner.scan(image, pixels: rect, pass: .full, rows: lineStep, columns: 0)
+                }
             }
             if sparse.isEmpty, lines != .rows, let s = Self.span(length: image.width, step: lineStep, offset: offset) {
-                let rect = PixelRect(x: s.start, y: 0, width: s.length, height: image.height)
-                sparse = decoder.scanner.scan(image, pixels: rect, pass: .full, rows: 0, columns: lineStep)
+                for across in narrowed.flatMap({ $0.whole ? nil : $0.spans }) ?? [0..<image.height] {
+                    let rect = PixelRect(x: s.start, y: across.lowerBound, width: s.length, height: across.count)
+                    sparse += decoder.scanner.scan(image, pixels: rect, pass: .full, rows: 0, columns: lineStep)
+                }
             }
+            noteMapMisses(sparse, narrowed: narrowed, lines: lines)
             // Nothing on the sparse lines: nothing to judge (followed codes have left after
             // ``followedFramesUnseen`` such frames). Only codes followed at their places: the frame
             // is judged on the sparse lines (below).
@@ -269,12 +368,22 @@ public final class FrameScanner {
             // Every ``fullScanEvery``-th frame of following gets the whole scan all the same: a
             // second, weaker book beside the followed one is read only by it.
             if pixels.rect != followedRegion { followed = [] }
-            if framesFollowed < Self.fullScanEvery - 1, let kept = judgeFollowed(sparse) {
+            let kept = judgeFollowed(sparse)
+            if let kept, framesFollowed < Self.fullScanEvery - 1 {
                 report = kept
                 trackedFrames += 1
                 framesFollowed += 1
+            } else if let kept, let narrowed {
+                // The whole scan of the rest of the region: every span where the map sees bars
+                // but the followed codes, scanned and judged as the whole region would be.
+                framesFollowed = 0
+                report = scanRest(of: image, followed: kept, spans: narrowed.spans, lines: lines)
+                fullDecodes += 1
             } else if !sparse.isEmpty {
                 framesFollowed = 0
+                // The followed codes are not measured again at their places (judgeFollowed does
+                // the same): the whole scan is for what else the region holds.
+                decoder.knownMeasurements = followed
                 report = decoder.decode(image)
                 fullDecodes += 1
             } else {

@@ -73,6 +73,14 @@ public final class MultiPassDecoder {
     /// never which passes run.
     public var witness: (any PrintedDigitsWitness)?
 
+    /// Codes whose re-measurement is known (``Symbol/verification``, places in pixels of the
+    /// images decoded next): a main symbol that the first look or the full scan reads in the
+    /// image itself (not a reduced or transformed copy) with the same symbology and digits, at a
+    /// place that overlaps one of these, takes its verification instead of being measured again.
+    /// The camera sets it to the codes it follows, confirmed and measured in earlier frames; empty
+    /// by default.
+    public var knownMeasurements: [Symbol] = []
+
     public init(scanner: BarcodeScanner, policy: DecodingPolicy) {
         self.scanner = scanner
         var policy = policy
@@ -114,8 +122,9 @@ public final class MultiPassDecoder {
         let factor = Double(scale)
         func found(_ symbols: [Symbol]) -> [Symbol]? {
             guard symbols.contains(where: { !$0.symbology.isAddOn }) else { return nil }
-            let verified = Self.verified(symbols, in: image)
-            return scale == 1 ? verified : verified.map { $0.mapped { (fromReduced($0, by: factor), fromReduced($1, by: factor)) } }
+            let verified = scale == 1 ? withKnownMeasurements(symbols) : symbols
+            let measured = Self.verified(verified, in: image)
+            return scale == 1 ? measured : measured.map { $0.mapped { (fromReduced($0, by: factor), fromReduced($1, by: factor)) } }
         }
         if density > 1 {
             for look in [(density, 0), (0, density)] {
@@ -131,6 +140,20 @@ public final class MultiPassDecoder {
             if let symbols = found(scanner.scan(image, pixels: area, pass: name, density: 1)) { return Look(symbols: symbols) }
         }
         return Look(candidates: candidates.map { $0.scaled(by: scale) })
+    }
+
+    /// `symbols` (pixels of the image decoded) with the verification of the
+    /// ``knownMeasurements`` they match.
+    func withKnownMeasurements(_ symbols: [Symbol]) -> [Symbol] {
+        guard !knownMeasurements.isEmpty else { return symbols }
+        return symbols.map { symbol in
+            guard !symbol.symbology.isAddOn, symbol.verification == nil,
+                  let known = knownMeasurements.first(where: { $0.data == symbol.data && $0.symbology == symbol.symbology
+                      && $0.overlaps(symbol) }) else { return symbol }
+            var copy = symbol
+            copy.verification = known.verification
+            return copy
+        }
     }
 
     /// `symbols` with the ``Symbol/verification`` of each main symbol (``ReadingVerifier``)
@@ -319,7 +342,8 @@ public final class MultiPassDecoder {
             }
         case .fullScan:
             for (area, _) in search.areas {
-                search.readings += Self.verified(scanner.scan(search.image, pixels: area, pass: .full, density: 1), in: search.image)
+                let read = withKnownMeasurements(scanner.scan(search.image, pixels: area, pass: .full, density: 1))
+                search.readings += Self.verified(read, in: search.image)
                 if Arbiter.isConfirmed(search.readings) { break }
             }
             if !search.nothingRead { search.looked = [] }

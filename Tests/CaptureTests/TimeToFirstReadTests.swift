@@ -204,6 +204,63 @@ extension FakeDeviceTests { @Suite struct FollowingTests {
     }
 } }
 
+/// The same book held still, counted: the sparse lines of most frames scan only where the map
+/// sees bars, every ``FrameScanner/wholeRegionEvery``-th frame the whole band; the frames that
+/// follow it judge it without the whole scan.
+extension FakeDeviceTests { @Suite struct NarrowedLinesTests {
+    @Test func theSparseLinesScanWhereTheBarsAre() throws {
+        let shot = TimeToFirstReadTests.Shot(name: "narrow", tilt: 0, swing: 0, blurs: 0, noise: 4, startY: 0, speedY: 0, seed: 11)
+        let paths = try TimeToFirstReadTests.render(shot)
+        defer { try? FileManager.default.removeItem(atPath: (paths[0] as NSString).deletingLastPathComponent) }
+        try InProcessFake.configure(["FRAMES": paths.joined(separator: ":"), "FRAMES_PER_IMAGE": "1", "LOOP": "0",
+                                     "FPS": "0", "FORMATS": "YUYV", "SIZES": "1280x720"])
+        var options = LiveScanOptions()
+        options.format = .yuyv
+        options.width = 1280
+        options.height = 720
+        options.maxFrames = paths.count
+        options.continuous = true
+        options.timeout = 120
+        options.spareTime = .inline
+        var printed: [String] = []
+        var readFrames = 0
+        let summary = CameraSession(options: options).run { event in
+            if case .read(_, let report) = event, !report.isbns.isEmpty { readFrames += 1 }
+            if case .confirmed(_, _, _, _, _, let codes) = event { printed += codes.compactMap { $0.verdict.isbn?.isbn13 } }
+            return true
+        }
+        #expect(printed == ["9780345391803"])
+        #expect(readFrames == paths.count)
+        // 30 frames: the whole band in frames 1, 6, 11, 16, 21 and 26 (every 5th with line step 2).
+        #expect(FrameScanner(region: .band).wholeRegionEvery == 5)
+        #expect(summary.narrowedFrames == paths.count - 6)
+        #expect(summary.trackedFrames == paths.count - 5)
+        #expect(summary.recoveryAttempts == 0)
+    }
+
+    /// A whole scan that reads a code outside the spans its map gave makes the next frames
+    /// scan the whole region; one that reads nothing there lets them narrow again.
+    @Test func aCodeTheMapMissedKeepsTheWholeRegion() {
+        let scanner = FrameScanner(region: .band, spareTime: .inline)
+        let band = LuminanceImage(width: 1152, height: 108, filledWith: 200)
+        #expect(scanner.narrowedSpans(of: band, lines: .rows)! == ([], true))   // the first frame: whole
+        #expect(scanner.narrowedSpans(of: band, lines: .rows)! == ([], false))
+        let outside = Symbol(symbology: .ean13, data: "9780345391803", quality: 3, orientation: 0,
+                             place: PixelRect(x: 600, y: 10, width: 2, height: 80), pass: .full)
+        // A narrowed frame's readings say nothing about the map.
+        scanner.noteMapMisses([outside], narrowed: ([0..<500], false), lines: .rows)
+        #expect(scanner.narrowedSpans(of: band, lines: .rows)! == ([], false))
+        scanner.noteMapMisses([outside], narrowed: ([0..<500], true), lines: .rows)
+        #expect(scanner.narrowedSpans(of: band, lines: .rows)! == ([], true))
+        #expect(scanner.narrowedSpans(of: band, lines: .rows)! == ([], true))
+        // Inside a span: no miss; the 6th frame is whole all the same, the 7th narrowed.
+        scanner.noteMapMisses([outside], narrowed: ([500..<700], true), lines: .rows)
+        #expect(scanner.narrowedSpans(of: band, lines: .rows)! == ([], true))
+        #expect(scanner.narrowedSpans(of: band, lines: .rows)! == ([], false))
+        #expect(scanner.narrowedSpans(of: LuminanceImage(width: 600, height: 400, filledWith: 200), lines: .both) == nil)
+    }
+} }
+
 /// A defocused book held in the band of a camera at 30 frames/s, with the default options: the
 /// cheap scan reads nothing, the spare-time recovery reads it on its own thread while the frames
 /// go on, and two of its readings confirm the right ISBN.
