@@ -53,7 +53,8 @@ public final class CameraSession: Sendable {
         public var sessionThreadCPUSeconds = 0.0
         /// Frames judged by following codes confirmed in earlier frames (``FrameScanner/follow(_:in:)``).
         public var trackedFrames = 0
-        /// Frames that got the whole scan of the region.
+        /// Frames that got the whole scan of the region (of the rest of it, beside the codes
+        /// followed: ``FrameScanner/scanRest(of:followed:spans:lines:)``).
         public var fullDecodes = 0
         /// Frames whose sparse lines were scanned only where the barcode map saw bars
         /// (``FrameScanner/narrowedFrames``).

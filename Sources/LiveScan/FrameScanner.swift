@@ -247,7 +247,8 @@ public final class FrameScanner {
     public static let followedFramesUnseen = 15
     /// Frames judged by following confirmed codes, without the whole scan.
     public private(set) var trackedFrames = 0
-    /// Frames that got the whole scan (``MultiPassDecoder/decode(_:region:)``).
+    /// Frames that got the whole scan (``MultiPassDecoder/decode(_:region:)``), of the region or,
+    /// beside followed codes, of the rest of it (``scanRest(of:followed:spans:lines:)``).
     public private(set) var fullDecodes = 0
 
     /// Follows `codes` — codes confirmed across frames (``FrameConfirmer``), polygons in pixels
