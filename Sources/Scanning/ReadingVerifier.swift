@@ -52,9 +52,10 @@ enum ReadingVerifier {
             // When the first run stops inside the symbol (thin, grey bars on one side leave a
             // space that looks like a quiet zone), a looser limit finds the rest.
             spans += barsAround((along0 + along1) / 2, line: (across0 + across1) / 2, isRow: isRow, in: image,
-                                looseness: [3.2, 4.5])
+                                looseness: [3.2, 4.5], bars: symbol.symbology == .ean13 ? 30 : 22)
             if Double(extent) >= modules * 0.35 {
-                spans += [(along0, along1), (along0, along1 + extent), (along0 - extent, along1)]
+                for span in [(along0, along1), (along0, along1 + extent), (along0 - extent, along1)]
+                where !spans.contains(where: { $0 == span }) { spans.append(span) }
             }
             var positions: [Int] = []
             if across1 - across0 >= lines {
@@ -108,9 +109,12 @@ enum ReadingVerifier {
     /// followed both ways until a light run longer than `looseness` times the median run (an EAN's
     /// spaces are at most 4 modules, its quiet zones at least 7; the median element is about
     /// 1.5 modules). One extent per limit in `looseness` (the line is split into runs once), the
-    /// same extent once; none when fewer than 20 runs are found.
+    /// same extent once; none when fewer than 20 runs are found. An extent holding exactly `bars`
+    /// dark runs (the symbol's bar count: 30 for an EAN-13, 22 for an EAN-8, GS1 §5.2.1) comes
+    /// first: on a sharp line that is the symbol, and a verifier trying the extents in turn
+    /// fits it first.
     static func barsAround(_ centre: Int, line: Int, isRow: Bool, in image: LuminanceImage,
-                           looseness: [Double] = [3.2]) -> [(Int, Int)] {
+                           looseness: [Double] = [3.2], bars: Int? = nil) -> [(Int, Int)] {
         let length = isRow ? image.width : image.height
         guard line >= 0, line < (isRow ? image.height : image.width), centre >= 0, centre < length else { return [] }
         let from = max(0, centre - 300), to = min(length - 1, centre + 300)
@@ -133,6 +137,7 @@ enum ReadingVerifier {
         let lengths = runs[max(0, here - 30)..<min(runs.count, here + 31)].map(\.length).sorted()
         let median = Double(lengths[lengths.count / 2])
         var spans: [(Int, Int)] = []
+        var exact = 0  // extents with `bars` dark runs, at the front
         for factor in looseness {
             let limit = median * factor
             var first = here, last = here
@@ -142,7 +147,13 @@ enum ReadingVerifier {
             while last > first, !runs[last].dark { last -= 1 }
             guard last - first >= 20 else { continue }
             let span = (from + runs[first].start, from + runs[last].start + runs[last].length - 1)
-            if !spans.contains(where: { $0 == span }) { spans.append(span) }
+            guard !spans.contains(where: { $0 == span }) else { continue }
+            if let bars, runs[first...last].count(where: \.dark) == bars {
+                spans.insert(span, at: exact)
+                exact += 1
+            } else {
+                spans.append(span)
+            }
         }
         return spans
     }

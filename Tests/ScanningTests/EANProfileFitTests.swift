@@ -119,5 +119,20 @@ import Imaging
             #expect(ReadingVerifier.verify(point, in: image) == .contradicted(by: right, lines: 2), "point at \(x)")
         }
     }
-}
 
+    @Test func theExtentHoldingTheSymbolsThirtyBarsIsTriedFirst() throws {
+        // On a sharp line the median run is one module, so the tight limit (3.2 of it) stops at
+        // the first 4-module space of 9780306406157 (after its 21st bar); the looser one spans
+        // all 30 bars, and the verifier, which fits the extents in turn, should fit that first.
+        let (samples, start, end) = Self.line("9780306406157", module: 3, spread: 0)
+        let image = LuminanceImage(width: samples.count, height: 40, pixels: Array((0..<40).map { _ in samples }.joined()))
+        let centre = Int((start + end) / 2)
+        let found = ReadingVerifier.barsAround(centre, line: 20, isRow: true, in: image, looseness: [3.2, 4.5])
+        let counted = ReadingVerifier.barsAround(centre, line: 20, isRow: true, in: image, looseness: [3.2, 4.5], bars: 30)
+        #expect(found.count == 2 && counted.count == 2)
+        let whole = try #require(counted.first)
+        #expect(abs(Double(whole.0) - start) <= 1 && abs(Double(whole.1) - end) <= 1, "found \(whole), printed \(start)...\(end)")
+        #expect(found.first.map { $0.1 < whole.1 - 60 } == true, "\(found)")
+        #expect(found.last.map { $0 == whole } == true, "\(found)")
+    }
+}
