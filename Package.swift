@@ -2,6 +2,11 @@
 // isbnscan — reads book barcodes (EAN-13 / EAN-8, ISBN-13) on Linux with zbar.
 import PackageDescription
 
+// libxml2-dev keeps its headers in a folder of their own (`pkg-config --cflags libxml-2.0`); CXML2
+// includes them and only opens the library at run time, so the flag is given without pkg-config's
+// link flags, to CXML2 and to the Swift modules that import it.
+let libxml2Headers = ["-I/usr/include/libxml2"]
+
 let package = Package(
     name: "isbnscan",
     products: [
@@ -19,8 +24,6 @@ let package = Package(
         .systemLibrary(name: "CExif", pkgConfig: "libexif", providers: [.apt(["libexif-dev"])]),
         .systemLibrary(name: "CWebP", pkgConfig: "libwebpdemux", providers: [.apt(["libwebp-dev"])]),
         .systemLibrary(name: "CGIF", pkgConfig: "libgif", providers: [.apt(["libgif-dev"])]),
-        // XML (NDL Search's RSS, HTML entities) for the book lookup.
-        .systemLibrary(name: "CXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         // C: shared libraries opened on first use (dlopen) for what few runs need: libheif (HEIF/AVIF,
         // with its HEVC and AV1 codecs), libtiff (with libLerc and libjbig) and SDL2 (the preview,
         // with X11, Wayland and audio). Their headers come from libheif-dev, libtiff-dev and
@@ -35,6 +38,9 @@ let package = Package(
         // lookup (headers of libcurl4-openssl-dev and libjson-c-dev).
         .target(name: "CCurl", dependencies: ["CLoader"]),
         .target(name: "CJSON", dependencies: ["CLoader"]),
+        // C: libxml2 (NDL Search's RSS, the HTML entity table) for the book lookup, opened on first
+        // use (headers of libxml2-dev, which keeps them in their own folder).
+        .target(name: "CXML2", dependencies: ["CLoader"], cSettings: [.unsafeFlags(libxml2Headers)]),
         // C: SQLite for the catalogue, opened on the first --db or catalog command (header of libsqlite3-dev).
         .target(name: "CSQLite", dependencies: ["CLoader"]),
         // C: SDL2 for the camera preview window, opened on the first --preview (headers of libsdl2-dev).
@@ -65,7 +71,8 @@ let package = Package(
         .target(name: "Catalog", dependencies: ["CSQLite", "Records"]),
         // Book metadata by ISBN from Open Library, Google Books and NDL Search over libcurl:
         // rate limits, retries, the providers' answers parsed into Records' BookMetadata.
-        .target(name: "Lookup", dependencies: ["CCurl", "CJSON", "CXML2", "ISBN", "Records"]),
+        .target(name: "Lookup", dependencies: ["CCurl", "CJSON", "CXML2", "ISBN", "Records"],
+                swiftSettings: [.unsafeFlags(libxml2Headers.flatMap { ["-Xcc", $0] })]),
         // ISBNs printed as text ("ISBN 0-306-40615-2") read with Tesseract: lines found, re-read with
         // an ISBN's characters only, judged by the ISBN rules; readings in Scanning's terms.
         .target(name: "TextReading", dependencies: ["CTesseract", "Imaging", "ISBN", "Scanning"]),
@@ -93,7 +100,8 @@ let package = Package(
         .testTarget(name: "ScanningTests", dependencies: ["Scanning", "CKernels", "Imaging", "ISBN", "TestSupport"]),
         .testTarget(name: "TextReadingTests", dependencies: ["TextReading", "Scanning", "Imaging", "ISBN", "TestSupport"]),
         .testTarget(name: "RecordsTests", dependencies: ["Records", "Scanning", "ISBN"]),
-        .testTarget(name: "LookupTests", dependencies: ["Lookup", "Records", "ISBN"]),
+        .testTarget(name: "LookupTests", dependencies: ["Lookup", "Records", "ISBN"],
+                    swiftSettings: [.unsafeFlags(libxml2Headers.flatMap { ["-Xcc", $0] })]),
         .testTarget(name: "CatalogTests", dependencies: ["Catalog", "Records"]),
         .testTarget(name: "BatchTests", dependencies: ["Batch", "Scanning", "Imaging", "TestSupport"]),
         // Test support: builds the fake V4L2 device (Tests/FakeV4L2/fakev4l2.c) with cc.

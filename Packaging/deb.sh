@@ -44,10 +44,10 @@ depends=$(cd "$outdir" && dpkg-shlibdeps -O -edebian/isbnscan/usr/bin/isbnscan |
 
 # Opened with dlopen when first needed (Sources/CLoader), so dpkg-shlibdeps cannot see them: SQLite
 # for the catalogue (--db, catalog: a core feature, so a dependency); SDL2 for camera --preview,
-# libheif for HEIF/AVIF photos, libtiff for TIFF scans, libcurl and json-c for the book lookup,
+# libheif for HEIF/AVIF photos, libtiff for TIFF scans, libcurl, json-c and libxml2 for the book lookup,
 # Tesseract and its English data for scan --text. Everything else works without the recommended ones.
 depends="$depends, libsqlite3-0"
-recommends="libsdl2-2.0-0, libheif1, libtiff6, libcurl4, libjson-c5, libtesseract5, tesseract-ocr-eng"
+recommends="libsdl2-2.0-0, libheif1, libtiff6, libcurl4, libjson-c5, libxml2, libtesseract5, tesseract-ocr-eng"
 
 chmod -R u+rwX,go+rX,go-w "$root"
 installed_size=$(du -sk --apparent-size --exclude=DEBIAN "$root" | cut -f1)

@@ -47,13 +47,15 @@ public final class BookLookup {
         contact.map { "isbnscan/\(version) (\($0))" } ?? "isbnscan/\(version)"
     }
 
-    /// - Throws: ``HTTPError`` when libcurl or json-c cannot be opened (the message names the
-    ///   Debian package) or libcurl cannot be initialised.
+    /// - Throws: ``HTTPError`` when libcurl, json-c or libxml2 cannot be opened (the message names
+    ///   the Debian package) or libcurl cannot be initialised.
     public init(options: LookupOptions, version: String) throws(HTTPError) {
         self.options = options
         client = try HTTPClient(userAgent: Self.userAgent(version: version, contact: options.contact))
         // Every provider but NDL answers in JSON: say now, not after the first answer, that it cannot be read.
         if case .failure(let error) = LookupLibraries.json() { throw HTTPError(kind: .other, message: error.message) }
+        // NDL answers in XML, and every provider's text may hold HTML entities.
+        if case .failure(let error) = LookupLibraries.xml() { throw HTTPError(kind: .other, message: error.message) }
         for provider in Provider.allCases {
             limiters[provider] = RateLimiter(requestsPerSecond: provider.requestsPerSecond(withContact: options.contact != nil))
         }

@@ -1,9 +1,10 @@
 internal import CCurl
 internal import CJSON
+internal import CXML2
 
-/// libcurl and json-c, opened with the first lookup (isc_curl_load, isc_json_load: dlopen of
-/// libcurl.so.4 and libjson-c.so.5), so that a scan never maps them and their TLS, Kerberos,
-/// LDAP and SSH companions.
+/// libcurl, json-c and libxml2, opened with the first lookup (isc_curl_load, isc_json_load,
+/// isc_xml_load: dlopen of libcurl.so.4, libjson-c.so.5 and libxml2.so.2), so that a scan never
+/// maps them and their TLS, Kerberos, LDAP, SSH and ICU companions.
 enum LookupLibraries {
     /// The loaders' tables (each written once, under the loader's lock, before it is returned;
     /// read-only after), or the reasons from dlerror(3).
@@ -15,6 +16,11 @@ enum LookupLibraries {
     nonisolated(unsafe) private static let jsonLoaded: (api: UnsafePointer<isc_json_api>?, reason: String) = {
         var message = [CChar](repeating: 0, count: 256)
         let api = isc_json_load(&message, message.count)
+        return (api, api == nil ? String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) : "")
+    }()
+    nonisolated(unsafe) private static let xmlLoaded: (api: UnsafePointer<isc_xml_api>?, reason: String) = {
+        var message = [CChar](repeating: 0, count: 256)
+        let api = isc_xml_load(&message, message.count)
         return (api, api == nil ? String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) : "")
     }()
     /// curl_global_init(CURL_GLOBAL_DEFAULT), once, after libcurl is opened.
@@ -38,6 +44,15 @@ enum LookupLibraries {
     static func json() -> Result<UnsafePointer<isc_json_api>, JSONNode.ParseError> {
         guard let api = jsonLoaded.api else {
             return .failure(JSONNode.ParseError(message: "the book lookup needs libjson-c (apt install libjson-c5): \(jsonLoaded.reason)"))
+        }
+        return .success(api)
+    }
+
+    /// libxml2's functions, or why they cannot be had: `the book lookup needs libxml2 (apt
+    /// install libxml2): <dlerror>`.
+    static func xml() -> Result<UnsafePointer<isc_xml_api>, XMLElement.ParseError> {
+        guard let api = xmlLoaded.api else {
+            return .failure(XMLElement.ParseError(message: "the book lookup needs libxml2 (apt install libxml2): \(xmlLoaded.reason)"))
         }
         return .success(api)
     }

@@ -32,26 +32,28 @@ public struct XMLElement: Sendable, Equatable {
     /// The network is never used and external entities are not loaded (no XML_PARSE_NOENT, with
     /// XML_PARSE_NONET), so a document cannot make the parser read files or URLs.
     ///
-    /// - Throws: ``XMLElement/ParseError`` with libxml2's message and line (xmlReadMemory, xmlGetLastError).
+    /// - Throws: ``XMLElement/ParseError`` with libxml2's message and line (xmlReadMemory,
+    ///   xmlGetLastError), or saying that libxml2 cannot be opened (Debian package libxml2).
     public static func parse(_ bytes: [UInt8]) throws(ParseError) -> XMLElement {
         guard !bytes.isEmpty else { throw ParseError(message: "empty answer") }
-        xmlResetLastError()
+        let xml = try LookupLibraries.xml().get()
+        xml.pointee.xmlResetLastError()
         let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue)
         let document: xmlDocPtr? = bytes.withUnsafeBufferPointer { buffer in
             buffer.withMemoryRebound(to: CChar.self) { chars in
-                xmlReadMemory(chars.baseAddress!, Int32(chars.count), "response.xml", nil, options)
+                xml.pointee.xmlReadMemory(chars.baseAddress!, Int32(chars.count), "response.xml", nil, options)
             }
         }
         guard let document else {
-            if let error = xmlGetLastError(), let message = error.pointee.message {
+            if let error = xml.pointee.xmlGetLastError(), let message = error.pointee.message {
                 let text = String(cString: message).split(separator: "\n").first.map(String.init) ?? ""
                 throw ParseError(message: "\(text) (line \(error.pointee.line))")
             }
             throw ParseError(message: "not an XML document")
         }
-        defer { xmlFreeDoc(document) }
-        guard let root = xmlDocGetRootElement(document) else { throw ParseError(message: "XML document without an element") }
-        return element(root)
+        defer { xml.pointee.xmlFreeDoc(document) }
+        guard let root = xml.pointee.xmlDocGetRootElement(document) else { throw ParseError(message: "XML document without an element") }
+        return element(root, xml)
     }
 
     /// Why a text is not XML: one line.
@@ -61,25 +63,25 @@ public struct XMLElement: Sendable, Equatable {
         chars.map { String(cString: $0) }
     }
 
-    private static func element(_ node: xmlNodePtr) -> XMLElement {
+    private static func element(_ node: xmlNodePtr, _ xml: UnsafePointer<isc_xml_api>) -> XMLElement {
         var attributes: [(name: String, value: String)] = []
         var attribute = node.pointee.properties
         while let current = attribute {
             let local = string(current.pointee.name) ?? ""
             let name = string(current.pointee.ns?.pointee.prefix).map { "\($0):\(local)" } ?? local
-            let value = xmlNodeListGetString(node.pointee.doc, current.pointee.children, 1)
+            let value = xml.pointee.xmlNodeListGetString(node.pointee.doc, current.pointee.children, 1)
             attributes.append((name, string(value) ?? ""))
-            isc_xml_free(value)
+            isc_xml_free(xml, value)
             attribute = current.pointee.next
         }
         var children: [XMLElement] = []
         var child = node.pointee.children
         while let current = child {
-            if current.pointee.type == XML_ELEMENT_NODE { children.append(element(current)) }
+            if current.pointee.type == XML_ELEMENT_NODE { children.append(element(current, xml)) }
             child = current.pointee.next
         }
-        let content = xmlNodeGetContent(node)
-        defer { isc_xml_free(content) }
+        let content = xml.pointee.xmlNodeGetContent(node)
+        defer { isc_xml_free(xml, content) }
         return XMLElement(namespace: string(node.pointee.ns?.pointee.href), name: string(node.pointee.name) ?? "",
                           attributes: attributes, text: string(content) ?? "", children: children)
     }

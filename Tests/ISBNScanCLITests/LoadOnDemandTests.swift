@@ -2,10 +2,10 @@ import Foundation
 import Testing
 import TestSupport
 
-/// SDL2 (the preview), libheif (HEIF/AVIF), libtiff, SQLite (the catalogue), libcurl and json-c
-/// (the lookup) and Tesseract (--text) are opened when first needed, not linked: a scan maps none
-/// of them (nor X11's Wayland, audio or video-codec companions, nor libcurl's TLS, Kerberos and
-/// LDAP libraries), and a machine without them gets a clear error naming the Debian package, only
+/// SDL2 (the preview), libheif (HEIF/AVIF), libtiff, SQLite (the catalogue), libcurl, json-c and
+/// libxml2 (the lookup) and Tesseract (--text) are opened when first needed, not linked: a scan maps
+/// none of them (nor X11's Wayland, audio or video-codec companions, nor libcurl's TLS, Kerberos and
+/// LDAP libraries, nor libxml2's ICU), and a machine without them gets a clear error naming the Debian package, only
 /// when it uses them.
 @Suite struct LoadOnDemandTests {
     @Test func binaryLinksNoOptionalLibrary() throws {
@@ -13,7 +13,7 @@ import TestSupport
         #expect(ldd.status == 0)
         for name in ["libSDL2", "libwayland", "libpulse", "libasound", "libheif", "libx265", "libde265", "libaom", "libdav1d",
                      "libtiff", "libLerc", "libjbig", "libsqlite3", "libcurl", "libjson-c", "libssl", "libgnutls", "libldap", "libkrb5",
-                     "libtesseract", "liblept", "libgomp", "libarchive"] {
+                     "libtesseract", "liblept", "libgomp", "libarchive", "libxml2", "libicu"] {
             #expect(!ldd.stdout.contains(name), "\(name) in \(ldd.stdout)")
         }
         #expect(ldd.stdout.contains("libzbar.so.0"))
@@ -58,8 +58,9 @@ import TestSupport
         #expect(scan.status == 0 && scan.stdout == "9780306406157\n")
     }
 
-    /// `lookup` without libcurl or json-c: an error naming the package, before any request.
-    @Test(arguments: [("libcurl.so.4", "libcurl (apt install libcurl4)"), ("libjson-c.so.5", "libjson-c (apt install libjson-c5)")])
+    /// `lookup` without libcurl, json-c or libxml2: an error naming the package, before any request.
+    @Test(arguments: [("libcurl.so.4", "libcurl (apt install libcurl4)"), ("libjson-c.so.5", "libjson-c (apt install libjson-c5)"),
+                      ("libxml2.so.2", "libxml2 (apt install libxml2)")])
     func lookupWithoutItsLibrariesSaysWhichPackage(soname: String, needs: String) throws {
         guard let run = try withoutLibrary(soname, ["lookup", "9780306406157"]) else { return }
         #expect(run.status == 1)
