@@ -341,38 +341,20 @@ ArgumentParser.acceptOption,
 
     static func run(_ parsed: ParsedArguments, stdout: TextSink, stderr: TextSink, isTerminal: Bool) throws(UsageError) -> ExitStatus {
         let settings = try settings(from: parsed)
-        guard !parsed.rawPositionals.isEmpty || settings.filesFrom != nil else { throw UsageError("no image file or folder given") }
-        var paths = parsed.rawPositionals.map(RawPath.init(bytes:))
-        switch try Self.listed(settings, after: paths) {
-        case .success(let listed): paths += listed
+        let inputs: ScanInputs
+        switch try ScanInputs.gather(parsed.rawPositionals, settings: settings) {
+        case .success(let gathered): inputs = gathered
         case .failure(let error):
             stderr.write(error.message + "\n")
             return .inputError
         }
-        if paths.filter(\.isStandardInput).count > 1 { throw UsageError("'-' (standard input) can be given only once") }
-
-        var walk = FolderWalker.walk(paths, options: settings.walk)
-        if let shard = settings.shard { walk.inputs.removeAll { !shard.contains($0.path) } }
-        // The --db catalogue's own journal files in a folder walked come and go as its writers
-        // work (another scan of the same folder may be creating it): not inputs.
-        if let db = settings.db { walk.inputs.removeAll { $0.foundInFolder && Self.isJournal($0.path.bytes, of: db) } }
-        // The bar counts the files that will be scanned, not the non-images left out.
-        let progress = isTerminal && !settings.quiet && walk.inputs.count > 1
-            ? ProgressBar(sink: stderr, total: walk.inputs.count { !BatchScanner.willBeLeftOut($0) }) : nil
+        let walk = inputs.walk
+        let progress = isTerminal && !settings.quiet && inputs.count > 1 ? ProgressBar(sink: stderr, total: inputs.toScan) : nil
         let diagnostics = BarClearingSink(stderr, clearing: progress)
         if !settings.quiet {
-            for folder in walk.revisitedFolders {
-                diagnostics.write("Warning: \(escaped(folder.description, json: false)): folder already walked (named twice, or reached again through a symbolic link), not entered again\n")
-            }
+            for line in inputs.revisitedWarnings { diagnostics.write(line) }
         }
-
-        if let output = settings.output, let clash = Self.input(in: walk, sameFileAs: output) {
-            throw UsageError("--output \(escaped(output, json: false)) is the input \(escaped(clash, json: false)); refusing to overwrite it")
-        }
-        // The results written over the catalogue would replace every book it holds.
-        if let output = settings.output, let db = settings.db, Self.isSameFile(output, db) {
-            throw UsageError("--output \(escaped(output, json: false)) is the --db catalogue \(escaped(db, json: false)); refusing to overwrite it")
-        }
+        try inputs.refuseOverwriting(output: settings.output, db: settings.db)
         // Each Tesseract engine runs on one thread: the workers already use the cores.
         if settings.text || settings.effort == .thorough { setenv("OMP_THREAD_LIMIT", "1", 0) }
         if settings.text, let error = Self.textUnreadable() {
@@ -396,7 +378,7 @@ ArgumentParser.acceptOption,
         var writerDiagnostics: TextSink = diagnostics
         var recorder: CatalogRecorder?
         var tally = Tally()
-        var inputs = walk.inputs
+        var toScan = walk.inputs
         // --db: each input's identity (nil: no such file, never recorded) and the row it replaces.
         var identities: [FileIdentity?] = [], replacing: [Int64?] = []
         // Where each scanned input stands among all inputs, and, with -o, the results the
@@ -418,7 +400,7 @@ ArgumentParser.acceptOption,
             recorder = CatalogRecorder(catalog: catalog, held: [heldResults, heldDiagnostics], diagnostics: diagnostics)
             // Resume: files whose identity matches their row are taken from the catalogue.
             let plan = ResumePlan(walk.inputs, catalog: catalog, settings: settings, recordOptions: recordOptions)
-            inputs = plan.inputs
+            toScan = plan.inputs
             identities = plan.identities
             replacing = plan.replacing
             positions = plan.positions
@@ -428,7 +410,7 @@ ArgumentParser.acceptOption,
                 for line in plan.unchangedLines { diagnostics.write(line) }
             }
         }
-        let writer = ResultWriter(settings: settings, showNames: paths.count > 1 || walk.foldersGiven > 0 || settings.filesFrom != nil || settings.shard != nil, out: results, diagnostics: writerDiagnostics)
+        let writer = ResultWriter(settings: settings, showNames: inputs.showNames, out: results, diagnostics: writerDiagnostics)
         writer.begin()
         // --lookup: books looked up on their own thread once recorded (with --db) or printed.
         let background = settings.lookup.flatMap { BackgroundLookup(options: $0, catalogPath: settings.db) }
@@ -476,7 +458,7 @@ ArgumentParser.acceptOption,
         // A failed write (closed pipe, full disk) stops the run: nothing more can be delivered;
         // so does a result that cannot be recorded.
         func mustStop() -> Bool { StopSignal.received != nil || results.writeFailed || recorder?.failed == true }
-        batch.run(inputs, idle: {
+        batch.run(toScan, idle: {
             if let background { printLookups(background.drain()) }
             recorder?.tick()
             if mustStop() { batch.stop() }
@@ -494,7 +476,7 @@ ArgumentParser.acceptOption,
                     printLookups(background.drain())
                 }
                 // A path that names no file is reported, not recorded.
-                let path = inputs[index].path
+                let path = toScan[index].path
                 if let recorder, identities[index] != nil || path.isStandardInput {
                     recorder.record(Catalog.FileEntry(record: record, identity: identities[index], path: path.bytes,
                                                        replacing: replacing[index], warnings: warnings))
@@ -566,30 +548,6 @@ extension ScanCommand {
         return lines
     }
 
-    /// The paths `--files-from` lists (none without it), or the message saying why the list
-    /// cannot be read.
-    /// - Throws: ``UsageError`` for '-' given as both the list and an image, or a NUL in a line.
-    static func listed(_ settings: Settings, after paths: [RawPath]) throws(UsageError) -> Result<[RawPath], ListError> {
-        guard let list = settings.filesFrom else { return .success([]) }
-        if list == "-" && paths.contains(where: \.isStandardInput) {
-            throw UsageError("--files-from - reads the list from standard input; '-' cannot also be an image")
-        }
-        switch FileList.read(list, nulSeparated: settings.nulSeparated) {
-        case .success(let listed):
-            if list == "-" && listed.contains(where: \.isStandardInput) {
-                throw UsageError("the list on standard input names '-' (standard input) as an image")
-            }
-            return .success(listed)
-        case .failure(.unreadable(let message)):
-            return .failure(ListError(message: message))
-        case .failure(.nulInLine(let message)):
-            throw UsageError(message)
-        }
-    }
-
-    /// Why the `--files-from` list cannot be read: the `Error:` line for stderr.
-    struct ListError: Error { let message: String }
-
     /// Why printed ISBNs cannot be read here (libtesseract or its English data missing), or `nil`:
     /// `--text` opens Tesseract before the workers start, so that its absence is one error.
     static func textUnreadable() -> TextReadingError? {
@@ -620,37 +578,5 @@ extension ScanCommand {
         let (folder, base) = split(bytes), (dbFolder, dbBase) = split(name)
         guard ["-journal", "-wal", "-shm"].contains(where: { base == dbBase + Array($0.utf8) }) else { return false }
         return Catalog.sameFile(String(decoding: folder, as: UTF8.self), String(decoding: dbFolder, as: UTF8.self))
-    }
-
-    /// Whether `a` and `b` name one file: the same device and inode, or, when neither exists
-    /// yet, the same absolute path once `.`, `..` and repeated slashes are taken out.
-    static func isSameFile(_ a: String, _ b: String) -> Bool {
-        if Catalog.sameFile(a, b) { return true }
-        func absolute(_ path: String) -> String {
-            var full = path
-            if !path.hasPrefix("/"), let cwd = getcwd(nil, 0) {
-                full = String(cString: cwd) + "/" + path
-                free(cwd)
-            }
-            var parts: [Substring] = []
-            for part in full.split(separator: "/") where part != "." {
-                if part == ".." { _ = parts.popLast() } else { parts.append(part) }
-            }
-            return "/" + parts.joined(separator: "/")
-        }
-        return access(a, F_OK) != 0 && access(b, F_OK) != 0 && absolute(a) == absolute(b)
-    }
-
-    /// The input that is the same file as `output` (same device and inode), if any.
-    static func input(in walk: FolderWalk, sameFileAs output: String) -> String? {
-        var target = stat()
-        guard stat(output, &target) == 0 else { return nil }
-        for input in walk.inputs where !input.path.isStandardInput {
-            var info = stat()
-            if input.path.withCString({ stat($0, &info) }) == 0, info.st_dev == target.st_dev, info.st_ino == target.st_ino {
-                return input.path.description
-            }
-        }
-        return nil
     }
 }
