@@ -364,18 +364,7 @@ ArgumentParser.acceptOption,
         // Before the output file exists: from here a first Ctrl-C stops cleanly and a second
         // one removes the temporary file.
         StopSignal.install()
-        let file: AtomicFileSink?
-        do {
-            file = try settings.output.map { (path) throws(OutputError) in try AtomicFileSink(path: path) }
-        } catch {
-            diagnostics.write("Error: \(error)\n")
-            return .outputError
-        }
-        // Results on the terminal the bar is drawn on (stdout and stderr both a terminal) take
-        // the bar off first, as diagnostics do, so that no result is written after the bar's text.
-        var results: TextSink = file ?? (progress != nil && ISBNScanCommand.isTerminal(stdout)
-            ? BarClearingSink(stdout, clearing: progress) : stdout)
-        var writerDiagnostics: TextSink = diagnostics
+        guard var sinks = ScanSinks(settings, stdout: stdout, progress: progress, diagnostics: diagnostics) else { return .outputError }
         var recorder: CatalogRecorder?
         var tally = Tally()
         var toScan = walk.inputs
@@ -386,18 +375,8 @@ ArgumentParser.acceptOption,
         var positions: [Int] = [], fromCatalog: [(position: Int, record: FileRecord)] = []
         let recordOptions = RecordOptions(ranges: RangesCommand.load(stderr: diagnostics).ranges, prefixes: settings.prefixes)
         if let db = settings.db {
-            let catalog: Catalog
-            do {
-                catalog = try Catalog(path: db, access: .write) { diagnostics.write("Note: \($0)\n") }
-            } catch {
-                file?.discard()
-                diagnostics.write("Error: \(error)\n")
-                return .inputError
-            }
-            let heldResults = HeldSink(results), heldDiagnostics = HeldSink(diagnostics)
-            results = heldResults
-            writerDiagnostics = heldDiagnostics
-            recorder = CatalogRecorder(catalog: catalog, held: [heldResults, heldDiagnostics], diagnostics: diagnostics)
+            guard let catalog = sinks.openCatalogue(db) else { return .inputError }
+            recorder = sinks.recorder
             // Resume: files whose identity matches their row are taken from the catalogue.
             let plan = ResumePlan(walk.inputs, catalog: catalog, settings: settings, recordOptions: recordOptions)
             toScan = plan.inputs
@@ -410,7 +389,8 @@ ArgumentParser.acceptOption,
                 for line in plan.unchangedLines { diagnostics.write(line) }
             }
         }
-        let writer = ResultWriter(settings: settings, showNames: inputs.showNames, out: results, diagnostics: writerDiagnostics)
+        let results = sinks.results
+        let writer = ResultWriter(settings: settings, showNames: inputs.showNames, out: results, diagnostics: sinks.writerDiagnostics)
         writer.begin()
         // --lookup: books looked up on their own thread once recorded (with --db) or printed.
         let background = settings.lookup.flatMap { BackgroundLookup(options: $0, catalogPath: settings.db) }
@@ -497,14 +477,7 @@ ArgumentParser.acceptOption,
             _ = background.finish(shouldStop: { StopSignal.received != nil || results.writeFailed }, each: printLookups)
         }
 
-        var status = tally.exitStatus
-        if recorder?.failed == true { status = .inputError }
-        do {
-            try file?.commit()
-        } catch {
-            diagnostics.write("Error: \(error)\n")
-            status = .outputError
-        }
+        let status = sinks.commit(recorder?.failed == true ? .inputError : tally.exitStatus)
         let interrupted = StopSignal.received
         for line in endLines(settings, tally: tally, walk: walk, seconds: seconds, catalog: recorder?.catalog, lookup: background,
                              showNames: writer.showNames, status: status, interrupted: interrupted) {
