@@ -339,6 +339,9 @@ ArgumentParser.acceptOption,
         return Shard(index: index, count: count)
     }
 
+    /// `isbnscan scan`: gathers the inputs, opens where the results go (and the catalogue,
+    /// whose plan says which files are scanned again), scans them and delivers each file's
+    /// outcome in input order, then ends with the summary and the exit status.
     static func run(_ parsed: ParsedArguments, stdout: TextSink, stderr: TextSink, isTerminal: Bool) throws(UsageError) -> ExitStatus {
         let settings = try settings(from: parsed)
         let inputs: ScanInputs
@@ -348,16 +351,13 @@ ArgumentParser.acceptOption,
             stderr.write(error.message + "\n")
             return .inputError
         }
-        let walk = inputs.walk
         let progress = isTerminal && !settings.quiet && inputs.count > 1 ? ProgressBar(sink: stderr, total: inputs.toScan) : nil
         let diagnostics = BarClearingSink(stderr, clearing: progress)
         if !settings.quiet {
             for line in inputs.revisitedWarnings { diagnostics.write(line) }
         }
         try inputs.refuseOverwriting(output: settings.output, db: settings.db)
-        // Each Tesseract engine runs on one thread: the workers already use the cores.
-        if settings.text || settings.effort == .thorough { setenv("OMP_THREAD_LIMIT", "1", 0) }
-        if settings.text, let error = Self.textUnreadable() {
+        if let error = prepareTextReading(settings) {
             diagnostics.write("Error: \(error)\n")
             return .inputError
         }
@@ -365,125 +365,28 @@ ArgumentParser.acceptOption,
         // one removes the temporary file.
         StopSignal.install()
         guard var sinks = ScanSinks(settings, stdout: stdout, progress: progress, diagnostics: diagnostics) else { return .outputError }
-        var recorder: CatalogRecorder?
-        var tally = Tally()
-        var toScan = walk.inputs
-        // --db: each input's identity (nil: no such file, never recorded) and the row it replaces.
-        var identities: [FileIdentity?] = [], replacing: [Int64?] = []
-        // Where each scanned input stands among all inputs, and, with -o, the results the
-        // catalogue holds for unchanged files, to be written at their place.
-        var positions: [Int] = [], fromCatalog: [(position: Int, record: FileRecord)] = []
         let recordOptions = RecordOptions(ranges: RangesCommand.load(stderr: diagnostics).ranges, prefixes: settings.prefixes)
+        var plan = ResumePlan(scanningAll: inputs.walk.inputs)
         if let db = settings.db {
             guard let catalog = sinks.openCatalogue(db) else { return .inputError }
-            recorder = sinks.recorder
             // Resume: files whose identity matches their row are taken from the catalogue.
-            let plan = ResumePlan(walk.inputs, catalog: catalog, settings: settings, recordOptions: recordOptions)
-            toScan = plan.inputs
-            identities = plan.identities
-            replacing = plan.replacing
-            positions = plan.positions
-            fromCatalog = plan.fromCatalog
-            for stored in plan.unchanged { tally.add(stored, all: settings.all) }
+            plan = ResumePlan(inputs.walk.inputs, catalog: catalog, settings: settings, recordOptions: recordOptions)
             if !settings.quiet {
                 for line in plan.unchangedLines { diagnostics.write(line) }
             }
         }
-        let results = sinks.results
-        let writer = ResultWriter(settings: settings, showNames: inputs.showNames, out: results, diagnostics: sinks.writerDiagnostics)
-        writer.begin()
-        // --lookup: books looked up on their own thread once recorded (with --db) or printed.
-        let background = settings.lookup.flatMap { BackgroundLookup(options: $0, catalogPath: settings.db) }
-        if settings.lookup != nil && background == nil {
-            diagnostics.write("Warning: --lookup: no thread could be started; no book is looked up\n")
-        }
-        if let background { recorder?.committed = { background.submit($0) } }
-        func printLookups(_ answers: [BackgroundLookup.Answer]) {
-            guard settings.db == nil else { return }
-            for answer in answers where !answer.cached {
-                if let line = BackgroundLookup.line(answer.record, json: settings.format == .json) { results.write(line) }
-            }
-        }
-        recorder?.commit()
-
-        let options = settings.decode, scannerOptions = ScannerOptions(addOns: settings.addOns)
-        let region = settings.region, policy = DecodingPolicy(effort: settings.effort, accepting: settings.prefixes)
-        let textMode = settings.text ? TextReadingMode.always : settings.effort == .thorough ? .whenNoBarcode : .off
-        let ranges = recordOptions.ranges ?? .bundled
-        let batch = BatchScanner(jobs: settings.jobs) {
-            let scanner = FileScanner(decodeOptions: options, scannerOptions: scannerOptions, region: region, policy: policy)
-            // --text: Tesseract was opened before the scan (textUnreadable), so a worker's engine
-            // fails only for want of memory (then that worker reads barcodes only). Thorough
-            // opens it only for a photo without a barcode.
-            if textMode == .always, let reader = try? PrintedISBNReader(ranges: ranges) {
-                scanner.textReader = reader
-            } else if textMode == .whenNoBarcode {
-                scanner.textReader = LazyPrintedISBNReader(ranges: ranges)
-            }
-            scanner.textMode = textMode
-            // The digits printed under a barcode are read, where its bars leave it in doubt, by
-            // the same engine and whenever text may be read (--text, thorough).
-            scanner.decoder.witness = scanner.textReader as? any PrintedDigitsWitness
-            return scanner
-        }
+        let delivery = ScanDelivery(settings: settings, plan: plan, sinks: sinks, recordOptions: recordOptions,
+                                    showNames: inputs.showNames, progress: progress)
+        let batch = BatchScanner(jobs: settings.jobs, makeScanner: scannerFactory(settings, ranges: recordOptions.ranges ?? .bundled))
         let start = ContinuousClock.now
-        // Results the catalogue holds, written where they stand among the files scanned.
-        var nextFromCatalog = 0
-        func writeFromCatalog(before position: Int) {
-            while nextFromCatalog < fromCatalog.count && fromCatalog[nextFromCatalog].position < position {
-                writer.writeResult(fromCatalog[nextFromCatalog].record)
-                nextFromCatalog += 1
-            }
-        }
-        // A failed write (closed pipe, full disk) stops the run: nothing more can be delivered;
-        // so does a result that cannot be recorded.
-        func mustStop() -> Bool { StopSignal.received != nil || results.writeFailed || recorder?.failed == true }
-        batch.run(toScan, idle: {
-            if let background { printLookups(background.drain()) }
-            recorder?.tick()
-            if mustStop() { batch.stop() }
-            progress?.draw(done: tally.files, found: tally.withISBN)
-        }, deliver: { index, outcome in
-            if !positions.isEmpty { writeFromCatalog(before: positions[index]) }
-            switch outcome {
-            case .skipped: tally.skipped += 1
-            case .scanned(let result):
-                let record = FileRecord(result, options: recordOptions)
-                tally.add(record, all: settings.all)
-                let warnings = writer.write(record)
-                if recorder == nil, let background {
-                    background.submit(record.isbns.map(\.isbn13))
-                    printLookups(background.drain())
-                }
-                // A path that names no file is reported, not recorded.
-                let path = toScan[index].path
-                if let recorder, identities[index] != nil || path.isStandardInput {
-                    recorder.record(Catalog.FileEntry(record: record, identity: identities[index], path: path.bytes,
-                                                       replacing: replacing[index], warnings: warnings))
-                }
-            }
-            if mustStop() { batch.stop() }
-            progress?.draw(done: tally.files, found: tally.withISBN)
-        })
-        if !mustStop() { writeFromCatalog(before: Int.max) }
-        writer.finish()
-        // After the --unique list, which is held like every result until the last commit.
-        recorder?.commit()
+        delivery.deliver(from: batch)
+        delivery.finish()
         progress?.clear()
         // The scan's own time, without the wait for the books' answers.
         let seconds = (ContinuousClock.now - start).seconds
-        // The books not answered yet, unless the run stops: then they are left (with --db, pending).
-        if let background, !mustStop() {
-            _ = background.finish(shouldStop: { StopSignal.received != nil || results.writeFailed }, each: printLookups)
-        }
-
-        let status = sinks.commit(recorder?.failed == true ? .inputError : tally.exitStatus)
-        let interrupted = StopSignal.received
-        for line in endLines(settings, tally: tally, walk: walk, seconds: seconds, catalog: recorder?.catalog, lookup: background,
-                             showNames: writer.showNames, status: status, interrupted: interrupted) {
-            stderr.write(line + "\n")
-        }
-        return interrupted != nil ? .interrupted : status
+        delivery.awaitLookups()
+        let status = sinks.commit(delivery.status)
+        return end(settings, delivery: delivery, walk: inputs.walk, seconds: seconds, status: status, stderr: stderr)
     }
 }
 
@@ -551,5 +454,50 @@ extension ScanCommand {
         let (folder, base) = split(bytes), (dbFolder, dbBase) = split(name)
         guard ["-journal", "-wal", "-shm"].contains(where: { base == dbBase + Array($0.utf8) }) else { return false }
         return Catalog.sameFile(String(decoding: folder, as: UTF8.self), String(decoding: dbFolder, as: UTF8.self))
+    }
+
+    /// Makes Tesseract ready for `settings` and says why printed ISBNs cannot be read here
+    /// (`--text` without libtesseract or its English data), or `nil`.
+    static func prepareTextReading(_ settings: Settings) -> TextReadingError? {
+        // Each Tesseract engine runs on one thread: the workers already use the cores.
+        if settings.text || settings.effort == .thorough { setenv("OMP_THREAD_LIMIT", "1", 0) }
+        return settings.text ? textUnreadable() : nil
+    }
+
+    /// Builds one worker's ``FileScanner``: the decoding options, region and policy of
+    /// `settings`, and, where text may be read (`--text`, thorough), its text reader, which
+    /// also reads the digits printed under a barcode.
+    static func scannerFactory(_ settings: Settings, ranges: RangeMessage) -> @Sendable () -> FileScanner {
+        let options = settings.decode, scannerOptions = ScannerOptions(addOns: settings.addOns)
+        let region = settings.region, policy = DecodingPolicy(effort: settings.effort, accepting: settings.prefixes)
+        let textMode = settings.text ? TextReadingMode.always : settings.effort == .thorough ? .whenNoBarcode : .off
+        return {
+            let scanner = FileScanner(decodeOptions: options, scannerOptions: scannerOptions, region: region, policy: policy)
+            // --text: Tesseract was opened before the scan (textUnreadable), so a worker's engine
+            // fails only for want of memory (then that worker reads barcodes only). Thorough
+            // opens it only for a photo without a barcode.
+            if textMode == .always, let reader = try? PrintedISBNReader(ranges: ranges) {
+                scanner.textReader = reader
+            } else if textMode == .whenNoBarcode {
+                scanner.textReader = LazyPrintedISBNReader(ranges: ranges)
+            }
+            scanner.textMode = textMode
+            // The digits printed under a barcode are read, where its bars leave it in doubt, by
+            // the same engine and whenever text may be read (--text, thorough).
+            scanner.decoder.witness = scanner.textReader as? any PrintedDigitsWitness
+            return scanner
+        }
+    }
+
+    /// Ends a run that delivered with `status`: the ``endLines(_:tally:walk:seconds:catalog:lookup:showNames:status:interrupted:)``
+    /// on stderr, and the exit status, 130 after a signal.
+    static func end(_ settings: Settings, delivery: ScanDelivery, walk: FolderWalk, seconds: Double, status: ExitStatus,
+                    stderr: TextSink) -> ExitStatus {
+        let interrupted = StopSignal.received
+        for line in endLines(settings, tally: delivery.tally, walk: walk, seconds: seconds, catalog: delivery.recorder?.catalog,
+                             lookup: delivery.lookup, showNames: delivery.writer.showNames, status: status, interrupted: interrupted) {
+            stderr.write(line + "\n")
+        }
+        return interrupted != nil ? .interrupted : status
     }
 }
