@@ -20,6 +20,9 @@ struct ResumePlan {
     /// folder's are counted in the summary line only), so that a run never ends in silence.
     private(set) var unchangedLines: [String] = []
 
+    /// Without a catalogue: every input is scanned, and none is recorded.
+    init(scanningAll all: [BatchInput]) { inputs = all }
+
     init(_ all: [BatchInput], catalog: Catalog, settings: ScanCommand.Settings, recordOptions: RecordOptions) {
         for (position, input) in all.enumerated() {
             let decision = catalog.decision(for: input.path.bytes, identify: !input.path.isStandardInput && input.error == nil,

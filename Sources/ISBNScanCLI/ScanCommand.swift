@@ -339,196 +339,54 @@ ArgumentParser.acceptOption,
         return Shard(index: index, count: count)
     }
 
+    /// `isbnscan scan`: gathers the inputs, opens where the results go (and the catalogue,
+    /// whose plan says which files are scanned again), scans them and delivers each file's
+    /// outcome in input order, then ends with the summary and the exit status.
     static func run(_ parsed: ParsedArguments, stdout: TextSink, stderr: TextSink, isTerminal: Bool) throws(UsageError) -> ExitStatus {
         let settings = try settings(from: parsed)
-        guard !parsed.rawPositionals.isEmpty || settings.filesFrom != nil else { throw UsageError("no image file or folder given") }
-        var paths = parsed.rawPositionals.map(RawPath.init(bytes:))
-        switch try Self.listed(settings, after: paths) {
-        case .success(let listed): paths += listed
+        let inputs: ScanInputs
+        switch try ScanInputs.gather(parsed.rawPositionals, settings: settings) {
+        case .success(let gathered): inputs = gathered
         case .failure(let error):
             stderr.write(error.message + "\n")
             return .inputError
         }
-        if paths.filter(\.isStandardInput).count > 1 { throw UsageError("'-' (standard input) can be given only once") }
-
-        var walk = FolderWalker.walk(paths, options: settings.walk)
-        if let shard = settings.shard { walk.inputs.removeAll { !shard.contains($0.path) } }
-        // The --db catalogue's own journal files in a folder walked come and go as its writers
-        // work (another scan of the same folder may be creating it): not inputs.
-        if let db = settings.db { walk.inputs.removeAll { $0.foundInFolder && Self.isJournal($0.path.bytes, of: db) } }
-        // The bar counts the files that will be scanned, not the non-images left out.
-        let progress = isTerminal && !settings.quiet && walk.inputs.count > 1
-            ? ProgressBar(sink: stderr, total: walk.inputs.count { !BatchScanner.willBeLeftOut($0) }) : nil
+        let progress = isTerminal && !settings.quiet && inputs.count > 1 ? ProgressBar(sink: stderr, total: inputs.toScan) : nil
         let diagnostics = BarClearingSink(stderr, clearing: progress)
         if !settings.quiet {
-            for folder in walk.revisitedFolders {
-                diagnostics.write("Warning: \(escaped(folder.description, json: false)): folder already walked (named twice, or reached again through a symbolic link), not entered again\n")
-            }
+            for line in inputs.revisitedWarnings { diagnostics.write(line) }
         }
-
-        if let output = settings.output, let clash = Self.input(in: walk, sameFileAs: output) {
-            throw UsageError("--output \(escaped(output, json: false)) is the input \(escaped(clash, json: false)); refusing to overwrite it")
-        }
-        // The results written over the catalogue would replace every book it holds.
-        if let output = settings.output, let db = settings.db, Self.isSameFile(output, db) {
-            throw UsageError("--output \(escaped(output, json: false)) is the --db catalogue \(escaped(db, json: false)); refusing to overwrite it")
-        }
-        // Each Tesseract engine runs on one thread: the workers already use the cores.
-        if settings.text || settings.effort == .thorough { setenv("OMP_THREAD_LIMIT", "1", 0) }
-        if settings.text, let error = Self.textUnreadable() {
+        try inputs.refuseOverwriting(output: settings.output, db: settings.db)
+        if let error = prepareTextReading(settings) {
             diagnostics.write("Error: \(error)\n")
             return .inputError
         }
         // Before the output file exists: from here a first Ctrl-C stops cleanly and a second
         // one removes the temporary file.
         StopSignal.install()
-        let file: AtomicFileSink?
-        do {
-            file = try settings.output.map { (path) throws(OutputError) in try AtomicFileSink(path: path) }
-        } catch {
-            diagnostics.write("Error: \(error)\n")
-            return .outputError
-        }
-        // Results on the terminal the bar is drawn on (stdout and stderr both a terminal) take
-        // the bar off first, as diagnostics do, so that no result is written after the bar's text.
-        var results: TextSink = file ?? (progress != nil && ISBNScanCommand.isTerminal(stdout)
-            ? BarClearingSink(stdout, clearing: progress) : stdout)
-        var writerDiagnostics: TextSink = diagnostics
-        var recorder: CatalogRecorder?
-        var tally = Tally()
-        var inputs = walk.inputs
-        // --db: each input's identity (nil: no such file, never recorded) and the row it replaces.
-        var identities: [FileIdentity?] = [], replacing: [Int64?] = []
-        // Where each scanned input stands among all inputs, and, with -o, the results the
-        // catalogue holds for unchanged files, to be written at their place.
-        var positions: [Int] = [], fromCatalog: [(position: Int, record: FileRecord)] = []
+        guard var sinks = ScanSinks(settings, stdout: stdout, progress: progress, diagnostics: diagnostics) else { return .outputError }
         let recordOptions = RecordOptions(ranges: RangesCommand.load(stderr: diagnostics).ranges, prefixes: settings.prefixes)
+        var plan = ResumePlan(scanningAll: inputs.walk.inputs)
         if let db = settings.db {
-            let catalog: Catalog
-            do {
-                catalog = try Catalog(path: db, access: .write) { diagnostics.write("Note: \($0)\n") }
-            } catch {
-                file?.discard()
-                diagnostics.write("Error: \(error)\n")
-                return .inputError
-            }
-            let heldResults = HeldSink(results), heldDiagnostics = HeldSink(diagnostics)
-            results = heldResults
-            writerDiagnostics = heldDiagnostics
-            recorder = CatalogRecorder(catalog: catalog, held: [heldResults, heldDiagnostics], diagnostics: diagnostics)
+            guard let catalog = sinks.openCatalogue(db) else { return .inputError }
             // Resume: files whose identity matches their row are taken from the catalogue.
-            let plan = ResumePlan(walk.inputs, catalog: catalog, settings: settings, recordOptions: recordOptions)
-            inputs = plan.inputs
-            identities = plan.identities
-            replacing = plan.replacing
-            positions = plan.positions
-            fromCatalog = plan.fromCatalog
-            for stored in plan.unchanged { tally.add(stored, all: settings.all) }
+            plan = ResumePlan(inputs.walk.inputs, catalog: catalog, settings: settings, recordOptions: recordOptions)
             if !settings.quiet {
                 for line in plan.unchangedLines { diagnostics.write(line) }
             }
         }
-        let writer = ResultWriter(settings: settings, showNames: paths.count > 1 || walk.foldersGiven > 0 || settings.filesFrom != nil || settings.shard != nil, out: results, diagnostics: writerDiagnostics)
-        writer.begin()
-        // --lookup: books looked up on their own thread once recorded (with --db) or printed.
-        let background = settings.lookup.flatMap { BackgroundLookup(options: $0, catalogPath: settings.db) }
-        if settings.lookup != nil && background == nil {
-            diagnostics.write("Warning: --lookup: no thread could be started; no book is looked up\n")
-        }
-        if let background { recorder?.committed = { background.submit($0) } }
-        func printLookups(_ answers: [BackgroundLookup.Answer]) {
-            guard settings.db == nil else { return }
-            for answer in answers where !answer.cached {
-                if let line = BackgroundLookup.line(answer.record, json: settings.format == .json) { results.write(line) }
-            }
-        }
-        recorder?.commit()
-
-        let options = settings.decode, scannerOptions = ScannerOptions(addOns: settings.addOns)
-        let region = settings.region, policy = DecodingPolicy(effort: settings.effort, accepting: settings.prefixes)
-        let textMode = settings.text ? TextReadingMode.always : settings.effort == .thorough ? .whenNoBarcode : .off
-        let ranges = recordOptions.ranges ?? .bundled
-        let batch = BatchScanner(jobs: settings.jobs) {
-            let scanner = FileScanner(decodeOptions: options, scannerOptions: scannerOptions, region: region, policy: policy)
-            // --text: Tesseract was opened before the scan (textUnreadable), so a worker's engine
-            // fails only for want of memory (then that worker reads barcodes only). Thorough
-            // opens it only for a photo without a barcode.
-            if textMode == .always, let reader = try? PrintedISBNReader(ranges: ranges) {
-                scanner.textReader = reader
-            } else if textMode == .whenNoBarcode {
-                scanner.textReader = LazyPrintedISBNReader(ranges: ranges)
-            }
-            scanner.textMode = textMode
-            // The digits printed under a barcode are read, where its bars leave it in doubt, by
-            // the same engine and whenever text may be read (--text, thorough).
-            scanner.decoder.witness = scanner.textReader as? any PrintedDigitsWitness
-            return scanner
-        }
+        let delivery = ScanDelivery(settings: settings, plan: plan, sinks: sinks, recordOptions: recordOptions,
+                                    showNames: inputs.showNames, progress: progress)
+        let batch = BatchScanner(jobs: settings.jobs, makeScanner: scannerFactory(settings, ranges: recordOptions.ranges ?? .bundled))
         let start = ContinuousClock.now
-        // Results the catalogue holds, written where they stand among the files scanned.
-        var nextFromCatalog = 0
-        func writeFromCatalog(before position: Int) {
-            while nextFromCatalog < fromCatalog.count && fromCatalog[nextFromCatalog].position < position {
-                writer.writeResult(fromCatalog[nextFromCatalog].record)
-                nextFromCatalog += 1
-            }
-        }
-        // A failed write (closed pipe, full disk) stops the run: nothing more can be delivered;
-        // so does a result that cannot be recorded.
-        func mustStop() -> Bool { StopSignal.received != nil || results.writeFailed || recorder?.failed == true }
-        batch.run(inputs, idle: {
-            if let background { printLookups(background.drain()) }
-            recorder?.tick()
-            if mustStop() { batch.stop() }
-            progress?.draw(done: tally.files, found: tally.withISBN)
-        }, deliver: { index, outcome in
-            if !positions.isEmpty { writeFromCatalog(before: positions[index]) }
-            switch outcome {
-            case .skipped: tally.skipped += 1
-            case .scanned(let result):
-                let record = FileRecord(result, options: recordOptions)
-                tally.add(record, all: settings.all)
-                let warnings = writer.write(record)
-                if recorder == nil, let background {
-                    background.submit(record.isbns.map(\.isbn13))
-                    printLookups(background.drain())
-                }
-                // A path that names no file is reported, not recorded.
-                let path = inputs[index].path
-                if let recorder, identities[index] != nil || path.isStandardInput {
-                    recorder.record(Catalog.FileEntry(record: record, identity: identities[index], path: path.bytes,
-                                                       replacing: replacing[index], warnings: warnings))
-                }
-            }
-            if mustStop() { batch.stop() }
-            progress?.draw(done: tally.files, found: tally.withISBN)
-        })
-        if !mustStop() { writeFromCatalog(before: Int.max) }
-        writer.finish()
-        // After the --unique list, which is held like every result until the last commit.
-        recorder?.commit()
+        delivery.deliver(from: batch)
+        delivery.finish()
         progress?.clear()
         // The scan's own time, without the wait for the books' answers.
         let seconds = (ContinuousClock.now - start).seconds
-        // The books not answered yet, unless the run stops: then they are left (with --db, pending).
-        if let background, !mustStop() {
-            _ = background.finish(shouldStop: { StopSignal.received != nil || results.writeFailed }, each: printLookups)
-        }
-
-        var status = tally.exitStatus
-        if recorder?.failed == true { status = .inputError }
-        do {
-            try file?.commit()
-        } catch {
-            diagnostics.write("Error: \(error)\n")
-            status = .outputError
-        }
-        let interrupted = StopSignal.received
-        for line in endLines(settings, tally: tally, walk: walk, seconds: seconds, catalog: recorder?.catalog, lookup: background,
-                             showNames: writer.showNames, status: status, interrupted: interrupted) {
-            stderr.write(line + "\n")
-        }
-        return interrupted != nil ? .interrupted : status
+        delivery.awaitLookups()
+        let status = sinks.commit(delivery.status)
+        return end(settings, delivery: delivery, walk: inputs.walk, seconds: seconds, status: status, stderr: stderr)
     }
 }
 
@@ -566,30 +424,6 @@ extension ScanCommand {
         return lines
     }
 
-    /// The paths `--files-from` lists (none without it), or the message saying why the list
-    /// cannot be read.
-    /// - Throws: ``UsageError`` for '-' given as both the list and an image, or a NUL in a line.
-    static func listed(_ settings: Settings, after paths: [RawPath]) throws(UsageError) -> Result<[RawPath], ListError> {
-        guard let list = settings.filesFrom else { return .success([]) }
-        if list == "-" && paths.contains(where: \.isStandardInput) {
-            throw UsageError("--files-from - reads the list from standard input; '-' cannot also be an image")
-        }
-        switch FileList.read(list, nulSeparated: settings.nulSeparated) {
-        case .success(let listed):
-            if list == "-" && listed.contains(where: \.isStandardInput) {
-                throw UsageError("the list on standard input names '-' (standard input) as an image")
-            }
-            return .success(listed)
-        case .failure(.unreadable(let message)):
-            return .failure(ListError(message: message))
-        case .failure(.nulInLine(let message)):
-            throw UsageError(message)
-        }
-    }
-
-    /// Why the `--files-from` list cannot be read: the `Error:` line for stderr.
-    struct ListError: Error { let message: String }
-
     /// Why printed ISBNs cannot be read here (libtesseract or its English data missing), or `nil`:
     /// `--text` opens Tesseract before the workers start, so that its absence is one error.
     static func textUnreadable() -> TextReadingError? {
@@ -622,35 +456,48 @@ extension ScanCommand {
         return Catalog.sameFile(String(decoding: folder, as: UTF8.self), String(decoding: dbFolder, as: UTF8.self))
     }
 
-    /// Whether `a` and `b` name one file: the same device and inode, or, when neither exists
-    /// yet, the same absolute path once `.`, `..` and repeated slashes are taken out.
-    static func isSameFile(_ a: String, _ b: String) -> Bool {
-        if Catalog.sameFile(a, b) { return true }
-        func absolute(_ path: String) -> String {
-            var full = path
-            if !path.hasPrefix("/"), let cwd = getcwd(nil, 0) {
-                full = String(cString: cwd) + "/" + path
-                free(cwd)
-            }
-            var parts: [Substring] = []
-            for part in full.split(separator: "/") where part != "." {
-                if part == ".." { _ = parts.popLast() } else { parts.append(part) }
-            }
-            return "/" + parts.joined(separator: "/")
-        }
-        return access(a, F_OK) != 0 && access(b, F_OK) != 0 && absolute(a) == absolute(b)
+    /// Makes Tesseract ready for `settings` and says why printed ISBNs cannot be read here
+    /// (`--text` without libtesseract or its English data), or `nil`.
+    static func prepareTextReading(_ settings: Settings) -> TextReadingError? {
+        // Each Tesseract engine runs on one thread: the workers already use the cores.
+        if settings.text || settings.effort == .thorough { setenv("OMP_THREAD_LIMIT", "1", 0) }
+        return settings.text ? textUnreadable() : nil
     }
 
-    /// The input that is the same file as `output` (same device and inode), if any.
-    static func input(in walk: FolderWalk, sameFileAs output: String) -> String? {
-        var target = stat()
-        guard stat(output, &target) == 0 else { return nil }
-        for input in walk.inputs where !input.path.isStandardInput {
-            var info = stat()
-            if input.path.withCString({ stat($0, &info) }) == 0, info.st_dev == target.st_dev, info.st_ino == target.st_ino {
-                return input.path.description
+    /// Builds one worker's ``FileScanner``: the decoding options, region and policy of
+    /// `settings`, and, where text may be read (`--text`, thorough), its text reader, which
+    /// also reads the digits printed under a barcode.
+    static func scannerFactory(_ settings: Settings, ranges: RangeMessage) -> @Sendable () -> FileScanner {
+        let options = settings.decode, scannerOptions = ScannerOptions(addOns: settings.addOns)
+        let region = settings.region, policy = DecodingPolicy(effort: settings.effort, accepting: settings.prefixes)
+        let textMode = settings.text ? TextReadingMode.always : settings.effort == .thorough ? .whenNoBarcode : .off
+        return {
+            let scanner = FileScanner(decodeOptions: options, scannerOptions: scannerOptions, region: region, policy: policy)
+            // --text: Tesseract was opened before the scan (textUnreadable), so a worker's engine
+            // fails only for want of memory (then that worker reads barcodes only). Thorough
+            // opens it only for a photo without a barcode.
+            if textMode == .always, let reader = try? PrintedISBNReader(ranges: ranges) {
+                scanner.textReader = reader
+            } else if textMode == .whenNoBarcode {
+                scanner.textReader = LazyPrintedISBNReader(ranges: ranges)
             }
+            scanner.textMode = textMode
+            // The digits printed under a barcode are read, where its bars leave it in doubt, by
+            // the same engine and whenever text may be read (--text, thorough).
+            scanner.decoder.witness = scanner.textReader as? any PrintedDigitsWitness
+            return scanner
         }
-        return nil
+    }
+
+    /// Ends a run that delivered with `status`: the ``endLines(_:tally:walk:seconds:catalog:lookup:showNames:status:interrupted:)``
+    /// on stderr, and the exit status, 130 after a signal.
+    static func end(_ settings: Settings, delivery: ScanDelivery, walk: FolderWalk, seconds: Double, status: ExitStatus,
+                    stderr: TextSink) -> ExitStatus {
+        let interrupted = StopSignal.received
+        for line in endLines(settings, tally: delivery.tally, walk: walk, seconds: seconds, catalog: delivery.recorder?.catalog,
+                             lookup: delivery.lookup, showNames: delivery.writer.showNames, status: status, interrupted: interrupted) {
+            stderr.write(line + "\n")
+        }
+        return interrupted != nil ? .interrupted : status
     }
 }
