@@ -173,43 +173,10 @@ extension FakeDeviceTests { @Suite struct TimeToFirstReadTests {
 /// A book held still in the band: once its ISBN is confirmed, the next frames follow it on the
 /// sparse lines instead of the whole scan and fit, and it is still seen (never printed twice).
 extension FakeDeviceTests { @Suite struct FollowingTests {
-    @Test func aConfirmedBookHeldStillIsFollowedNotScannedAgain() throws {
-        let shot = TimeToFirstReadTests.Shot(name: "still", tilt: 0, swing: 0, blurs: 0, noise: 4, startY: 0, speedY: 0, seed: 11)
-        let paths = try TimeToFirstReadTests.render(shot)
-        try InProcessFake.configure(["FRAMES": paths.joined(separator: ":"), "FRAMES_PER_IMAGE": "1", "LOOP": "0",
-                                     "FPS": "0", "FORMATS": "YUYV", "SIZES": "1280x720"])
-        var options = LiveScanOptions()
-        options.format = .yuyv
-        options.width = 1280
-        options.height = 720
-        options.maxFrames = paths.count
-        options.continuous = true
-        options.timeout = 120
-        options.spareTime = .inline
-        var printed: [String] = []
-        var readFrames = 0
-        let summary = CameraSession(options: options).run { event in
-            if case .read(_, let report) = event, !report.isbns.isEmpty { readFrames += 1 }
-            if case .confirmed(_, _, _, _, _, let codes) = event { printed += codes.compactMap { $0.verdict.isbn?.isbn13 } }
-            return true
-        }
-        #expect(printed == ["9780345391803"])
-        #expect(summary.scannedFrames == paths.count)
-        // The two frames that confirmed it got the whole scan; after them, following, with the
-        // whole scan every 8th frame (frames 10, 18 and 26).
-        #expect(FrameScanner.fullScanEvery == 8)
-        #expect(summary.fullDecodes == 5)
-        #expect(summary.trackedFrames == paths.count - 5)
-        #expect(readFrames == paths.count)
-    }
-} }
-
-/// The same book held still, counted: the sparse lines of most frames scan only where the map
-/// sees bars, every ``FrameScanner/wholeRegionEvery``-th frame the whole band; the frames that
-/// follow it judge it without the whole scan.
-extension FakeDeviceTests { @Suite struct NarrowedLinesTests {
-    @Test func theSparseLinesScanWhereTheBarsAre() throws {
-        let shot = TimeToFirstReadTests.Shot(name: "narrow", tilt: 0, swing: 0, blurs: 0, noise: 4, startY: 0, speedY: 0, seed: 11)
+    /// A book held still in a 1280x720 YUYV band for 30 frames (seed 11), through a continuous
+    /// session: its summary, the ISBNs confirmed, the frames that read an ISBN, the frames.
+    static func heldStill(_ name: String) throws -> (summary: CameraSession.Summary, printed: [String], readFrames: Int, frames: Int) {
+        let shot = TimeToFirstReadTests.Shot(name: name, tilt: 0, swing: 0, blurs: 0, noise: 4, startY: 0, speedY: 0, seed: 11)
         let paths = try TimeToFirstReadTests.render(shot)
         defer { try? FileManager.default.removeItem(atPath: (paths[0] as NSString).deletingLastPathComponent) }
         try InProcessFake.configure(["FRAMES": paths.joined(separator: ":"), "FRAMES_PER_IMAGE": "1", "LOOP": "0",
@@ -229,12 +196,34 @@ extension FakeDeviceTests { @Suite struct NarrowedLinesTests {
             if case .confirmed(_, _, _, _, _, let codes) = event { printed += codes.compactMap { $0.verdict.isbn?.isbn13 } }
             return true
         }
+        return (summary, printed, readFrames, paths.count)
+    }
+
+    @Test func aConfirmedBookHeldStillIsFollowedNotScannedAgain() throws {
+        let (summary, printed, readFrames, frames) = try Self.heldStill("still")
         #expect(printed == ["9780345391803"])
-        #expect(readFrames == paths.count)
+        #expect(summary.scannedFrames == frames)
+        // The two frames that confirmed it got the whole scan; after them, following, with the
+        // whole scan every 8th frame (frames 10, 18 and 26).
+        #expect(FrameScanner.fullScanEvery == 8)
+        #expect(summary.fullDecodes == 5)
+        #expect(summary.trackedFrames == frames - 5)
+        #expect(readFrames == frames)
+    }
+} }
+
+/// The same book held still, counted: the sparse lines of most frames scan only where the map
+/// sees bars, every ``FrameScanner/wholeRegionEvery``-th frame the whole band; the frames that
+/// follow it judge it without the whole scan.
+extension FakeDeviceTests { @Suite struct NarrowedLinesTests {
+    @Test func theSparseLinesScanWhereTheBarsAre() throws {
+        let (summary, printed, readFrames, frames) = try FollowingTests.heldStill("narrow")
+        #expect(printed == ["9780345391803"])
+        #expect(readFrames == frames)
         // 30 frames: the whole band in frames 1, 6, 11, 16, 21 and 26 (every 5th with line step 2).
         #expect(FrameScanner(region: .band).wholeRegionEvery == 5)
-        #expect(summary.narrowedFrames == paths.count - 6)
-        #expect(summary.trackedFrames == paths.count - 5)
+        #expect(summary.narrowedFrames == frames - 6)
+        #expect(summary.trackedFrames == frames - 5)
         #expect(summary.recoveryAttempts == 0)
     }
 
