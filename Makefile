@@ -8,6 +8,8 @@
 #   make test    deps, then `swift test` (all test suites), then the packaging tests (make install
 #                and make deb into scratch folders) in a second `swift test`
 #   make scan    deps, release build, then scan the bundled test images (the main job)
+#   make try-camera [PREVIEW=1]  release build, then `isbnscan camera` on the fake V4L2 device
+#                (Tests/FakeV4L2) showing a book: no webcam needed; PREVIEW=1 with the window
 #   make bench-deps      install what the benchmarks need: zbar-tools, zint, python3-venv (apt),
 #                        then Pillow, numpy and zxing-cpp (pip) in a venv at .build/bench-venv
 #   make bench           release build, then the per-call time of one small PNG and JPEG (isbnscan as
@@ -107,7 +109,7 @@ DOCS_DIR := .build/docs
 INSTALLED := $(BINDIR)/isbnscan $(MANDIR)/man1/isbnscan.1 $(BASHCOMPDIR)/isbnscan $(ZSHCOMPDIR)/_isbnscan \
              $(FISHCOMPDIR)/isbnscan.fish
 
-.PHONY: deps build test scan bench-deps bench bench-accuracy bench-camera bench-text bench-catalog bench-lookup clean docs install uninstall deb ranges-source fuzz
+.PHONY: deps build test scan try-camera bench-deps bench bench-accuracy bench-camera bench-text bench-catalog bench-lookup clean docs install uninstall deb ranges-source fuzz
 
 deps:
 	@missing=""; \
@@ -157,6 +159,14 @@ scan: $(RELEASE_BIN)
 	@echo "isbnscan scan $(SCAN_FOLDERS):" >&2
 	@$(RELEASE_BIN) scan $(SCAN_FOLDERS); status=$$?; \
 	  if [ $$status -ne 0 ] && [ $$status -ne 4 ]; then exit $$status; fi
+
+# The camera without a webcam: the tests' fake V4L2 device (Tests/FakeV4L2, LD_PRELOAD) shows a
+# book in the band; `isbnscan camera` prints its ISBN. PREVIEW=1 adds the window for 300 frames (a DISPLAY, or
+# xvfb-run from make deps).
+try-camera: $(RELEASE_BIN) $(FAKE_V4L2)
+	@echo "isbnscan camera$(if $(PREVIEW), --preview) on the fake camera (TestImages/roi/band-inside.png):" >&2
+	@LD_PRELOAD=$(abspath $(FAKE_V4L2)) FAKE_V4L2_FRAMES=TestImages/roi/band-inside.png \
+	  $(if $(PREVIEW),$(if $(DISPLAY),,xvfb-run -a)) $(RELEASE_BIN) camera $(if $(PREVIEW),--preview --continuous --max-frames 300)
 
 # Debian packages first (only those dpkg lacks); then the venv. Pillow and numpy are required (fallback:
 # Debian's python3-pil/python3-numpy through a venv that sees system packages); zxing-cpp is optional.

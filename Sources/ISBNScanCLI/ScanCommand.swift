@@ -134,7 +134,7 @@ ArgumentParser.acceptOption,
           non-digit, misread (another reading of the same barcode has clearly
           more evidence), ambiguous (one barcode read several ways, none
           clearly best: take the photo again). Every reading is re-measured
-          on the image; see README, Trust.
+          on the image; see Documentation/decoding-and-trust.md.
           Hyphenation and registration groups come from the ISBN range
           message ('isbnscan ranges'); a 5-digit add-on is decoded as a price
           (first digit the currency: 0/1 GBP, 3 AUD, 4 NZD, 5 USD, 6 CAD;
