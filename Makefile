@@ -62,10 +62,10 @@
 #                GIF, HEIF, BMP) and the Swift decoders (image sniffing + PNM, line decoder, --roi
 #                parsing, ISBN judging), FUZZ_SECONDS each (default 60); findings in Fuzz/findings/
 #   make clean   remove build products
-# Set SUDO=sudo when not running as root.
+# apt-get runs through sudo when make is not run as root (SUDO= to run it as is).
 
 SWIFT ?= swift
-SUDO ?=
+SUDO ?= $(if $(filter 0,$(shell id -u)),,sudo)
 RELEASE_BIN := .build/release/isbnscan
 
 # Benchmarks: generated images (cached, reproducible) and a Python venv, both under .build.
