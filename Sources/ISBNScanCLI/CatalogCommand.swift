@@ -143,7 +143,7 @@ enum CatalogCommand {
         }
         let format = parsed.value("format") ?? "csv"
         guard BookExport.formats.contains(format) else {
-            throw UsageError("--format '\(format)' is not one of \(BookExport.formats.joined(separator: ", "))")
+            throw Suggestion.notOneOf(format, option: "--format", choices: BookExport.formats)
         }
         // remove: every argument must be an ISBN (978 or 979, as typed to validate); a typo removes nothing.
         var toRemove: [(typed: String, isbn13: String)] = []
