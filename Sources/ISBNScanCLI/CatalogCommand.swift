@@ -82,14 +82,16 @@ enum CatalogCommand {
           kept once. The catalogues merged in are only read. merge waits
           for other writers of --db (see scan --db).
           lookup: '<isbn13>: <title> / <authors>; ... (<provider>)' per book
-          asked, as 'isbnscan lookup' prints it (--json: its objects), each
+          answered, as 'isbnscan lookup' prints it (--json: its objects), each
           answer stored in the catalogue as it comes (the provider, the time,
           the fields and the provider's whole answer); a book known to no
           provider is an answer too. Asked: the books without an answer, and
           those still pending (--refresh: every book). Provider failures are
-          said once each on stderr ('Error: <provider>: <cause>'); the books
-          they leave without an answer stay pending, any earlier answer kept,
-          and the next 'catalog lookup' goes on with them. Last, on stderr:
+          said once each on stderr ('Error: <provider>: <cause>'), and a
+          provider that cannot be reached is not asked again in the run; the
+          books they leave without an answer are not printed: they stay
+          pending, any earlier answer kept, and the next 'catalog lookup'
+          goes on with them. Last, on stderr:
           'catalog lookup: <n> books looked up: <n> found, <n> known to no
           provider, <n> failed[; <n> pending in <db> ...]'.
           remove: '<isbn13>: removed <n> sightings'; the files stay recorded.
