@@ -28,8 +28,9 @@ enum CameraCommand {
                 """),
             OptionSpec("roi", value: "x,y,w,h", help: """
                 Scan only this region of each frame: fractions 0...1 of its
-                width and height, origin top-left. Default: 0.05,0.4,0.9,0.15,
-                the iOS reader's band across the middle. 0,0,1,1 scans it all.
+                width and height, origin top-left, or percentages with '%'.
+                Default: 0.05,0.4,0.9,0.15 (5%,40%,90%,15%), the iOS reader's
+                band across the middle. 0,0,1,1 scans it all.
                 """),
             OptionSpec("roi-avfoundation", value: "x,y,w,h", help: "The same region as AVFoundation's rectOfInterest\n(0.4,0.05,0.15,0.9 is the band); see 'isbnscan scan --help'."),
             OptionSpec("once", help: "Stop at the first ISBN, print it and exit 0 (the default)."),
@@ -179,7 +180,7 @@ ArgumentParser.acceptOption,
         if let fps = parsed.value("fps") { s.fps = try ArgumentParser.integer(fps, option: "--fps", in: 1...240) }
         if let name = parsed.value("format"), name.lowercased() != "auto" {
             guard let format = PixelFormat(name: name) else {
-                throw UsageError("--format '\(name)' is not one of auto, YUYV, MJPG, GREY, NV12, YU12")
+                throw Suggestion.notOneOf(name, option: "--format", choices: ["auto", "YUYV", "MJPG", "GREY", "NV12", "YU12"])
             }
             s.format = format
         }

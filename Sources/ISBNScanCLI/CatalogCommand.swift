@@ -30,6 +30,12 @@ enum CatalogCommand {
                 libib (Libib's CSV), bibtex, ris or csl-json (a JSON array of
                 CSL items). Default csv.
                 """),
+            OptionSpec("output", short: "o", value: "file", help: """
+                export: write to this file instead of standard output. It
+                appears complete or not at all: written to a temporary file
+                beside it and renamed at the end. Refused (status 2) when it
+                is the --db catalogue.
+                """),
             OptionSpec("json", help: "list, stats and lookup: JSON Lines instead of text (export:\nuse --format jsonl; --json there is a usage error)."),
             OptionSpec("refresh", help: "lookup: look up every book again, not only those without an\nanswer in the catalogue."),
         ] + LookupCommand.lookupOptions.map { OptionSpec($0.long, value: $0.valueName, help: "lookup: " + $0.help) },
@@ -63,20 +69,29 @@ enum CatalogCommand {
           "author": [{"literal"}], "publisher", "issued", "number-of-pages",
           "language", "ISBN", "URL"}]. A book not looked up (or known to no
           provider) is written with what is known: its ISBNs (and dates).
+          export -o FILE writes the same bytes to FILE: into a temporary
+          file beside it, renamed over FILE once complete, so FILE is never
+          half-written; a run that fails or is interrupted leaves FILE as it
+          was ('Error: <file>: cannot write the output file: <cause>').
+          Naming the --db catalogue (under any name) is a usage error:
+          'Error: --output <file> is the --db catalogue <db>; refusing to
+          overwrite it'.
           merge: a file recorded in both keeps its later scan, with that
           scan's sightings only (the same folder scanned into both counts
           each book once); a camera sighting or refusal recorded in both is
           kept once. The catalogues merged in are only read. merge waits
           for other writers of --db (see scan --db).
           lookup: '<isbn13>: <title> / <authors>; ... (<provider>)' per book
-          asked, as 'isbnscan lookup' prints it (--json: its objects), each
+          answered, as 'isbnscan lookup' prints it (--json: its objects), each
           answer stored in the catalogue as it comes (the provider, the time,
           the fields and the provider's whole answer); a book known to no
           provider is an answer too. Asked: the books without an answer, and
           those still pending (--refresh: every book). Provider failures are
-          said once each on stderr ('Error: <provider>: <cause>'); the books
-          they leave without an answer stay pending, any earlier answer kept,
-          and the next 'catalog lookup' goes on with them. Last, on stderr:
+          said once each on stderr ('Error: <provider>: <cause>'), and a
+          provider that cannot be reached is not asked again in the run; the
+          books they leave without an answer are not printed: they stay
+          pending, any earlier answer kept, and the next 'catalog lookup'
+          goes on with them. Last, on stderr:
           'catalog lookup: <n> books looked up: <n> found, <n> known to no
           provider, <n> failed[; <n> pending in <db> ...]'.
           remove: '<isbn13>: removed <n> sightings'; the files stay recorded.
@@ -101,16 +116,17 @@ enum CatalogCommand {
              provider failed and books stay pending
           2  usage error (also: merging the --db catalogue into itself;
              remove: an argument that is no valid ISBN)
-          3  standard output could not be written
+          3  standard output or the export -o file could not be written
           4  the catalogue holds no book; remove: the ISBN was not in it;
              lookup: a book is known to no provider
-          130 lookup: interrupted (the answers so far are stored)
+          130 lookup: interrupted (the answers so far are stored); export
+             -o: interrupted (the file left as it was)
 
         EXAMPLES:
           isbnscan catalog list --db books.db
           isbnscan catalog lookup --db books.db --contact me@example.org
           isbnscan catalog export --db books.db --format isbn-list > librarything.txt
-          isbnscan catalog export --db books.db --format goodreads > goodreads.csv
+          isbnscan catalog export --db books.db --format goodreads -o goodreads.csv
           isbnscan catalog merge --db books.db laptop.db desk.db
           isbnscan catalog remove --db books.db 978-0-306-40615-7
         """)
@@ -143,7 +159,17 @@ enum CatalogCommand {
         }
         let format = parsed.value("format") ?? "csv"
         guard BookExport.formats.contains(format) else {
-            throw UsageError("--format '\(format)' is not one of \(BookExport.formats.joined(separator: ", "))")
+            throw Suggestion.notOneOf(format, option: "--format", choices: BookExport.formats)
+        }
+        // export -o FILE ('-': standard output).
+        var output: String?
+        if let file = parsed.value("output") {
+            guard action == "export" else { throw UsageError("--output goes with export") }
+            guard !file.isEmpty else { throw UsageError("--output needs a file name") }
+            if file != "-" {
+                try ScanInputs.refuseOverwriting(catalogue: db, with: file)
+                output = file
+            }
         }
         // remove: every argument must be an ISBN (978 or 979, as typed to validate); a typo removes nothing.
         var toRemove: [(typed: String, isbn13: String)] = []
@@ -179,12 +205,30 @@ enum CatalogCommand {
             case "list", "export":
                 let books = try catalog.books()
                 let lookups = try catalog.cachedLookups()
-                if action == "export" { stdout.write(format == "csv" ? csvHeader : BookExport.header(format)) }
-                for (index, book) in books.enumerated() {
-                    let record = BookRecord(book, ranges: ranges, lookup: lookups[book.isbn13])
-                    stdout.write(line(record, action: action, format: format, json: parsed.flag("json"), index: index))
+                let file: AtomicFileSink?
+                do { file = try output.map { (path) throws(OutputError) in try AtomicFileSink(path: path) } } catch {
+                    stderr.write("Error: \(error)\n")
+                    return .outputError
                 }
-                if action == "export" { stdout.write(BookExport.footer(format, count: books.count)) }
+                // A signal's default action would leave the temporary file: stop, and remove it.
+                if file != nil { StopSignal.install() }
+                let out: TextSink = file ?? stdout
+                if action == "export" { out.write(format == "csv" ? csvHeader : BookExport.header(format)) }
+                for (index, book) in books.enumerated() {
+                    if file != nil, StopSignal.received != nil { break }
+                    let record = BookRecord(book, ranges: ranges, lookup: lookups[book.isbn13])
+                    out.write(line(record, action: action, format: format, json: parsed.flag("json"), index: index))
+                }
+                if let signal = StopSignal.received, let file {
+                    file.discard()
+                    stderr.write("catalog export: interrupted by \(signalName(signal)); \(escaped(file.path, json: false)) left as it was\n")
+                    return .interrupted
+                }
+                if action == "export" { out.write(BookExport.footer(format, count: books.count)) }
+                do { try file?.commit() } catch {
+                    stderr.write("Error: \(error)\n")
+                    return .outputError
+                }
                 if stdout.writeFailed { return .outputError }
                 return books.isEmpty ? .nothingFound : .found
             case "lookup":

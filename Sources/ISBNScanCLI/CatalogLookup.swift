@@ -45,6 +45,10 @@ enum CatalogLookup {
             try catalog.store(records)
             for record in records {
                 for line in tally.add(record) { stderr.write(line + "\n") }
+                // A book no provider could answer has no answer to print: it stays pending, its
+                // cause said once on stderr and its count in the last line, as scan --lookup does,
+                // not a line per book for one provider that is down.
+                if case .failed = record.outcome { continue }
                 stdout.write(json ? formatter.format(record) : record.text + "\n")
             }
         }

@@ -55,12 +55,13 @@ enum Documentation {
     }
 
     /// The completion for `option`'s value: file names for files, `/dev/video*` for devices,
-    /// the fixed words of `--effort` and `camera --format`, nothing for numbers and regions.
+    /// the fixed words of `--effort`, `camera --format` and `catalog --format`, nothing for numbers and regions.
     static func valueKind(of option: OptionSpec, in command: CommandSpec) -> ValueKind {
         guard let value = option.valueName else { return .none }
         switch (command.name, option.long) {
         case (_, "effort"): return .choices(Effort.allCases.map(\.rawValue))
         case ("camera", "format"): return .choices(["auto"] + PixelFormat.preferred.map(\.description))
+        case ("catalog", "format"): return .choices(BookExport.formats)
         case (_, "device"): return .devices
         default: return value == "file" || value == "path" ? .files : .none
         }

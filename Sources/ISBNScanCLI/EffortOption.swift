@@ -6,7 +6,7 @@ extension ArgumentParser {
     static func effort(from parsed: ParsedArguments) throws(UsageError) -> Effort? {
         guard let text = parsed.value("effort") else { return nil }
         guard let effort = Effort(rawValue: text) else {
-            throw UsageError("--effort '\(text)' is not one of \(Effort.allCases.map(\.rawValue).joined(separator: ", "))")
+            throw Suggestion.notOneOf(text, option: "--effort", choices: Effort.allCases.map(\.rawValue))
         }
         return effort
     }

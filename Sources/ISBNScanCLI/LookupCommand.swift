@@ -136,7 +136,7 @@ enum LookupCommand {
             var providers: [Provider] = []
             for name in list.split(separator: ",", omittingEmptySubsequences: false).map(String.init) {
                 guard let provider = Provider(rawValue: name) else {
-                    throw UsageError("--provider '\(name)' is not one of \(Provider.allCases.map(\.rawValue).joined(separator: ", "))")
+                    throw Suggestion.notOneOf(name, option: "--provider", choices: Provider.allCases.map(\.rawValue))
                 }
                 if !providers.contains(provider) { providers.append(provider) }
             }

@@ -45,8 +45,9 @@ enum ScanCommand {
                 """),
             OptionSpec("roi", value: "x,y,w,h", help: """
                 Scan only this region of the upright image: fractions 0...1 of
-                its width and height, origin top-left. The iOS reader's band
-                is 0.05,0.4,0.9,0.15. Default: the whole image.
+                its width and height, origin top-left, or percentages with '%'
+                (5%,40%,90%,15%). The iOS reader's band is 0.05,0.4,0.9,0.15.
+                Default: the whole image.
                 """),
             OptionSpec("roi-avfoundation", value: "x,y,w,h", help: """
                 The same region given as AVFoundation's rectOfInterest (rotated

@@ -56,8 +56,14 @@ struct ScanInputs {
         if let output, let clash = input(sameFileAs: output) {
             throw UsageError("--output \(escaped(output, json: false)) is the input \(escaped(clash, json: false)); refusing to overwrite it")
         }
-        // The results written over the catalogue would replace every book it holds.
-        if let output, let db, Self.isSameFile(output, db) {
+        if let output, let db { try Self.refuseOverwriting(catalogue: db, with: output) }
+    }
+
+    /// Refuses an `output` file (`scan -o`, `catalog export -o`) that is the catalogue `db`
+    /// under any name: the results written over it would replace every book it holds.
+    /// - Throws: ``UsageError`` naming both.
+    static func refuseOverwriting(catalogue db: String, with output: String) throws(UsageError) {
+        if isSameFile(output, db) {
             throw UsageError("--output \(escaped(output, json: false)) is the --db catalogue \(escaped(db, json: false)); refusing to overwrite it")
         }
     }

@@ -44,10 +44,26 @@ struct SharedOptions {
         }
         do {
             if let text = parsed.value("roi") { return try RegionOfInterest(parsing: text) }
-        } catch { throw UsageError("--roi: \(error)") }
+        } catch { throw UsageError("--roi: \(error)" + formHint(error, option: "--roi", band: "0.05,0.4,0.9,0.15", percent: "5%,40%,90%,15%")) }
         do {
             if let text = parsed.value("roi-avfoundation") { return try RegionOfInterest(parsingAVFoundation: text) }
-        } catch { throw UsageError("--roi-avfoundation: \(error)") }
+        } catch {
+            throw UsageError("--roi-avfoundation: \(error)"
+                             + formHint(error, option: "--roi-avfoundation", band: "0.4,0.05,0.15,0.9", percent: "40%,5%,15%,90%"))
+        }
         return nil
+    }
+
+    /// The accepted form, after an error that shows the region was not given in it (a value
+    /// that is no number, outside 0...1, such as pixels or percentages without '%', or not four
+    /// values): ` (give fractions 0-1 of the image, e.g. --roi 0.05,0.4,0.9,0.15, or percentages,
+    /// e.g. --roi 5%,40%,90%,15%)`; nothing after a size or edge error.
+    static func formHint(_ error: RegionError, option: String, band: String, percent: String) -> String {
+        switch error {
+        case .notFourNumbers, .notANumber, .outOfRange:
+            return " (give fractions 0-1 of the image, e.g. \(option) \(band), or percentages, e.g. \(option) \(percent))"
+        case .zeroSize, .pastEdge:
+            return ""
+        }
     }
 }

@@ -3,17 +3,19 @@
 enum Suggestion {
     /// The name in `candidates` nearest to `typed`: the fewest insertions, deletions,
     /// substitutions and swaps of two neighbouring letters (optimal string alignment distance),
-    /// at most a third of `typed`'s length (at least 1, at most 3); the first of equals. Else
-    /// the one candidate that `typed` begins (`rec` → `recursive`). `nil` when none fits.
+    /// case ignored (`CSV` → `csv`, `mjpeg` → `MJPG`), at most a third of `typed`'s length (at
+    /// least 1, at most 3); the first of equals. Else the one candidate that `typed` begins
+    /// (`rec` → `recursive`). `nil` when none fits.
     static func nearest(to typed: String, in candidates: [String]) -> String? {
         let limit = min(3, max(1, typed.count / 3))
+        let folded = typed.lowercased()
         var best: (name: String, distance: Int)?
         for candidate in candidates where candidate != typed {
-            let distance = Self.distance(typed, candidate)
+            let distance = Self.distance(folded, candidate.lowercased())
             if distance <= limit, distance < (best?.distance ?? .max) { best = (candidate, distance) }
         }
         if let best { return best.name }
-        let extended = candidates.filter { !typed.isEmpty && $0.hasPrefix(typed) }
+        let extended = candidates.filter { !typed.isEmpty && $0 != typed && $0.lowercased().hasPrefix(folded) }
         return extended.count == 1 ? extended[0] : nil
     }
 
@@ -21,6 +23,13 @@ enum Suggestion {
     static func appended(to message: String, typed: String, in candidates: [String], prefix: String = "") -> String {
         guard let name = nearest(to: typed, in: candidates) else { return message }
         return message + " (did you mean '\(prefix)\(name)'?)"
+    }
+
+    /// The error for a value of `option` that is not one of its fixed `choices`: `--format
+    /// 'goodread' is not one of csv, jsonl, … (did you mean 'goodreads'?)`, the nearest choice
+    /// found as for a mistyped option.
+    static func notOneOf(_ typed: String, option: String, choices: [String]) -> UsageError {
+        UsageError(appended(to: "\(option) '\(typed)' is not one of \(choices.joined(separator: ", "))", typed: typed, in: choices))
     }
 
     /// The optimal string alignment distance between `a` and `b`, by characters.

@@ -55,7 +55,9 @@ public struct RegionOfInterest: Hashable, Sendable, CustomStringConvertible {
         try self.init(x: max(0, 1 - ay - ah), y: ax, width: ah, height: aw)
     }
 
-    /// Parses `"x,y,w,h"` (four numbers, optional spaces), upright form.
+    /// Parses `"x,y,w,h"` (four numbers, optional spaces), upright form. Each number is a
+    /// fraction 0…1, or a percentage 0%…100% when it ends in `%` (`5%,40%,90%,15%` is ``band``);
+    /// a number above 1 without `%` is refused, as it may as well be meant as pixels.
     public init(parsing text: String) throws(RegionError) {
         let values = try Self.fourNumbers(text)
         try self.init(x: values[0], y: values[1], width: values[2], height: values[3])
@@ -73,8 +75,12 @@ public struct RegionOfInterest: Hashable, Sendable, CustomStringConvertible {
         var values: [Double] = []
         for (name, part) in zip(["x", "y", "width", "height"], parts) {
             let trimmed = part.trimmingCharacters(in: " ")
-            guard let value = Double(trimmed), value.isFinite else { throw .notANumber(name: name, text: String(trimmed)) }
-            values.append(value)
+            let percent = trimmed.hasSuffix("%")
+            let number = percent ? trimmed.dropLast().trimmingCharacters(in: " ") : trimmed
+            guard let value = Double(number), value.isFinite else { throw .notANumber(name: name, text: String(trimmed)) }
+            // For a whole n, n / 100 is the double nearest n hundredths (IEEE division is
+            // correctly rounded): 5% is exactly the 0.05 that "0.05" parses to.
+            values.append(percent ? value / 100 : value)
         }
         return values
     }

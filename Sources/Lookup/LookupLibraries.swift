@@ -8,21 +8,19 @@ internal import CXML2
 enum LookupLibraries {
     /// The loaders' tables (each written once, under the loader's lock, before it is returned;
     /// read-only after), or the reasons from dlerror(3).
-    nonisolated(unsafe) private static let curlLoaded: (api: UnsafePointer<isc_curl_api>?, reason: String) = {
+    nonisolated(unsafe) private static let curlLoaded = load(isc_curl_load)
+    nonisolated(unsafe) private static let jsonLoaded = load(isc_json_load)
+    nonisolated(unsafe) private static let xmlLoaded = load(isc_xml_load)
+
+    /// Calls one of the loaders (`isc_curl_load`, `isc_json_load`, `isc_xml_load`): its table of
+    /// functions, or `nil` and the reason it wrote into a 256-byte buffer.
+    private static func load<API>(_ loader: (UnsafeMutablePointer<CChar>, Int) -> UnsafePointer<API>?)
+        -> (api: UnsafePointer<API>?, reason: String) {
         var message = [CChar](repeating: 0, count: 256)
-        let api = isc_curl_load(&message, message.count)
+        let api = message.withUnsafeMutableBufferPointer { loader($0.baseAddress!, $0.count) }
         return (api, api == nil ? String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) : "")
-    }()
-    nonisolated(unsafe) private static let jsonLoaded: (api: UnsafePointer<isc_json_api>?, reason: String) = {
-        var message = [CChar](repeating: 0, count: 256)
-        let api = isc_json_load(&message, message.count)
-        return (api, api == nil ? String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) : "")
-    }()
-    nonisolated(unsafe) private static let xmlLoaded: (api: UnsafePointer<isc_xml_api>?, reason: String) = {
-        var message = [CChar](repeating: 0, count: 256)
-        let api = isc_xml_load(&message, message.count)
-        return (api, api == nil ? String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) : "")
-    }()
+    }
+
     /// curl_global_init(CURL_GLOBAL_DEFAULT), once, after libcurl is opened.
     private static let curlInit: CURLcode? = curlLoaded.api.map { isc_curl_global_init($0) }
 

@@ -1,6 +1,7 @@
 import Catalog
 import Foundation
 import Records
+@testable import ISBNScanCLI
 import Testing
 import TestSupport
 
@@ -126,5 +127,83 @@ import TestSupport
         let run = try isbnscan(["catalog", "export", "--db", "x.db", "--format", "marc"])
         #expect(run.status == 2)
         #expect(run.stderr.hasPrefix("Error: --format 'marc' is not one of csv, jsonl, isbn-list, goodreads, libib, bibtex, ris, csl-json\n"))
+    }
+
+    /// `export -o FILE`: the bytes standard output would have had, in FILE, nothing on stdout
+    /// or stderr, no temporary file left; an existing FILE is replaced whole, keeping its mode.
+    @Test func outputWritesTheExportToAFile() throws {
+        let (shelf, db, _) = try Self.catalogue()
+        defer { shelf.remove() }
+        let expected = try isbnscan(["catalog", "export", "--db", db, "--format", "goodreads"]).stdout
+        #expect(expected.hasPrefix("Title,Author,"))
+        let file = shelf.path + "/goodreads.csv"
+        let run = try isbnscan(["catalog", "export", "--db", db, "--format", "goodreads", "-o", file])
+        #expect(run.status == 0)
+        #expect(run.stdout == "")
+        #expect(run.stderr == "")
+        #expect(try String(contentsOfFile: file, encoding: .utf8) == expected)
+        // Over an older file: replaced, its mode kept; --output=FILE is the same option.
+        try Data("old\n".utf8).write(to: URL(fileURLWithPath: file))
+        chmod(file, 0o600)
+        let again = try isbnscan(["catalog", "export", "--db", db, "--format", "isbn-list", "--output=\(file)"])
+        #expect(again.status == 0)
+        #expect(try String(contentsOfFile: file, encoding: .utf8) == "9780306406157\n9780553293357\n")
+        #expect((try FileManager.default.attributesOfItem(atPath: file)[.posixPermissions] as? Int) == 0o600)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: shelf.path).filter { $0.contains(".isbnscan-") } == [])
+        // '-' is standard output.
+        let dash = try isbnscan(["catalog", "export", "--db", db, "--format", "isbn-list", "-o", "-"])
+        #expect(dash.stdout == "9780306406157\n9780553293357\n")
+    }
+
+    /// `export -o` naming the catalogue itself would replace every book with the export: a
+    /// usage error under any spelling of its path, and the catalogue left byte for byte.
+    @Test func outputCannotBeTheCatalogue() throws {
+        let (shelf, db, _) = try Self.catalogue()
+        defer { shelf.remove() }
+        let before = try Data(contentsOf: URL(fileURLWithPath: db))
+        for spelling in [db, shelf.path + "/./books.db", shelf.path + "//books.db"] {
+            let run = try isbnscan(["catalog", "export", "--db", db, "-o", spelling])
+            #expect(run.status == 2, "\(spelling)")
+            #expect(run.stdout == "")
+            #expect(run.stderr == """
+                Error: --output \(spelling) is the --db catalogue \(db); refusing to overwrite it
+                Usage: \(CatalogCommand.spec.usage)
+                  See 'isbnscan catalog --help'.
+
+                """, "\(spelling)")
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: db)) == before)
+        #expect(try isbnscan(["catalog", "export", "--db", db, "--format", "isbn-list"]).stdout == "9780306406157\n9780553293357\n")
+    }
+
+    @Test func outputThatCannotBeWrittenExitsThree() throws {
+        let (shelf, db, _) = try Self.catalogue()
+        defer { shelf.remove() }
+        let missing = try isbnscan(["catalog", "export", "--db", db, "-o", shelf.path + "/no/such/folder/books.csv"])
+        #expect(missing.status == 3)
+        #expect(missing.stderr == "Error: \(shelf.path)/no/such/folder/books.csv: cannot write the output file: No such file or directory\n")
+        let full = try isbnscan(["catalog", "export", "--db", db, "-o", "/dev/full"])
+        #expect(full.status == 3)
+        #expect(full.stderr == "Error: /dev/full: cannot write the output file: write failed: No space left on device\n")
+        // A catalogue that cannot be read leaves the file as it was.
+        let file = shelf.path + "/books.csv", notCatalogue = shelf.path + "/notes.db"
+        try Data("kept\n".utf8).write(to: URL(fileURLWithPath: file))
+        try Data("not a database, just text that is long enough to be looked at\n".utf8).write(to: URL(fileURLWithPath: notCatalogue))
+        let unreadable = try isbnscan(["catalog", "export", "--db", notCatalogue, "-o", file])
+        #expect(unreadable.status == 1)
+        #expect(unreadable.stderr.hasPrefix("Error: \(notCatalogue): not an isbnscan catalogue"))
+        #expect(try String(contentsOfFile: file, encoding: .utf8) == "kept\n")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: shelf.path).filter { $0.contains(".isbnscan-") } == [])
+    }
+
+    @Test(arguments: [
+        (["catalog", "list", "-o", "books.txt"], "Error: --output goes with export"),
+        (["catalog", "stats", "--output=stats.txt"], "Error: --output goes with export"),
+        (["catalog", "export", "-o", ""], "Error: --output needs a file name"),
+    ])
+    func outputUsageErrors(arguments: [String], message: String) throws {
+        let run = try isbnscan(arguments + ["--db", "/nonexistent/books.db"])
+        #expect(run.status == 2)
+        #expect(run.stderr.hasPrefix(message + "\n"))
     }
 }

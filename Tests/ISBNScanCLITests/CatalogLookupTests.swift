@@ -88,7 +88,8 @@ import TestSupport
         #expect(stderr.first?.hasPrefix(expected) == true, "\(stderr)")
         #expect(stderr.last == "catalog lookup: 2 books looked up: 0 found, 0 known to no provider, 2 failed; 2 pending in \(db) "
                                + "(no provider could answer: 'isbnscan catalog lookup --db \(db)' again goes on with them)")
-        #expect(failed.stdout.split(separator: "\n").allSatisfy { $0.contains(": lookup failed: openlibrary: ") })
+        // The books left pending have no answer to print.
+        #expect(failed.stdout == "")
         do {
             let catalog = try Catalog(path: db, access: .read)
             #expect(try catalog.pendingLookups().map(\.isbn13) == ["9780306406157", "9780553293357"])
@@ -104,6 +105,26 @@ import TestSupport
         #expect(try Catalog(path: db, access: .read).pendingLookups().isEmpty)
     }
 
+    /// Every provider unreachable: each said once on stderr, then how many books stay pending;
+    /// nothing on stdout (no line per book, text or JSON), exit 1; the books pending.
+    @Test(arguments: [[], ["--json"]])
+    func everyProviderDownIsSaidOnceNotOncePerBook(options: [String]) throws {
+        let (shelf, db) = try Self.catalogued()
+        defer { shelf.remove() }
+        let port = ProviderServer.closedPort()
+        let run = try isbnscan(["catalog", "lookup", "--db", db] + options, environment: Self.environment("http://127.0.0.1:\(port)"))
+        #expect(run.status == 1)
+        #expect(run.stdout == "")
+        let lines = run.stderr.split(separator: "\n").map(String.init)
+        #expect(lines.count == 4, "\(lines)")
+        for (line, provider) in zip(lines, ["openlibrary", "google", "ndl"]) {
+            #expect(line.hasPrefix("Error: \(provider): cannot connect to 127.0.0.1:\(port) ("), "\(line)")
+        }
+        #expect(lines.last == "catalog lookup: 2 books looked up: 0 found, 0 known to no provider, 2 failed; 2 pending in \(db) "
+                              + "(no provider could answer: 'isbnscan catalog lookup --db \(db)' again goes on with them)")
+        #expect(try Catalog(path: db, access: .read).pendingLookups().map(\.isbn13) == ["9780306406157", "9780553293357"])
+    }
+
     /// A refresh that fails keeps the answers the catalogue had.
     @Test func aFailedRefreshKeepsTheEarlierAnswers() throws {
         let (shelf, db) = try Self.catalogued()
@@ -113,6 +134,7 @@ import TestSupport
         let down = try isbnscan(["catalog", "lookup", "--db", db, "--refresh"],
                                 environment: Self.environment("http://127.0.0.1:\(ProviderServer.closedPort())"))
         #expect(down.status == 1)
+        #expect(down.stdout == "")
         // One line per provider that failed, not one per book.
         let errors = down.stderr.split(separator: "\n").filter { $0.hasPrefix("Error: ") }.map { String($0.prefix(while: { $0 != ":" })) }
         #expect(errors == ["Error", "Error", "Error"])

@@ -24,6 +24,15 @@ import TestSupport
         (["scan", "-", "-"], "Error: '-' (standard input) can be given only once"),
         (["scan", "-o", "", "x.png"], "Error: --output needs a file name"),
         (["scan", "--roi", "0,0,1e-300,1", "x.png"], "Error: --roi: width must be at least 0.001"),
+        (["scan", "--roi", "5,40,90,15", "x.png"],
+         "Error: --roi: x 5.0 is outside 0...1 (give fractions 0-1 of the image, e.g. --roi 0.05,0.4,0.9,0.15, or percentages, e.g. --roi 5%,40%,90%,15%)"),
+        (["scan", "--roi", "5px,40px,90px,15px", "x.png"],
+         "Error: --roi: x '5px' is not a number (give fractions 0-1 of the image, e.g. --roi 0.05,0.4,0.9,0.15, or percentages, e.g. --roi 5%,40%,90%,15%)"),
+        (["camera", "--roi", "5% 40% 90% 15%"],
+         "Error: --roi: expected four numbers x,y,width,height, got '5% 40% 90% 15%' (give fractions 0-1 of the image, e.g. --roi 0.05,0.4,0.9,0.15, or percentages, e.g. --roi 5%,40%,90%,15%)"),
+        (["scan", "--roi-avfoundation", "40,5,15,90", "x.png"],
+         "Error: --roi-avfoundation: rectOfInterest.x 40.0 is outside 0...1 (give fractions 0-1 of the image, e.g. --roi-avfoundation 0.4,0.05,0.15,0.9, or percentages, e.g. --roi-avfoundation 40%,5%,15%,90%)"),
+        (["scan", "--roi", "50%,20%,60%,40%", "x.png"], "Error: --roi: x+width is 1.1, past the image edge at 1\n"),
         (["scan", "--unique", "--all", "x.png"], "Error: --unique lists accepted ISBNs only; it cannot be combined with --all"),
         (["scan", "--unique", "--addons", "x.png"], "Error: --unique counts ISBNs, whatever their add-on; it cannot be combined with --addons"),
         (["validate"], "Error: no code given"),
@@ -51,6 +60,23 @@ import TestSupport
          "Error: unknown action 'lsit' (list, export, stats, lookup, merge, remove) (did you mean 'list'?)"),
         (["catalog", "list", "books.db"], "Error: --db <file> is required (did you mean '--db books.db'?)"),
         (["catalog", "export"], "Error: --db <file> is required"),
+        // A value from a fixed set: the nearest one, after the list of them.
+        (["catalog", "export", "--db", "books.db", "--format", "goodread"],
+         "Error: --format 'goodread' is not one of csv, jsonl, isbn-list, goodreads, libib, bibtex, ris, csl-json (did you mean 'goodreads'?)"),
+        (["catalog", "export", "--db", "books.db", "--format", "csvv"],
+         "Error: --format 'csvv' is not one of csv, jsonl, isbn-list, goodreads, libib, bibtex, ris, csl-json (did you mean 'csv'?)"),
+        (["catalog", "export", "--db", "books.db", "--format=CSV"],
+         "Error: --format 'CSV' is not one of csv, jsonl, isbn-list, goodreads, libib, bibtex, ris, csl-json (did you mean 'csv'?)"),
+        (["catalog", "export", "--db", "books.db", "--format", "xls"],
+         "Error: --format 'xls' is not one of csv, jsonl, isbn-list, goodreads, libib, bibtex, ris, csl-json"),
+        (["scan", "--effort", "thorogh", "x.png"], "Error: --effort 'thorogh' is not one of fast, normal, thorough (did you mean 'thorough'?)"),
+        (["camera", "--effort", "fats"], "Error: --effort 'fats' is not one of fast, normal, thorough (did you mean 'fast'?)"),
+        (["camera", "--format", "MJPEG"], "Error: --format 'MJPEG' is not one of auto, YUYV, MJPG, GREY, NV12, YU12 (did you mean 'MJPG'?)"),
+        (["lookup", "--provider", "openlibary,google", "9780306406157"],
+         "Error: --provider 'openlibary' is not one of openlibrary, google, ndl (did you mean 'openlibrary'?)"),
+        (["catalog", "lookup", "--db", "books.db", "--provider", "Google"],
+         "Error: --provider 'Google' is not one of openlibrary, google, ndl (did you mean 'google'?)"),
+        (["scan", "--JSON", "x.png"], "Error: unknown option '--JSON' (did you mean '--json'?)"),
         (["scan", "--frobnicate", "x.png"], "Error: unknown option '--frobnicate'"),
         (["frobnicate"], "Error: unknown subcommand 'frobnicate'"),
     ])
@@ -58,6 +84,20 @@ import TestSupport
         let run = try isbnscan(arguments)
         #expect(run.status == 2)
         #expect(run.stderr.split(separator: "\n").first.map(String.init) == firstLine)
+    }
+
+    /// `--roi` in percentages reads the region the fractions name: the band finds the book
+    /// inside it and not the one above it, which the whole image finds.
+    @Test func roiInPercentagesIsTheSameRegion() throws {
+        let inside = "\(testImages)/roi/band-inside.png", outside = "\(testImages)/roi/band-outside.png"
+        for (image, found) in [(inside, "9780345391803\n"), (outside, "")] {
+            let percent = try isbnscan(["scan", "--roi", "5%,40%,90%,15%", image])
+            #expect(percent.stdout == found, "\(image)")
+            #expect(percent.status == (found.isEmpty ? 4 : 0), "\(image)")
+            let fraction = try isbnscan(["scan", "--roi", "0.05,0.4,0.9,0.15", image])
+            #expect(fraction.stdout == percent.stdout && fraction.status == percent.status, "\(image)")
+        }
+        #expect(try isbnscan(["scan", outside]).stdout == "9780060850524\n")
     }
 
     @Test func usageErrorShowsUsageAndHelpPointer() throws {

@@ -97,6 +97,8 @@ import TestSupport
         ("isbnscan scan --effort ", "fast normal thorough"),
         ("isbnscan scan -j 2 --files", "--files-from"),
         ("isbnscan camera --format ", "auto GREY YUYV NV12 YU12 MJPG"),
+        ("isbnscan catalog export --format ", "csv jsonl isbn-list goodreads libib bibtex ris csl-json"),
+        ("isbnscan catalog export --format g", "goodreads"),
         ("isbnscan scan --jobs ", ""),
         ("isbnscan help d", "devices"),
         ("isbnscan validate --", "--json --accept --help"),

@@ -17,4 +17,19 @@ import Testing
         #expect(Suggestion.nearest(to: "frobnicate", in: names) == nil)
         #expect(Suggestion.nearest(to: "r", in: names) == nil)                // begins three names
     }
+
+    /// Case is no distance: a value typed in capitals gets its lower-case name, and back.
+    @Test func caseIsIgnored() {
+        #expect(Suggestion.nearest(to: "CSV", in: ["csv", "jsonl"]) == "csv")
+        #expect(Suggestion.nearest(to: "mjpeg", in: ["auto", "YUYV", "MJPG"]) == "MJPG")
+        #expect(Suggestion.nearest(to: "REC", in: ["recursive", "rescan"]) == "recursive")
+        #expect(Suggestion.nearest(to: "csv", in: ["csv", "jsonl"]) == nil)   // itself is no suggestion
+    }
+
+    @Test func aValueNotInItsSetListsTheSetAndTheNearest() {
+        #expect(Suggestion.notOneOf("fsat", option: "--effort", choices: ["fast", "normal", "thorough"]).message
+                == "--effort 'fsat' is not one of fast, normal, thorough (did you mean 'fast'?)")
+        #expect(Suggestion.notOneOf("max", option: "--effort", choices: ["fast", "normal", "thorough"]).message
+                == "--effort 'max' is not one of fast, normal, thorough")
+    }
 }

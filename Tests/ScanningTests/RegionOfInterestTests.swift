@@ -34,8 +34,23 @@ import TestSupport
                 == RegionOfInterest.band.pixelRect(imageWidth: 800, imageHeight: 600))
     }
 
+    /// A number ending in '%' is that many hundredths, each value on its own.
+    @Test func parsesPercentages() throws {
+        #expect(try RegionOfInterest(parsing: "5%,40%,90%,15%") == .band)
+        #expect(try RegionOfInterest(parsing: " 5 %, 40%,90% ,15%") == .band)
+        #expect(try RegionOfInterest(parsing: "5%,0.4,90%,0.15") == .band)
+        #expect(try RegionOfInterest(parsing: "0%,0%,100%,100%") == .full)
+        #expect(try RegionOfInterest(parsing: "12.5%,0,50%,1") == RegionOfInterest(x: 0.125, y: 0, width: 0.5, height: 1))
+        #expect(try RegionOfInterest(parsingAVFoundation: "40%,5%,15%,90%") == RegionOfInterest(parsingAVFoundation: "0.4,0.05,0.15,0.9"))
+    }
+
     @Test(arguments: [
         ("0.1,0.2,0.3", RegionError.notFourNumbers("0.1,0.2,0.3")),
+        ("5,40,90,15", .outOfRange(name: "x", value: 5)),
+        ("5%,40%,150%,15%", .outOfRange(name: "width", value: 1.5)),
+        ("5%%,40%,90%,15%", .notANumber(name: "x", text: "5%%")),
+        ("%,40%,90%,15%", .notANumber(name: "x", text: "%")),
+        ("5px,40px,90px,15px", .notANumber(name: "x", text: "5px")),
         ("0.1,abc,0.3,0.4", .notANumber(name: "y", text: "abc")),
         ("-0.1,0.2,0.3,0.4", .outOfRange(name: "x", value: -0.1)),
         ("0.1,0.2,1.5,0.4", .outOfRange(name: "width", value: 1.5)),
