@@ -68,7 +68,7 @@ let package = Package(
         // hand-written JSON (keys in the documented order) and the text, JSON Lines and CSV formatters.
         .target(name: "Records", dependencies: ["ISBN", "Scanning"]),
         // The catalogue: an SQLite file of the files scanned and the ISBNs seen (schema, migrations).
-        .target(name: "Catalog", dependencies: ["CSQLite", "Records"]),
+        .target(name: "Catalog", dependencies: ["CSQLite", "ISBN", "Records"]),
         // Book metadata by ISBN from Open Library, Google Books and NDL Search over libcurl:
         // rate limits, retries, the providers' answers parsed into Records' BookMetadata.
         .target(name: "Lookup", dependencies: ["CCurl", "CJSON", "CXML2", "ISBN", "Records"],
@@ -102,7 +102,7 @@ let package = Package(
         .testTarget(name: "RecordsTests", dependencies: ["Records", "Scanning", "ISBN"]),
         .testTarget(name: "LookupTests", dependencies: ["Lookup", "Records", "ISBN"],
                     swiftSettings: [.unsafeFlags(libxml2Headers.flatMap { ["-Xcc", $0] })]),
-        .testTarget(name: "CatalogTests", dependencies: ["Catalog", "Records"]),
+        .testTarget(name: "CatalogTests", dependencies: ["Catalog", "ISBN", "Records", "Scanning"]),
         .testTarget(name: "BatchTests", dependencies: ["Batch", "Scanning", "Imaging", "TestSupport"]),
         // Test support: builds the fake V4L2 device (Tests/FakeV4L2/fakev4l2.c) with cc.
         .target(name: "FakeV4L2", path: "Tests/FakeV4L2", exclude: ["fakev4l2.c", "xclose.c"]),

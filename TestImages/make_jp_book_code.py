@@ -20,6 +20,9 @@ ISBN = g.ean13("978404893065")          # 9784048930659
 SECOND = g.ean13("192305503200")        # C-code 3055, 3200 yen before tax
 ALONE = g.ean13("192009501500")         # the issue's example: C-code 0095, 1500 yen
 assert SECOND == "1923055032002" and ALONE == "1920095015002"
+ADDON_ISBN, ADDON = g.ean13("978055329335"), "51299"   # 9780553293357, USD 12.99
+JAN = g.ean13("490123456789")           # 4901234567894, a product code: refused
+assert ADDON_ISBN == "9780553293357" and JAN == "4901234567894"
 
 
 def zint_bmp(data, symb="ISBNX", scale=2, extra=()):
@@ -52,6 +55,20 @@ def two_rows(top, bottom, scale=2):
     return img
 
 
+def shelf():
+    """One picture of three books' codes: the two rows of a Japanese book on the left, an ISBN with
+    its 5-digit add-on at the top right, a product code (JAN, refused) at the bottom right."""
+    both = two_rows(ISBN, SECOND)
+    addon = g.barcode_with_text(ADDON_ISBN + "+" + ADDON)
+    jan = g.barcode_with_text(JAN, "EANX")
+    right = max(addon.w, jan.w)
+    img = g.Img(both.w + 80 + right, max(both.h, addon.h + 60 + jan.h))
+    img.paste_gray(both, 0, 0)
+    img.paste_gray(addon, both.w + 80, 0)
+    img.paste_gray(jan, both.w + 80, addon.h + 60)
+    return img
+
+
 def photo(img, seed):
     """The picture on a noisy warm-grey page, as a phone photo of a cover looks (JPEG q80)."""
     rnd = random.Random(seed)
@@ -79,6 +96,8 @@ def main():
         g.write_txt(g.out("jpbook", "two-rows-photo"), ISBN)
         alone = g.barcode_with_text(ALONE, "EANX")
         g.write_bytes(g.out("jpbook", "second-row-alone.png"), g.png_gray8(alone))
+        g.write_bytes(g.out("jpbook", "shelf.png"), g.png_gray8(shelf()))
+        g.write_txt(g.out("jpbook", "shelf"), ISBN + "\n" + ADDON_ISBN + ADDON)
     finally:
         shutil.rmtree(g.TMP, ignore_errors=True)
 

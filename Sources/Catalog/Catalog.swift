@@ -134,12 +134,16 @@ public final class Catalog {
         } catch {
             throw Self.diagnosed(error, path: path, existed: true, access: access)
         }
-        try db.execute("PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON")
+        // Foreign keys off while migrating: a migration that rebuilds a table drops the old one,
+        // which with them on would delete the rows that refer to it (SQLite's "making other kinds
+        // of table schema changes"; the pragma is a no-op inside the transaction).
+        try db.execute("PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = OFF")
         if current > 0 && current < version {
             notice("\(path): upgrading the catalogue from schema version \(current) to \(version) "
                    + "(isbnscan versions before it cannot write it afterwards)")
         }
         try migrate(upTo: version)
+        try db.execute("PRAGMA foreign_keys = ON")
     }
 
     /// The file's `user_version` and how many tables it has; a file that is no SQLite database
@@ -215,7 +219,9 @@ public final class Catalog {
             let current = Int(try Statement(db, "PRAGMA user_version").scalar() ?? 0)
             guard current < target else { return }
             for version in (current + 1)...target {
-                try db.execute(Schema.migrations[version - 1])
+                let migration = Schema.migrations[version - 1]
+                try db.execute(migration.sql)
+                try migration.then?(self)
                 try db.execute("PRAGMA user_version = \(version)")
             }
         }
@@ -320,14 +326,6 @@ public final class Catalog {
         public var refusedCount: Int
         public var symbolCount: Int
         public var scannedAt: String
-        /// The file's JSON line as `scan --json` printed it.
-        public var record: String
-
-        /// The scan this row keeps, as a record named `file` (hyphenated and judged with
-        /// `options`), or `nil` when this version cannot read the row's record back.
-        public func fileRecord(named file: String, options: RecordOptions = RecordOptions()) -> FileRecord? {
-            JSONValue(parsing: record).flatMap { FileRecord(json: $0, file: file, options: options) }
-        }
 
         /// Whether this row is the scan of the file `identity` describes as it is now: the same
         /// device, inode, size, modification time and content hash, and read then (a failure
@@ -341,13 +339,12 @@ public final class Catalog {
     private func storedFiles(where condition: String, _ values: [Statement.Value]) throws(CatalogError) -> [StoredFile] {
         var found: [StoredFile] = []
         let identity = version >= 3 ? "device, inode, content_hash" : "NULL, NULL, NULL"
-        let columns = "id, path, name, size, mtime_ns, \(identity), status, isbn_count, refused_count, symbol_count, scanned_at, record"
+        let columns = "id, path, name, size, mtime_ns, \(identity), status, isbn_count, refused_count, symbol_count, scanned_at"
         try statement("SELECT \(columns) FROM files WHERE \(condition)").run(values) { row in
             found.append(StoredFile(id: row.int(0), path: row.blob(1), name: row.text(2) ?? "", size: row.optionalInt(3),
                                     modificationNanoseconds: row.optionalInt(4), device: row.optionalInt(5), inode: row.optionalInt(6),
                                     contentHash: row.optionalInt(7), status: row.text(8) ?? "", isbnCount: Int(row.int(9)),
-                                    refusedCount: Int(row.int(10)), symbolCount: Int(row.int(11)), scannedAt: row.text(12) ?? "",
-                                    record: row.text(13) ?? ""))
+                                    refusedCount: Int(row.int(10)), symbolCount: Int(row.int(11)), scannedAt: row.text(12) ?? ""))
         }
         return found
     }
@@ -453,39 +450,37 @@ public final class Catalog {
            try statement("SELECT COUNT(*) FROM files WHERE id = ?").scalar([.int(replacing)]) == 1 {
             fileID = replacing
         }
-        func optional(_ n: Int64?) -> Statement.Value { n.map { .int($0) } ?? .null }
         let values: [Statement.Value] = [
-            .blob(key), .text(record.file), optional(identity?.size ?? size),
-            optional(identity?.modificationNanoseconds ?? modificationNanoseconds), optional(identity?.device),
-            optional(identity?.inode), optional(identity?.contentHash), .text(status), .int(Int64(record.isbns.count)),
+            .blob(key), .text(record.file), .optional(identity?.size ?? size),
+            .optional(identity?.modificationNanoseconds ?? modificationNanoseconds), .optional(identity?.device),
+            .optional(identity?.inode), .optional(identity?.contentHash), .text(status), .int(Int64(record.isbns.count)),
             .int(Int64(record.rejected.filter(\.isProblem).count)), .int(Int64(record.symbols.count)),
-            record.error.map { .text($0) } ?? .null,
-            entry.warnings.isEmpty ? .null : .text(entry.warnings.joined(separator: "\n")),
-            .text(record.json.encoded), .text(entry.time),
+            .optional(record.error), entry.warnings.isEmpty ? .null : .text(entry.warnings.joined(separator: "\n")),
+            .optional(record.width), .optional(record.height), .optional(record.pages), .optional(record.warning), .text(entry.time),
         ]
         if let id = fileID {
             try statement("""
                 UPDATE files SET path = ?, name = ?, size = ?, mtime_ns = ?, device = ?, inode = ?, content_hash = ?, status = ?,
-                    isbn_count = ?, refused_count = ?, symbol_count = ?, error = ?, warnings = ?, record = ?, scanned_at = ?
+                    isbn_count = ?, refused_count = ?, symbol_count = ?, error = ?, warnings = ?, width = ?, height = ?, pages = ?,
+                    warning = ?, scanned_at = ?
                 WHERE id = ?
                 """).run(values + [.int(id)])
-            try statement("DELETE FROM sightings WHERE file_id = ?").run([.int(id)])
-            try statement("DELETE FROM refusals WHERE file_id = ?").run([.int(id)])
+            try deleteScan(of: id)
         } else {
             try statement("""
                 INSERT INTO files (path, name, size, mtime_ns, device, inode, content_hash, status, isbn_count, refused_count,
-                                   symbol_count, error, warnings, record, scanned_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                   symbol_count, error, warnings, width, height, pages, warning, scanned_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 RETURNING id
                 """).run(values) { row in fileID = row.int(0) }
         }
         guard let fileID else { return }
         // The row this file was known by before (an older spelling) goes, with its sightings.
         if let replacing = entry.replacing, replacing != fileID {
-            try statement("DELETE FROM sightings WHERE file_id = ?").run([.int(replacing)])
-            try statement("DELETE FROM refusals WHERE file_id = ?").run([.int(replacing)])
+            try deleteScan(of: replacing)
             try statement("DELETE FROM files WHERE id = ?").run([.int(replacing)])
         }
+        try insertRecord(record, fileID: fileID)
         try insert(symbols: record.symbols, isbns: record.isbns, fileID: fileID, device: nil, frame: nil,
                    source: record.file, at: entry.time)
     }
@@ -657,35 +652,58 @@ public final class Catalog {
         try Statement(db, "ATTACH DATABASE ? AS other").run([.text(Self.readOnlyURI(other))])
         defer { try? db.execute("DETACH DATABASE other") }
         let identity = sourceVersion >= 3 ? "o.device, o.inode, o.content_hash" : "NULL, NULL, NULL"
+        let hasRows = sourceVersion >= Schema.recordRows
+        let recordColumns = hasRows ? "o.width, o.height, o.pages, o.warning" : "NULL, NULL, NULL, NULL"
+        // The row in this catalogue of the other's file `file_id`, once copied.
+        let mainID = "(SELECT f.id FROM main.files f JOIN other.files o ON o.path = f.path WHERE o.id = s.file_id)"
+        let newer = "s.file_id IN (SELECT other_id FROM temp.merge_newer)"
         try writing { () throws(CatalogError) in
             let before = try totals()
             try db.execute("""
                 CREATE TEMP TABLE merge_newer AS
                     SELECT o.id AS other_id, o.path AS path FROM other.files o LEFT JOIN main.files f ON f.path = o.path
                     WHERE f.id IS NULL OR o.scanned_at > f.scanned_at;
-                DELETE FROM main.sightings WHERE file_id IN (SELECT f.id FROM main.files f JOIN temp.merge_newer n ON n.path = f.path);
-                DELETE FROM main.refusals WHERE file_id IN (SELECT f.id FROM main.files f JOIN temp.merge_newer n ON n.path = f.path);
+                """ + (["sightings", "refusals"] + Schema.recordTables).map { table in
+                    "DELETE FROM main.\(table) WHERE file_id IN (SELECT f.id FROM main.files f JOIN temp.merge_newer n ON n.path = f.path);\n"
+                }.joined() + """
                 INSERT INTO main.files (path, name, size, mtime_ns, device, inode, content_hash, status, isbn_count, refused_count,
-                                        symbol_count, error, warnings, record, scanned_at)
+                                        symbol_count, error, warnings, width, height, pages, warning, scanned_at)
                 SELECT o.path, o.name, o.size, o.mtime_ns, \(identity), o.status, o.isbn_count, o.refused_count, o.symbol_count,
-                       o.error, o.warnings, o.record, o.scanned_at
+                       o.error, o.warnings, \(recordColumns), o.scanned_at
                 FROM other.files o WHERE o.id IN (SELECT other_id FROM temp.merge_newer)
                 ON CONFLICT (path) DO UPDATE SET name = excluded.name, size = excluded.size, mtime_ns = excluded.mtime_ns,
                     device = excluded.device, inode = excluded.inode, content_hash = excluded.content_hash,
                     status = excluded.status, isbn_count = excluded.isbn_count, refused_count = excluded.refused_count,
                     symbol_count = excluded.symbol_count, error = excluded.error, warnings = excluded.warnings,
-                    record = excluded.record, scanned_at = excluded.scanned_at;
+                    width = excluded.width, height = excluded.height, pages = excluded.pages, warning = excluded.warning,
+                    scanned_at = excluded.scanned_at;
                 INSERT OR IGNORE INTO main.sightings (isbn13, isbn10, addon, file_id, device, frame, source, polygon, seen_at)
-                SELECT s.isbn13, s.isbn10, s.addon, (SELECT f.id FROM main.files f JOIN other.files o ON o.path = f.path
-                                                     WHERE o.id = s.file_id),
-                       s.device, s.frame, s.source, s.polygon, s.seen_at FROM other.sightings s
-                WHERE s.file_id IS NULL OR s.file_id IN (SELECT other_id FROM temp.merge_newer);
+                SELECT s.isbn13, s.isbn10, s.addon, \(mainID), s.device, s.frame, s.source, s.polygon, s.seen_at FROM other.sightings s
+                WHERE s.file_id IS NULL OR \(newer);
                 """ + (sourceVersion >= 2 ? """
                 INSERT OR IGNORE INTO main.refusals (file_id, device, frame, source, type, data, reason, detail, seen_at)
-                SELECT (SELECT f.id FROM main.files f JOIN other.files o ON o.path = f.path WHERE o.id = r.file_id),
-                       r.device, r.frame, r.source, r.type, r.data, r.reason, r.detail, r.seen_at FROM other.refusals r
-                WHERE r.file_id IS NULL OR r.file_id IN (SELECT other_id FROM temp.merge_newer);
-                """ : "") + "DROP TABLE temp.merge_newer;")
+                SELECT \(mainID), s.device, s.frame, s.source, s.type, s.data, s.reason, s.detail, s.seen_at FROM other.refusals s
+                WHERE s.file_id IS NULL OR \(newer);
+                """ : ""))
+            if hasRows {
+                for table in Schema.recordTables {
+                    var columns: [String] = []
+                    try Statement(db, "SELECT name FROM main.pragma_table_info(?) WHERE name != 'file_id'").run([.text(table)]) { row in
+                        columns.append(row.text(0) ?? "")
+                    }
+                    try db.execute("""
+                        INSERT INTO main.\(table) (file_id, \(columns.joined(separator: ", ")))
+                        SELECT \(mainID), \(columns.map { "s." + $0 }.joined(separator: ", ")) FROM other.\(table) s WHERE \(newer)
+                        """)
+                }
+            } else {
+                // The other keeps its records as JSON lines: read once, into this catalogue's rows.
+                try recordsFromJSON("""
+                    SELECT f.id, o.record, o.id FROM temp.merge_newer n JOIN other.files o ON o.id = n.other_id
+                    JOIN main.files f ON f.path = o.path WHERE o.id > ? ORDER BY o.id LIMIT 256
+                    """)
+            }
+            try db.execute("DROP TABLE temp.merge_newer")
             // The other's lookup answers where this catalogue has none, or an older one.
             let mine = try cachedLookups()
             for (isbn13, theirs) in try source.cachedLookups().sorted(by: { $0.key < $1.key }) {

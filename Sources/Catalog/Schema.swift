@@ -1,7 +1,7 @@
 /// The catalogue's schema: one migration per version, applied in order; `PRAGMA user_version`
 /// holds the version reached (0 for a new file). Documentation/catalog.md documents the tables.
 ///
-/// Tables (version 4):
+/// Tables (version 5):
 /// - `files`: one row per file, keyed by `path`. `path` is the canonical absolute path
 ///   (realpath(3)) as bytes; `device`, `inode`, `size`, `mtime_ns` (stat(2)) and
 ///   `content_hash` (``FileIdentity/contentHash``) tell whether the row still describes the
@@ -11,9 +11,25 @@
 ///   canonical path takes the row over (re-keys and rescans it), so no file is counted twice.
 ///   `status` `error` is a file that could not be read: kept to be counted and shown, and
 ///   scanned again on the next run. Paths that name no file are never recorded.
+///   With the four tables below, the row is the file's last scan as ``Records/FileRecord``
+///   holds it (version 5): `name` (its `file`), `width`, `height`, `pages`, `warning` (the
+///   record's: a file read only in part) and `error`; `warnings` are the `Warning:` texts the
+///   scan printed.
+/// - `symbols` (version 5): the record's symbols, `position` from 0 in reading order; an
+///   accepted one's ISBN is its `data`, `addon`, `page` and `qualifier`, with `isbn10` and the
+///   Japanese book code paired with it (`isbn_jp_book_code`); a refused one has `reason`,
+///   `detail` and `misread_of`; a Japanese book code (`jp_book_code`, its 13 digits) read beside
+///   its ISBN has verdict `jp-book-code` and that ISBN (`paired_isbn13`).
+/// - `file_isbns`, `file_refusals`, `candidates` (version 5): the record's `isbns`, `rejected`
+///   and `candidates` lists, each in order (`position`). Hyphenation, groups, add-on prices and
+///   what a Japanese book code's digits mean are worked out from the digits when read, so they
+///   are not stored. These rows are what the scan reported, replayed for unchanged files
+///   (`scan -o`); `sightings` and `refusals` are what the catalogue counts, lists and forgets
+///   (`catalog remove`), so a book removed there stays in the record of the scan that read it.
 /// - `sightings`: one row per ISBN accepted in one file's scan (`file_id`) or confirmed by a
 ///   camera frame (`device`, `frame`); a file's sightings are replaced when it is scanned again.
-/// - `refusals`: codes refused, like sightings.
+/// - `refusals`: codes refused, like sightings (misreads of an accepted code are not refusals
+///   to count: they are in `file_refusals` only).
 /// - `lookups` (version 4): what the book lookup found per ISBN: `found` 1 with the fields
 ///   (``Records/BookMetadata``'s, `authors` and `subjects` as JSON arrays of strings) and the
 ///   `provider` that knew the book, or `found` 0 with the providers asked (comma-separated),
@@ -25,13 +41,21 @@
 ///   its answer is stored in `lookups`. A failed lookup never touches `lookups`.
 ///
 /// A migration runs inside the one `BEGIN IMMEDIATE` transaction that also reads
-/// `user_version`, so writers starting together on a new file create the tables once.
-/// Tables added on top (book metadata) come as new migrations at the end of ``migrations``.
+/// `user_version`, so writers starting together on a new file create the tables once, and a
+/// migration that fails (or a process killed during it) leaves the file as it was.
+/// Tables added on top come as new migrations at the end of ``migrations``.
 enum Schema {
+    /// One step of the schema: SQL, then what SQL alone cannot do, in the same transaction.
+    struct Migration: Sendable {
+        let sql: String
+        /// Run after `sql` (converting rows); `nil` for most.
+        var then: (@Sendable (Catalog) throws(CatalogError) -> Void)? = nil
+    }
+
     /// Version n is reached by running `migrations[n - 1]`.
-    static let migrations: [String] = [
+    static let migrations: [Migration] = [
         // 1: files scanned and ISBN sightings.
-        """
+        Migration(sql: """
         CREATE TABLE files (
             id INTEGER PRIMARY KEY,
             path BLOB NOT NULL UNIQUE,
@@ -62,9 +86,9 @@ enum Schema {
         CREATE INDEX sightings_by_isbn ON sightings(isbn13);
         CREATE INDEX sightings_by_file ON sightings(file_id);
         CREATE UNIQUE INDEX sightings_once ON sightings(isbn13, source, seen_at, IFNULL(frame, -1));
-        """,
+        """),
         // 2: refused codes, so `catalog stats` can count them by reason.
-        """
+        Migration(sql: """
         CREATE TABLE refusals (
             id INTEGER PRIMARY KEY,
             file_id INTEGER REFERENCES files(id) ON DELETE CASCADE,
@@ -79,17 +103,17 @@ enum Schema {
         );
         CREATE INDEX refusals_by_file ON refusals(file_id);
         CREATE UNIQUE INDEX refusals_once ON refusals(data, source, seen_at, IFNULL(frame, -1));
-        """,
+        """),
         // 3: what identifies a file besides its (now canonical) path.
-        """
+        Migration(sql: """
         ALTER TABLE files ADD COLUMN device INTEGER;
         ALTER TABLE files ADD COLUMN inode INTEGER;
         ALTER TABLE files ADD COLUMN content_hash INTEGER;
         CREATE INDEX files_by_inode ON files(device, inode);
-        """,
+        """),
         // 4: the book lookup's cache and the lookups still to do. IF NOT EXISTS: a catalogue whose
         // version was set back by hand (or a half-copied file) gets the tables once.
-        """
+        Migration(sql: """
         CREATE TABLE IF NOT EXISTS lookup_responses (
             id INTEGER PRIMARY KEY,
             provider TEXT NOT NULL,
@@ -123,9 +147,110 @@ enum Schema {
             tried_at TEXT,
             error TEXT
         );
-        """,
+        """),
+        // 5: the scan's record as rows: created here, filled from the JSON line each file row kept
+        // (`files.record`, which then goes) by ``Catalog/moveRecordsOutOfJSON()``. IF NOT EXISTS
+        // and the columns added only when missing, as for 4.
+        Migration(sql: """
+        CREATE TABLE IF NOT EXISTS symbols (
+            file_id INTEGER NOT NULL REFERENCES files(id) ON DELETE CASCADE,
+            position INTEGER NOT NULL,
+            type TEXT NOT NULL,
+            data TEXT NOT NULL,
+            addon TEXT,
+            quality INTEGER NOT NULL,
+            orientation INTEGER,
+            polygon TEXT NOT NULL,
+            pass TEXT NOT NULL,
+            page INTEGER,
+            verdict TEXT NOT NULL CHECK (verdict IN ('accepted', 'rejected', 'jp-book-code')),
+            isbn10 TEXT,
+            isbn_jp_book_code TEXT,
+            reason TEXT,
+            detail TEXT,
+            misread_of TEXT,
+            paired_isbn13 TEXT,
+            jp_book_code TEXT,
+            printed_line TEXT,
+            qualifier TEXT,
+            printed_digits TEXT,
+            PRIMARY KEY (file_id, position)
+        );
+        CREATE TABLE IF NOT EXISTS file_isbns (
+            file_id INTEGER NOT NULL REFERENCES files(id) ON DELETE CASCADE,
+            position INTEGER NOT NULL,
+            isbn13 TEXT NOT NULL,
+            isbn10 TEXT,
+            addon TEXT,
+            page INTEGER,
+            qualifier TEXT,
+            jp_book_code TEXT,
+            PRIMARY KEY (file_id, position)
+        );
+        CREATE TABLE IF NOT EXISTS file_refusals (
+            file_id INTEGER NOT NULL REFERENCES files(id) ON DELETE CASCADE,
+            position INTEGER NOT NULL,
+            type TEXT NOT NULL,
+            data TEXT NOT NULL,
+            reason TEXT NOT NULL,
+            detail TEXT NOT NULL,
+            misread_of TEXT,
+            PRIMARY KEY (file_id, position)
+        );
+        CREATE TABLE IF NOT EXISTS candidates (
+            file_id INTEGER NOT NULL REFERENCES files(id) ON DELETE CASCADE,
+            position INTEGER NOT NULL,
+            polygon TEXT NOT NULL,
+            angle INTEGER NOT NULL,
+            inverted INTEGER NOT NULL CHECK (inverted IN (0, 1)),
+            strong INTEGER NOT NULL CHECK (strong IN (0, 1)),
+            PRIMARY KEY (file_id, position)
+        );
+        """, then: { catalog throws(CatalogError) in try catalog.moveRecordsOutOfJSON() }),
     ]
 
     /// The version a catalogue has after ``migrations``.
     static var version: Int { migrations.count }
+
+    /// The version from which a file's record is rows (before it: `files.record`, its JSON line).
+    static let recordRows = 5
+
+    /// The tables of a file's record's lists (version 5), each row keyed by `file_id` and `position`.
+    static let recordTables = ["symbols", "file_isbns", "file_refusals", "candidates"]
+
+    /// `files` rebuilt without `record` (version 5), its columns in the order migrations 1, 3
+    /// and 5 gave them, its rows and `id`s kept.
+    static let filesWithoutRecord = """
+        CREATE TABLE files_new (
+            id INTEGER PRIMARY KEY,
+            path BLOB NOT NULL UNIQUE,
+            name TEXT NOT NULL,
+            size INTEGER,
+            mtime_ns INTEGER,
+            status TEXT NOT NULL CHECK (status IN ('isbn', 'refused', 'no-barcode', 'error')),
+            isbn_count INTEGER NOT NULL,
+            refused_count INTEGER NOT NULL,
+            symbol_count INTEGER NOT NULL,
+            error TEXT,
+            warnings TEXT,
+            scanned_at TEXT NOT NULL,
+            device INTEGER,
+            inode INTEGER,
+            content_hash INTEGER,
+            width INTEGER,
+            height INTEGER,
+            pages INTEGER,
+            warning TEXT
+        );
+        INSERT INTO files_new (id, path, name, size, mtime_ns, status, isbn_count, refused_count, symbol_count, error, warnings,
+                               scanned_at, device, inode, content_hash, width, height, pages, warning)
+        SELECT id, path, name, size, mtime_ns, status, isbn_count, refused_count, symbol_count, error, warnings,
+               scanned_at, device, inode, content_hash, width, height, pages, warning FROM files;
+        DROP TABLE files;
+        ALTER TABLE files_new RENAME TO files;
+        CREATE INDEX files_by_inode ON files(device, inode);
+        """
+
+    /// The columns of `files` that hold a record's own fields (version 5), as `ALTER TABLE ADD COLUMN` takes them.
+    static let recordColumns = ["width INTEGER", "height INTEGER", "pages INTEGER", "warning TEXT"]
 }

@@ -29,6 +29,15 @@ final class Statement {
     /// A value bound to a parameter.
     enum Value {
         case null, int(Int64), text(String), blob([UInt8])
+
+        /// `.text(s)`, or `.null` when `s` is `nil`.
+        static func optional(_ s: String?) -> Value { s.map(Value.text) ?? .null }
+        /// `.int(n)`, or `.null` when `n` is `nil`.
+        static func optional(_ n: Int64?) -> Value { n.map(Value.int) ?? .null }
+        /// `.int(n)`, or `.null` when `n` is `nil`.
+        static func optional(_ n: Int?) -> Value { n.map { .int(Int64($0)) } ?? .null }
+        /// `.int(1)` or `.int(0)`.
+        static func bool(_ b: Bool) -> Value { .int(b ? 1 : 0) }
     }
 
     /// Resets the statement, binds `values` to parameters 1…n, steps it to the end

@@ -31,9 +31,10 @@ struct ResumePlan {
             switch decision {
             case .scan(let identity, let row): scan = (identity, row)
             case .unchanged(let stored):
-                // -o holds every file's result: the catalogue's for this one; a record this
-                // version cannot read back is scanned again.
-                let record = settings.output == nil ? nil : stored.fileRecord(named: input.path.description, options: recordOptions)
+                // -o holds every file's result: the catalogue's for this one; a record that
+                // cannot be read back is scanned again.
+                let record = settings.output == nil ? nil
+                    : try? catalog.fileRecord(of: stored, named: input.path.description, options: recordOptions)
                 if settings.output != nil && record == nil {
                     scan = (FileIdentity(path: input.path.bytes), stored.id)
                     break

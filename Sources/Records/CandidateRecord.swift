@@ -26,7 +26,7 @@ public struct CandidateRecord: Sendable, Equatable {
     }
 
     public var json: JSONValue {
-        .object(["polygon": .array(polygon.map { .array([.int($0.x), .int($0.y)]) }), "angle": .int(angle),
+        .object(["polygon": JSONValue(polygon: polygon), "angle": .int(angle),
                  "inverted": .bool(inverted)])
     }
 

@@ -1,3 +1,4 @@
+import ISBN
 import Scanning
 
 /// What `scan` reports for one file:
@@ -82,53 +83,67 @@ public struct FileRecord: Sendable, Equatable, JSONRecord {
 }
 
 extension FileRecord {
-    /// The record whose ``json`` is `json` (a line `scan --json` wrote, as the catalogue keeps
-    /// it), shown as `file`; hyphenation and groups are worked out again with `options`' range
-    /// message. A candidate's strength is not in the JSON: every one comes back as not strong.
-    /// `nil` when `json` is not a file record.
+    /// The record whose ``json`` is `json` (a line `scan --json` wrote, as catalogues before
+    /// schema version 5 keep it), shown as `file`; hyphenation and groups are worked out again
+    /// with `options`' range message. A candidate's strength is not in the JSON: every one comes
+    /// back as not strong. `nil` when `json` is not a file record.
+    ///
+    /// An accepted symbol's ISBN is its digits, add-on, page and qualifier (as
+    /// ``SymbolRecord/init(_:options:)`` builds it); the Japanese book code given to it is the one
+    /// whose nearest accepted symbol it is (the pairing rule of ``FileRecord/init(_:options:)``).
     public init?(json: JSONValue, file: String, options: RecordOptions = RecordOptions()) {
         func string(_ value: JSONValue?) -> String? { if case .string(let s)? = value { return s } else { return nil } }
         func int(_ value: JSONValue?) -> Int? { if case .int(let n)? = value { return n } else { return nil } }
         func array(_ value: JSONValue?) -> [JSONValue] { if case .array(let items)? = value { return items } else { return [] } }
-        func points(_ value: JSONValue?) -> [Point] {
-            array(value).compactMap { point in
-                let xy = array(point)
-                guard xy.count == 2, let x = int(xy[0]), let y = int(xy[1]) else { return nil }
-                return Point(x: x, y: y)
-            }
-        }
+        func jpBookCode(_ value: JSONValue?) -> JapaneseBookCode? { string(value?["code"]).flatMap(JapaneseBookCode.init(ean:)) }
         guard string(json["file"]) != nil else { return nil }
         let rejected = array(json["rejected"]).compactMap { item -> RefusalRecord? in
             guard let type = string(item["type"]), let data = string(item["data"]), let reason = string(item["reason"]),
                   let detail = string(item["detail"]) else { return nil }
             return RefusalRecord(type: type, data: data, reason: reason, detail: detail, misreadOf: string(item["misread_of"]))
         }
-        func isbn(_ item: JSONValue) -> ISBNRecord? {
+        let isbns = array(json["isbns"]).compactMap { item -> ISBNRecord? in
             guard let isbn13 = string(item["isbn13"]) else { return nil }
             var record = ISBNRecord(isbn13: isbn13, isbn10: string(item["isbn10"]), addOn: string(item["addon"]))
             if let ranges = options.ranges { record.hyphenate(with: ranges) }
             record.qualifier = string(item["qualifier"])
             record.page = int(item["page"])
+            record.jpBookCode = jpBookCode(item["jp_book_code"])
             return record
         }
-        let isbns = array(json["isbns"]).compactMap(isbn)
-        let symbols = array(json["symbols"]).compactMap { item -> SymbolRecord? in
+        var symbols = array(json["symbols"]).compactMap { item -> SymbolRecord? in
             guard let type = string(item["type"]), let data = string(item["data"]), let quality = int(item["quality"]),
                   let pass = string(item["pass"]) else { return nil }
-            let page = int(item["page"]), addOn = string(item["addon"])
-            let accepted = string(item["verdict"]) == "accepted"
-            let isbnRecord = accepted
-                ? (isbns.first { $0.isbn13 == data && $0.page == page } ?? isbn(.object(["isbn13": .string(data)]))) : nil
-            let refusal = accepted ? nil
-                : (rejected.first { $0.type == type && $0.data == data && $0.reason == string(item["reason"]) }
-                   ?? RefusalRecord(type: type, data: data, reason: string(item["reason"]) ?? "", detail: ""))
+            let page = int(item["page"]), addOn = string(item["addon"]), verdict = string(item["verdict"])
+            let code = jpBookCode(item["jp_book_code"])
+            var isbnRecord: ISBNRecord?
+            if verdict == "accepted" {
+                let isbn10 = isbns.first { $0.isbn13 == data }?.isbn10 ?? ISBN.judge(ean: data, accepting: .with979).isbn?.isbn10
+                isbnRecord = ISBNRecord(isbn13: data, isbn10: isbn10, addOn: addOn)
+                if let ranges = options.ranges { isbnRecord?.hyphenate(with: ranges) }
+                isbnRecord?.qualifier = string(item["qualifier"])
+                isbnRecord?.page = page
+            }
+            var refusal: RefusalRecord?
+            if verdict != "accepted" && verdict != "jp-book-code" {
+                let reason = string(item["reason"]) ?? ""
+                // A Japanese book code's refusal says what it is, whether or not the list kept it.
+                refusal = rejected.first { $0.type == type && $0.data == data && $0.reason == reason }
+                    ?? RefusalRecord(type: type, data: data, reason: reason, detail: reason == "jp-book-code" ? code?.refusalDetail ?? "" : "")
+            }
             var symbol = SymbolRecord(type: type, data: data, addOn: addOn, quality: quality, orientation: int(item["orientation"]),
-                                      polygon: points(item["polygon"]), pass: pass, isbn: isbnRecord, refusal: refusal)
+                                      polygon: item["polygon"]?.polygon ?? [], pass: pass, isbn: isbnRecord, refusal: refusal)
             symbol.page = page
+            symbol.jpBookCode = code
+            symbol.pairedISBN = verdict == "jp-book-code" ? string(item["isbn13"]) : nil
             symbol.printedLine = string(item["text"])
             symbol.qualifier = string(item["qualifier"])
             symbol.printedDigits = string(item["printed_digits"])
             return symbol
+        }
+        for index in symbols.indices where symbols[index].pairedISBN != nil {
+            let code = symbols[index].jpBookCode
+            if let partner = JapaneseBookCode.partner(of: index, in: symbols) { symbols[partner].isbn?.jpBookCode = code }
         }
         self.init(file: file, width: int(json["width"]), height: int(json["height"]), symbols: symbols, isbns: isbns,
                   rejected: rejected, error: string(json["error"]))
@@ -136,7 +151,7 @@ extension FileRecord {
         pages = int(json["pages"])
         candidates = array(json["candidates"]).compactMap { item in
             guard let angle = int(item["angle"]), case .bool(let inverted)? = item["inverted"] else { return nil }
-            return CandidateRecord(polygon: points(item["polygon"]), angle: angle, inverted: inverted, isStrong: false)
+            return CandidateRecord(polygon: item["polygon"]?.polygon ?? [], angle: angle, inverted: inverted, isStrong: false)
         }
     }
 }

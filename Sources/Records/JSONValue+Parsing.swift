@@ -1,3 +1,5 @@
+import Scanning
+
 extension JSONValue {
     /// Parses the JSON text `text` (RFC 8259) as records write it: integers only (no fractions
     /// or exponents: no record has them), strings with every escape of §7 including surrogate
@@ -8,6 +10,21 @@ extension JSONValue {
         parser.skipSpace()
         guard parser.offset == parser.bytes.count else { return nil }
         self = value
+    }
+
+    /// A polygon as the records write it: `[[x, y], …]`, in the order of `points`.
+    public init(polygon points: [Point]) {
+        self = .array(points.map { .array([.int($0.x), .int($0.y)]) })
+    }
+
+    /// The points of a polygon written as ``init(polygon:)`` writes it; items that are not two
+    /// integers are left out, anything but an array is no point.
+    public var polygon: [Point] {
+        guard case .array(let items) = self else { return [] }
+        return items.compactMap { item in
+            guard case .array(let xy) = item, xy.count == 2, case .int(let x) = xy[0], case .int(let y) = xy[1] else { return nil }
+            return Point(x: x, y: y)
+        }
     }
 }
 

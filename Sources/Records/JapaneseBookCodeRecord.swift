@@ -53,9 +53,7 @@ extension JapaneseBookCode {
     static func pair(symbols: inout [SymbolRecord], isbns: inout [ISBNRecord], rejected: inout [RefusalRecord]) {
         for index in symbols.indices {
             guard let refusal = symbols[index].refusal, let code = JapaneseBookCode(ean: symbols[index].data) else { continue }
-            let here = symbols[index]
-            let partner = symbols.indices.filter { symbols[$0].isbn != nil && symbols[$0].page == here.page }
-                .min { distance(symbols[$0], here) < distance(symbols[$1], here) }
+            let partner = partner(of: index, in: symbols)
             symbols[index].jpBookCode = code
             if let partner, let isbn = symbols[partner].isbn {
                 symbols[index].refusal = nil
@@ -72,6 +70,14 @@ extension JapaneseBookCode {
                 rejected = rejected.map { $0.data == refusal.data ? alone : $0 }
             }
         }
+    }
+
+    /// The accepted symbol on the same page nearest to `symbols[index]` (the first of those
+    /// equally near), or `nil` when the page has none.
+    static func partner(of index: Int, in symbols: [SymbolRecord]) -> Int? {
+        let here = symbols[index]
+        return symbols.indices.filter { symbols[$0].isbn != nil && symbols[$0].page == here.page }
+            .min { distance(symbols[$0], here) < distance(symbols[$1], here) }
     }
 
     /// Squared distance between the centres of two symbols' polygons, in pixels².

@@ -73,7 +73,7 @@ public struct SymbolRecord: Sendable, Equatable, JSONRecord {
     public var json: JSONValue {
         .object(["type": .string(type), "data": .string(data), "addon": .optional(addOn), "quality": .int(quality),
                  "orientation": .optional(orientation),
-                 "polygon": .array(polygon.map { .array([.int($0.x), .int($0.y)]) }),
+                 "polygon": JSONValue(polygon: polygon),
                  "pass": .string(pass), "verdict": .string(verdict), "reason": .optional(refusal?.reason)])
             .adding("page", page.map(JSONValue.int)).adding("isbn13", pairedISBN.map(JSONValue.string))
             .adding("jp_book_code", jpBookCode?.json)

@@ -84,8 +84,15 @@ import Testing
         let file = TemporaryCatalog()
         defer { file.remove() }
         do {
-            let old = try Catalog(path: file.path, upTo: 3)
-            try old.record(fileRecord("a.png", isbns: ["9780306406157"]), path: Array("/a.png".utf8), size: 1, modificationNanoseconds: 1)
+            _ = try Catalog(path: file.path, upTo: 3)
+            // As isbnscan wrote version 3: the record as its JSON line.
+            let line = fileRecord("/a.png", isbns: ["9780306406157"]).json.encoded
+            try Connection(path: file.path).execute("""
+                INSERT INTO files (path, name, size, mtime_ns, status, isbn_count, refused_count, symbol_count, record, scanned_at)
+                VALUES (CAST('/a.png' AS BLOB), '/a.png', 1, 1, 'isbn', 1, 0, 1, '\(line)', '2026-11-30T10:00:00.000Z');
+                INSERT INTO sightings (isbn13, isbn10, file_id, source, polygon, seen_at)
+                VALUES ('9780306406157', 'X', 1, '/a.png', '[]', '2026-11-30T10:00:00.000Z');
+                """)
         }
         // Read-only, a version-3 catalogue has no cache and is not changed.
         let reader = try Catalog(path: file.path, access: .read)
@@ -94,15 +101,21 @@ import Testing
         #expect(try reader.pendingLookups().isEmpty)
         #expect(try reader.isbnsToLookUp(refresh: false) == ["9780306406157"])
         #expect(try reader.userVersion() == 3)
+        // Read-only, the record is read from its JSON line.
+        let expected = fileRecord("/a.png", isbns: ["9780306406157"])
+        let stored = try #require(try reader.storedFile(path: Array("/a.png".utf8)))
+        #expect(try reader.fileRecord(of: stored, named: "/a.png") == expected)
         let catalog = try Catalog(path: file.path)
         #expect(catalog.openedVersion == 3)
-        #expect(try catalog.userVersion() == 4)
+        #expect(try catalog.userVersion() == 5)
         try catalog.store([LookupRecord(isbn13: "9780306406157", outcome: .found(Self.signals))], at: "2026-12-01T11:00:00.000Z")
         // The version set back by hand: the migration runs again over the tables it made, which keep their rows.
         try Connection(path: file.path).execute("PRAGMA user_version = 3")
         let again = try Catalog(path: file.path)
         #expect(again.openedVersion == 3)
-        #expect(try again.userVersion() == 4)
+        #expect(try again.userVersion() == 5)
+        // Its record, moved into rows once, is read from them.
+        #expect(try again.fileRecord(of: stored, named: "/a.png") == expected)
         #expect(try again.cachedLookup(of: "9780306406157")?.metadata == Self.signals)
         #expect(try again.books().map(\.isbn13) == ["9780306406157"])
     }

@@ -32,8 +32,8 @@ func fileRecord(_ name: String, isbns: [String], refused: [String] = [], error: 
         let file = TemporaryCatalog()
         defer { file.remove() }
         let catalog = try Catalog(path: file.path)
-        #expect(try catalog.userVersion() == 4)
-        #expect(Catalog.schemaVersion == 4)
+        #expect(try catalog.userVersion() == 5)
+        #expect(Catalog.schemaVersion == 5)
         let connection = try Connection(path: file.path)
         var mode = ""
         try Statement(connection, "PRAGMA journal_mode").run { mode = $0.text(0) ?? "" }
@@ -56,10 +56,13 @@ func fileRecord(_ name: String, isbns: [String], refused: [String] = [], error: 
                 """)
         }
         let catalog = try Catalog(path: file.path)
-        #expect(try catalog.userVersion() == 4)
+        #expect(try catalog.userVersion() == 5)
         #expect(try catalog.books().map(\.isbn13) == ["9780306406157"])
         #expect(try catalog.statistics().refusals == [:])
-        #expect(try catalog.storedFile(path: Array("a.png".utf8))?.status == "isbn")
+        let stored = try #require(try catalog.storedFile(path: Array("a.png".utf8)))
+        #expect(stored.status == "isbn" && stored.symbolCount == 1)
+        // Its JSON line is no record: none is made up, the file is to be scanned again.
+        #expect(try catalog.fileRecord(of: stored, named: "a.png") == nil)
     }
 
     @Test func newerCatalogueIsRefusedWithItsVersion() throws {
@@ -67,7 +70,7 @@ func fileRecord(_ name: String, isbns: [String], refused: [String] = [], error: 
         defer { file.remove() }
         try Connection(path: file.path).execute("PRAGMA user_version = 99")
         #expect(throws: CatalogError(code: CatalogError.misuse,
-                                     message: "catalogue schema version 99 is newer than this isbnscan's (4); use a newer isbnscan",
+                                     message: "catalogue schema version 99 is newer than this isbnscan's (5); use a newer isbnscan",
                                      sql: nil, path: file.path, sqliteMessage: false)) { try Catalog(path: file.path) }
     }
 

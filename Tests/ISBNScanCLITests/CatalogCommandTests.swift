@@ -1,5 +1,7 @@
 import Catalog
 import Foundation
+import ISBN
+import Records
 import Testing
 import TestSupport
 
@@ -26,7 +28,8 @@ import TestSupport
         let catalog = try Catalog(path: db)
         for (name, line) in zip(["a.png", "b.png", "c.jpg", "d.png"], lines) {
             let stored = try #require(try catalog.storedFile(path: Array((shelf.path + "/" + name).utf8)))
-            #expect(stored.record == line)
+            let record = try catalog.fileRecord(of: stored, named: shelf.path + "/" + name, options: RecordOptions(ranges: .bundled))
+            #expect(record?.json.encoded == line)
         }
         #expect(try catalog.storedFile(path: Array((shelf.path + "/a.png").utf8))?.status == "isbn")
         #expect(try catalog.storedFile(path: Array((shelf.path + "/b.png").utf8))?.status == "refused")

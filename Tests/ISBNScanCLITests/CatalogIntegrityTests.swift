@@ -200,6 +200,65 @@ import TestSupport
         #expect(files == ["a.png", "b.png", "b2.png", "c.png"].map { photos + "/" + $0 })
     }
 
+    /// Japanese book codes, add-ons and refusals in one picture (TestImages/jpbook/shelf.png): the
+    /// catalogue's result for the unchanged file is byte for byte what the scan wrote, in every format.
+    @Test(arguments: [["--json"], ["--csv"], ["--all"], []])
+    func theCataloguesResultIsWhatTheScanWrote(format: [String]) throws {
+        let shelf = try Shelf(["shelf.png": "jpbook/shelf.png"])
+        defer { shelf.remove() }
+        let db = shelf.path + "/books.db", photo = shelf.path + "/shelf.png"
+        let first = try isbnscan(["scan", "--addons", "--db", db, "-o", shelf.path + "/fresh"] + format + [photo])
+        #expect(first.status == 0)
+        let fresh = try String(contentsOfFile: shelf.path + "/fresh", encoding: .utf8)
+        #expect(fresh.contains(format == ["--csv"] ? ",9784048930659,,EAN-13,1923055032002,,jp-book-code,,,,,JPY 3200,,,3055\r\n"
+                               : format == ["--json"] ? #""verdict": "jp-book-code", "reason": null, "isbn13": "9784048930659""#
+                               : format == ["--all"] ? "add-on 51299 (USD 12.99)\n" : "9780553293357 51299\n"))
+        let again = try isbnscan(["scan", "--addons", "--db", db, "-o", shelf.path + "/again"] + format + [photo])
+        #expect(again.status == 0)
+        #expect(again.stderr.hasPrefix("\(photo): unchanged since it was catalogued on "))
+        #expect(try String(contentsOfFile: shelf.path + "/again", encoding: .utf8) == fresh)
+    }
+
+    /// A catalogue of schema version 4 keeps the file's result as its JSON line: migrated by the
+    /// scan that writes it (saying so), it gives what a scan prints, in every format; read before,
+    /// it is not changed.
+    @Test func aVersion4CataloguesResultsAreWhatAScanPrints() throws {
+        let shelf = try Shelf(["shelf.png": "jpbook/shelf.png"])
+        defer { shelf.remove() }
+        let db = shelf.path + "/books.db", photo = shelf.path + "/shelf.png"
+        var fresh: [[String]: String] = [:]
+        for format in [["--json"], ["--csv"], ["--all"], []] {
+            fresh[format] = try isbnscan(["scan", "--addons"] + format + [photo]).stdout
+        }
+        // Version 4 as isbnscan wrote it: the file's identity, its JSON line and its sightings.
+        _ = try Catalog(path: db, upTo: 4)
+        let identity = try #require(FileIdentity(path: Array(photo.utf8)))
+        let connection = try Connection(path: db)
+        try Statement(connection, """
+            INSERT INTO files (path, name, size, mtime_ns, device, inode, content_hash, status, isbn_count, refused_count,
+                               symbol_count, record, scanned_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, 'isbn', 2, 1, 4, ?, '2026-11-30T10:00:00.000Z')
+            """).run([.blob(identity.path), .text(photo), .int(identity.size), .int(identity.modificationNanoseconds),
+                      .int(identity.device), .int(identity.inode), .int(identity.contentHash),
+                      .text(String(try #require(fresh[["--json"]]).dropLast()))])
+        try connection.execute("""
+            INSERT INTO sightings (isbn13, isbn10, file_id, source, polygon, seen_at)
+            VALUES ('9784048930659', '4048930656', 1, '\(photo)', '[]', '2026-11-30T10:00:00.000Z');
+            """)
+        let before = try Data(contentsOf: URL(fileURLWithPath: db))
+        let stats = try isbnscan(["catalog", "stats", "--db", db])
+        #expect(stats.status == 0 && stats.stderr == "")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: db)) == before)
+        for (index, format) in [["--json"], ["--csv"], ["--all"], []].enumerated() {
+            let out = shelf.path + "/out\(index)"
+            let run = try isbnscan(["scan", "--addons", "--db", db, "-o", out] + format + [photo])
+            #expect(run.status == 0)
+            let note = "Note: \(db): upgrading the catalogue from schema version 4 to 5 (isbnscan versions before it cannot write it afterwards)\n"
+            #expect(run.stderr.hasPrefix(index == 0 ? note + "\(photo): unchanged since" : "\(photo): unchanged since"), "\(format)")
+            #expect(try String(contentsOfFile: out, encoding: .utf8) == fresh[format], "\(format)")
+        }
+    }
+
     /// A closed pipe stops a --db run as it stops one without --db.
     @Test func aClosedPipeStopsTheRunWithDB() throws {
         var layout: [String: String] = [:]
@@ -274,8 +333,8 @@ import TestSupport
         #expect(try Catalog(path: old, access: .read).openedVersion == 2)
         let scan = try isbnscan(["scan", "--db", old, shelf.path + "/a.png"])
         #expect(scan.status == 0)
-        #expect(scan.stderr == "Note: \(old): upgrading the catalogue from schema version 2 to 4 (isbnscan versions before it cannot write it afterwards)\n")
-        #expect(try Catalog(path: old, access: .read).openedVersion == 4)
+        #expect(scan.stderr == "Note: \(old): upgrading the catalogue from schema version 2 to 5 (isbnscan versions before it cannot write it afterwards)\n")
+        #expect(try Catalog(path: old, access: .read).openedVersion == 5)
     }
 
     /// A --db where the user may not create files: what to act on, not SQLite's words; reading a

@@ -42,6 +42,26 @@ import Testing
             """)
     }
 
+    /// The scan of a Japanese book's two rows, an ISBN with its add-on and a refused code, as a
+    /// scan makes it (``ScanReport``, paired): read back from its JSON line, every output is the same.
+    @Test func aRecordReadsBackFromItsJSONLineWithItsJapaneseBookCode() throws {
+        func symbol(_ data: String, addOn: String? = nil, x: Int, y: Int) -> Symbol {
+            Symbol(symbology: .ean13, data: data, addOn: addOn, quality: 40, orientation: 0,
+                   polygon: [Point(x: x, y: y), Point(x: x + 380, y: y), Point(x: x + 380, y: y + 192), Point(x: x, y: y + 192)])
+        }
+        let report = ScanReport(symbols: [symbol("9784048930659", x: 81, y: 45), symbol("9780553293357", addOn: "51299", x: 662, y: 45),
+                                          symbol("1923055032002", x: 77, y: 333), symbol("4901234567894", x: 662, y: 417)])
+        let options = RecordOptions(ranges: .bundled)
+        let record = FileRecord(FileScanResult(path: "shelf.png", report: report, imageSize: (1298, 684)), options: options)
+        #expect(record.symbols.map(\.verdict) == ["accepted", "accepted", "jp-book-code", "rejected"])
+        let back = try #require(JSONValue(parsing: record.json.encoded).flatMap { FileRecord(json: $0, file: "shelf.png", options: options) })
+        #expect(back == record)
+        #expect(CSVFormatter(options: .init()).format(back).hasPrefix(
+            "shelf.png,9784048930659,4048930656,EAN-13,9784048930659,,accepted,,978-4-04-893065-9,978-4,Japan,,,,3055\r\n"))
+        #expect(TextFormatter(options: .init(all: true)).format(back).contains(
+            "\nEAN-13 1923055032002 Japanese book code of 9784048930659: C-code 3055 "))
+    }
+
     @Test func textWithAndWithoutAll() {
         #expect(TextFormatter(options: .init(showNames: true, addOns: true)).format(Self.record) == "a,b.png: 9780306406157 51299\n")
         #expect(TextFormatter(options: .init(all: true)).format(Self.record) == """
