@@ -679,9 +679,11 @@ extension EANTemplateDecoder {
     /// readings' positions are in samples of the profile (blocks of samples for a big region).
     ///
     /// The bands are read only when the mean of them all gives a reading with `margin` and `error`
-    /// (``Reading/margin``, ``Reading/error``), each from that reading's geometry.
+    /// (``Reading/margin``, ``Reading/error``), each from that reading's geometry. When it does
+    /// not, and the outer lines differ from the middle ones (``outerUnlikeness``), the middle half
+    /// of the lines is read instead (band 0) with its two halves (bands 1 and 2), if `middle`.
     static func readings(in image: LuminanceImage, around candidate: Candidate, margin: Double, error: Double,
-                         light: Light = .pixelValues) -> [(Reading, band: Int)] {
+                         light: Light = .pixelValues, middle readsMiddle: Bool = true) -> [(Reading, band: Int)] {
         let rect = candidate.rect
         let radians = candidate.angle * .pi / 180
         let (dx, dy) = (cos(radians), sin(radians))
@@ -708,12 +710,48 @@ extension EANTemplateDecoder {
             return m.map { $0 / n }
         }
         let scaled = ((half + 0.5) / Double(merge) - 0.5, extent / Double(merge))
-        guard let whole = decode(mean(lines[0..<24]), around: scaled, maximumError: 4 * error) else { return [] }
-        var out: [(Reading, band: Int)] = [(whole, 0)]
-        guard whole.margin >= margin, whole.error <= error else { return out }
-        for (k, band) in [lines[0..<8], lines[8..<16], lines[16..<24]].enumerated() {
-            if let r = decode(mean(band), from: whole.geometry) { out.append((r, k + 1)) }
+        func good(_ r: Reading) -> Bool { r.margin >= margin && r.error <= error }
+        let whole = decode(mean(lines[0..<24]), around: scaled, maximumError: 4 * error)
+        if let whole, good(whole) {
+            var out: [(Reading, band: Int)] = [(whole, 0)]
+            for (k, band) in [lines[0..<8], lines[8..<16], lines[16..<24]].enumerated() {
+                if let r = decode(mean(band), from: whole.geometry) { out.append((r, k + 1)) }
+            }
+            return out
+        }
+        // A region that reaches past the bars along their length (the digits under them, the
+        // picture above) mixes other profiles into the mean. Its middle is then read on its own,
+        // confirmed by its halves, but only when the outer lines are seen to differ from the
+        // middle: on bars that fill the region the middle tells nothing the whole did not.
+        guard readsMiddle else { return whole.map { [($0, 0)] } ?? [] }
+        let middle = mean(lines[6..<18]), halves = [mean(lines[6..<12]), mean(lines[12..<18])]
+        let unlike = min(correlation(mean(lines[0..<6]), middle), correlation(mean(lines[18..<24]), middle))
+        guard 1 - unlike > 2 * (1 - correlation(halves[0], halves[1])) + Self.outerUnlikeness,
+              let centre = decode(middle, around: scaled, maximumError: 4 * error), good(centre)
+        else { return whole.map { [($0, 0)] } ?? [] }
+        var out: [(Reading, band: Int)] = [(centre, 0)]
+        for (k, half) in halves.enumerated() {
+            if let r = decode(half, from: centre.geometry) { out.append((r, k + 1)) }
         }
         return out
+    }
+
+    /// How much less (in correlation) the outer lines of a region must resemble its middle than
+    /// the middle's two halves resemble each other before the middle is read on its own: more
+    /// than noise between bands of a uniform region gives.
+    static let outerUnlikeness = 0.02
+
+    /// The Pearson correlation of two profiles of equal length (1: the same shape, whatever
+    /// their levels and contrast); 0 when either is flat.
+    static func correlation(_ a: [Double], _ b: [Double]) -> Double {
+        let n = Double(min(a.count, b.count))
+        guard n > 1 else { return 0 }
+        var sa = 0.0, sb = 0.0, saa = 0.0, sbb = 0.0, sab = 0.0
+        for i in 0..<min(a.count, b.count) {
+            sa += a[i]; sb += b[i]; saa += a[i] * a[i]; sbb += b[i] * b[i]; sab += a[i] * b[i]
+        }
+        let va = saa - sa * sa / n, vb = sbb - sb * sb / n
+        guard va > 0, vb > 0 else { return 0 }
+        return (sab - sa * sb / n) / (va * vb).squareRoot()
     }
 }

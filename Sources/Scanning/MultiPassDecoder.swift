@@ -370,7 +370,7 @@ public final class MultiPassDecoder {
                 // A code the fit could not confirm, read by one pass on a barcode-like region, may be
                 // zbar's reading of a blurred symbol: the structure fitted to the region has the last word.
                 let unconfirmed = search.readings.contains { !$0.symbology.isAddOn && Arbiter.weight($0) < 3 }
-                let fitted = unconfirmed ? fit(&search) { !$0.isEmpty } : []
+                let fitted = unconfirmed ? fit(&search, middle: false) { !$0.isEmpty } : []
                 return search.judged(search.readings + fitted, accepting: accepting)
             }
             // Still unsettled: fit the symbol's structure to profiles across each barcode-like region
@@ -379,7 +379,7 @@ public final class MultiPassDecoder {
             if !Arbiter.isSettled(search.all, minimumEvidence: confirmations, accepting: accepting)
                 || Arbiter.hasUnmeasuredProductCode(search.all) {
                 let before = search.all
-                search.found += fit(&search) { Arbiter.isSettled(before + $0, minimumEvidence: confirmations, accepting: accepting) }
+                search.found += fit(&search, middle: before.isEmpty) { Arbiter.isSettled(before + $0, minimumEvidence: confirmations, accepting: accepting) }
             }
         }
         return nil
@@ -439,13 +439,16 @@ public final class MultiPassDecoder {
     /// The fit of the symbol's structure (``templateSymbols(_:around:policy:)``) on each
     /// barcode-like region in turn, until `done` says what it read is enough. Not on a region
     /// with sharp edges (``Candidate/hasSharpEdges``): the fit is made for defocused and
-    /// too-fine bars, and what the passes leave unread with sharp edges is type.
-    func fit(_ search: inout Search, until done: ([Symbol]) -> Bool) -> [Symbol] {
+    /// too-fine bars, and what the passes leave unread with sharp edges is type. `middle`: a
+    /// region's middle lines may be read on their own (``EANTemplateDecoder/readings(in:around:margin:error:light:middle:)``),
+    /// asked only where nothing at all was read: it is one more fit on every bar-like region, and
+    /// where a code was read the region that holds it is known.
+    func fit(_ search: inout Search, middle: Bool, until done: ([Symbol]) -> Bool) -> [Symbol] {
         if search.candidates == nil { search.candidates = map(search) }
         var fitted: [Symbol] = []
         for candidate in (search.candidates ?? []).prefix(max(0, policy.maximumAreas))
             where !candidate.hasSharpEdges || candidate.isStrong {
-            fitted += Self.templateSymbols(search.image, around: candidate, policy: policy)
+            fitted += Self.templateSymbols(search.image, around: candidate, policy: policy, middle: middle)
             if done(fitted) { break }
         }
         return fitted
@@ -541,13 +544,14 @@ public final class MultiPassDecoder {
     ///
     /// The profile is fitted in the image's values first and, when that reads nothing, in light
     /// (``EANTemplateDecoder/Light``): the first that reads is the reading. Both fit the same
-    /// pixels, so they are one measurement, never two.
+    /// pixels, so they are one measurement, never two. `middle`: the middle lines may be read on
+    /// their own where the region reaches past the bars (``EANTemplateDecoder/readings(in:around:margin:error:light:middle:)``).
     public static func templateSymbols(_ image: LuminanceImage, around candidate: Candidate,
-                                       policy: DecodingPolicy = DecodingPolicy()) -> [Symbol] {
+                                       policy: DecodingPolicy = DecodingPolicy(), middle: Bool = true) -> [Symbol] {
         let templateMargin = policy.templateMargin, templateError = policy.templateError
         for light in [EANTemplateDecoder.Light.pixelValues, .linear] {
             let results = EANTemplateDecoder.readings(in: image, around: candidate, margin: templateMargin,
-                                                      error: templateError, light: light)
+                                                      error: templateError, light: light, middle: middle)
             guard let whole = results.first(where: { $0.band == 0 })?.0,
                   whole.margin >= templateMargin, whole.error <= templateError else { continue }
             let agreeing = results.filter { $0.band != 0 && $0.0.digits == whole.digits && $0.0.margin >= templateMargin }

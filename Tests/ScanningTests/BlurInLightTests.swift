@@ -70,6 +70,29 @@ import TestSupport
         }
     }
 
+    /// A region that takes in the digits under the bars: the mean of all its lines fits no symbol
+    /// well, its outer lines differ from the middle ones, and the middle lines on their own read
+    /// the code, confirmed by each half of them. Without the middle nothing reads it.
+    @Test func theMiddleLinesReadWhereTheRegionReachesPastTheBars() throws {
+        let path = "\(Self.folder)/disk-r1.5-digits-in-region.jpg"
+        let image = try ImageLoader.load(path: path).image
+        let candidate = try Self.region(image)
+        let policy = DecodingPolicy()
+        for light in [EANTemplateDecoder.Light.pixelValues, .linear] {
+            let whole = EANTemplateDecoder.readings(in: image, around: candidate, margin: policy.templateMargin,
+                                                    error: policy.templateError, light: light, middle: false)
+            #expect(!whole.contains { $0.0.margin >= policy.templateMargin && $0.0.error <= policy.templateError }, "\(light)")
+        }
+        #expect(MultiPassDecoder.templateSymbols(image, around: candidate, middle: false).isEmpty)
+        let symbols = MultiPassDecoder.templateSymbols(image, around: candidate, middle: true)
+        #expect(symbols.map(\.data) == ["9784802917247"])
+        #expect((2...3).contains(symbols.first?.quality ?? 0))
+        for effort in [Effort.normal, .thorough] {
+            let report = try #require(FileScanner(effort: effort).scanFile(path: path).report)
+            #expect(report.isbns.map(\.isbn13) == ["9784802917247"], "\(effort)")
+        }
+    }
+
     /// zbar reads a product code from half of a defocused ISBN on 33 lines, and every recovery
     /// pass reads it again on the same pixels; no measurement of the widths confirms it. The fit
     /// of the symbol runs although repetition would have settled the place, and decides it.
