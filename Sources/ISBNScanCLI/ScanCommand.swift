@@ -91,7 +91,8 @@ ArgumentParser.acceptOption,
                 Write the results to this file instead of standard output.
                 It appears complete or not at all: written to a temporary
                 file beside it and renamed at the end. Refused (status 2)
-                when it is one of the inputs or the --db catalogue.
+                when it is one of the inputs, the --db catalogue or one of
+                its journal files (-wal, -shm, -journal).
                 """),
             OptionSpec("db", value: "file", help: """
                 Record every file scanned and every ISBN accepted in this
