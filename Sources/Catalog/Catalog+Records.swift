@@ -6,8 +6,9 @@ import Records
 extension Catalog {
     /// The record of the scan `stored` keeps, named `file`, its ISBNs hyphenated with `options`'
     /// range message, as the scan printed it; or `nil` when the row holds no record this version
-    /// can read (a JSON line an older version wrote that could not be read back when it was
-    /// migrated): the file is then to be scanned again.
+    /// can read: the file is then to be scanned again. (A JSON line an older version wrote that
+    /// could not be read back when it was migrated left a row without identity, which is never
+    /// found unchanged: see ``recordsFromJSON(_:)``.)
     ///
     /// A catalogue opened read-only at a version before 5 keeps the record as its JSON line,
     /// which is read here (``Records/FileRecord/init(json:file:options:)``).
@@ -165,8 +166,9 @@ extension Catalog {
     /// Writes the record of each JSON line `select` returns into its file's row and rows:
     /// `select` gives the `files` row (`main.files.id`), the line, and a key to page on (the
     /// first parameter: rows after it), in pages so that a large catalogue is not held in memory.
-    /// A line this version cannot read gets no rows (``fileRecord(of:named:options:)`` is `nil`
-    /// for it).
+    /// A line this version cannot read gets no rows, and its row loses `mtime_ns` and
+    /// `content_hash`: a row without its record must never stand for the file as unchanged (a
+    /// record rebuilt from its counts alone would be made up), so the next scan reads the file.
     func recordsFromJSON(_ select: String) throws(CatalogError) {
         var after = Int64.min
         while true {
@@ -177,7 +179,10 @@ extension Catalog {
             }
             guard !page.isEmpty else { return }
             for (fileID, line) in page {
-                guard let record = JSONValue(parsing: line).flatMap({ FileRecord(json: $0, file: "") }) else { continue }
+                guard let record = JSONValue(parsing: line).flatMap({ FileRecord(json: $0, file: "") }) else {
+                    try statement("UPDATE main.files SET mtime_ns = NULL, content_hash = NULL WHERE id = ?").run([.int(fileID)])
+                    continue
+                }
                 try statement("UPDATE main.files SET width = ?, height = ?, pages = ?, warning = ? WHERE id = ?")
                     .run([.optional(record.width), .optional(record.height), .optional(record.pages), .optional(record.warning),
                           .int(fileID)])
