@@ -20,7 +20,9 @@ extension Catalog {
         if snapshot { try statement("BEGIN").run() }
         defer { if snapshot { try? statement("COMMIT").run() } }
         let id: [Statement.Value] = [.int(stored.id)]
-        guard version >= Schema.recordRows else {
+        // The version in this snapshot, not the one found at open: a writer may have migrated
+        // the file since (the JSON lines then are rows).
+        guard try Int(statement("PRAGMA user_version").scalar() ?? 0) >= Schema.recordRows else {
             var line: String?
             try statement("SELECT record FROM files WHERE id = ?").run(id) { line = $0.text(0) }
             return line.flatMap(JSONValue.init(parsing:)).flatMap { FileRecord(json: $0, file: file, options: options) }

@@ -170,6 +170,21 @@ import Testing
         #expect(try catalog.books().map(\.isbn13) == ["9784048930659", "9780553293357", "9780306406157", "9780131103627"])
     }
 
+    /// A reader opened on a version 4 catalogue that a writer migrates meanwhile reads the
+    /// record as the file holds it at that read: from its rows, the JSON line being gone.
+    @Test func aReaderReadsTheRecordAsTheFileHoldsItNow() throws {
+        let file = TemporaryCatalog()
+        defer { file.remove() }
+        let record = Self.shelf(file: "/books/shelf.tiff")
+        try Self.version4(file.path, [record])
+        let reader = try Catalog(path: file.path, access: .read)
+        #expect(reader.openedVersion == 4)
+        let stored = try Self.stored(reader, "/books/shelf.tiff")
+        _ = try Catalog(path: file.path)
+        let back = try #require(try reader.fileRecord(of: stored, named: "/books/shelf.tiff", options: Self.options))
+        #expect(Self.outputs(back) == Self.outputs(record))
+    }
+
     /// A migration that fails half-way (here a trigger refusing the second row's update) is
     /// rolled back: the file is version 4 with its JSON lines, as before; once the cause is gone
     /// it migrates.
