@@ -372,7 +372,13 @@ ArgumentParser.acceptOption,
         if let db = settings.db {
             guard let catalog = sinks.openCatalogue(db) else { return .inputError }
             // Resume: files whose identity matches their row are taken from the catalogue.
-            plan = ResumePlan(inputs.walk.inputs, catalog: catalog, settings: settings, recordOptions: recordOptions)
+            do {
+                plan = try ResumePlan(inputs.walk.inputs, catalog: catalog, settings: settings, recordOptions: recordOptions)
+            } catch {
+                sinks.file?.discard()
+                diagnostics.write("Error: \(error)\n")
+                return .inputError
+            }
             if !settings.quiet {
                 for line in plan.unchangedLines { diagnostics.write(line) }
             }

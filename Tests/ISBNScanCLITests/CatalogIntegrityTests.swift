@@ -288,6 +288,24 @@ import TestSupport
         #expect(try String(contentsOfFile: out, encoding: .utf8) == fresh.stdout)
     }
 
+    /// A record the catalogue cannot read (its table damaged) stops the run with the
+    /// catalogue's error: it is not taken for a record to scan again, nothing is scanned and the
+    /// `-o` file is not written.
+    @Test func aRecordThatCannotBeReadStopsTheRun() throws {
+        let shelf = try Shelf(["a.png": "isbn/png-gray8.png"])
+        defer { shelf.remove() }
+        let db = shelf.path + "/books.db", photo = shelf.path + "/a.png", out = shelf.path + "/out.txt"
+        #expect(try isbnscan(["scan", "--db", db, photo]).status == 0)
+        try Connection(path: db).execute("ALTER TABLE symbols RENAME COLUMN printed_digits TO digits")
+        let run = try isbnscan(["scan", "--db", db, "-o", out, photo])
+        #expect(run.status == 1)
+        #expect(run.stdout == "")
+        #expect(run.stderr.hasPrefix("Error: \(db): no such column: printed_digits (SQLite 1) in: SELECT type, data, addon"), "\(run.stderr)")
+        #expect(!run.stderr.contains("unchanged since"))
+        #expect(!FileManager.default.fileExists(atPath: out))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: shelf.path).filter { $0.contains(".isbnscan-") } == [])
+    }
+
     /// A closed pipe stops a --db run as it stops one without --db.
     @Test func aClosedPipeStopsTheRunWithDB() throws {
         var layout: [String: String] = [:]
