@@ -146,10 +146,13 @@ extension Catalog {
     /// the table rebuilt without that column. A catalogue whose version was set back by hand has
     /// no `record` any more: nothing is converted again.
     ///
-    /// Rebuilt, not `ALTER TABLE DROP COLUMN`: that shrinks each row where it is and leaves every
-    /// page of the table in the file, so the catalogue would keep the size of its JSON lines.
-    /// Foreign keys are off (see ``Catalog``'s initializer), so dropping the old table deletes
-    /// nothing that refers to it, and the rows keep their `id`s.
+    /// Rebuilt, not `ALTER TABLE DROP COLUMN`: the rows are written afresh into full pages and
+    /// the old table's pages are freed for the catalogue to reuse. Neither shrinks the file;
+    /// only VACUUM does. Foreign keys are off (see ``Catalog``'s initializer), so dropping the
+    /// old table deletes nothing that refers to it, and the rows keep their `id`s; what refers
+    /// to the rebuilt table is checked afterwards (`PRAGMA foreign_key_check`).
+    /// - Throws: ``CatalogError/constraint`` when a row refers to no `files` row (or any other
+    ///   parent); the migration is then rolled back.
     func moveRecordsOutOfJSON() throws(CatalogError) {
         var columns = Set<String>()
         try Statement(db, "SELECT name FROM pragma_table_info('files')").run { columns.insert($0.text(0) ?? "") }
@@ -163,6 +166,16 @@ extension Catalog {
                                sql: Schema.filesWithoutRecord, path: path, sqliteMessage: false)
         }
         try db.execute(Schema.filesWithoutRecord)
+        // With foreign keys off nothing stops a row referring to no file: the migration must not
+        // write a catalogue whose next delete or insert fails on one.
+        var dangling: [String: Int] = [:]
+        try Statement(db, "PRAGMA foreign_key_check").run { row in dangling["\(row.text(0) ?? "") → \(row.text(2) ?? "")", default: 0] += 1 }
+        if !dangling.isEmpty {
+            let rows = dangling.sorted { $0.key < $1.key }.map { "\($0.value) in \($0.key)" }.joined(separator: ", ")
+            throw CatalogError(code: CatalogError.constraint,
+                               message: "rows refer to rows that do not exist (\(rows)); not upgraded, left as it was",
+                               sql: "PRAGMA foreign_key_check", path: path, sqliteMessage: false)
+        }
     }
 
     /// Writes the record of each JSON line `select` returns into its file's row and rows:
