@@ -208,13 +208,14 @@ enum CatalogCommand {
             case "list", "export":
                 let books = try catalog.books()
                 let lookups = try catalog.cachedLookups()
+                // Before the temporary file exists: a signal's default action would leave it, so
+                // a first Ctrl-C stops the export (which removes it) and a second one removes it.
+                if output != nil { StopSignal.install() }
                 let file: AtomicFileSink?
                 do { file = try output.map { (path) throws(OutputError) in try AtomicFileSink(path: path) } } catch {
                     stderr.write("Error: \(error)\n")
                     return .outputError
                 }
-                // A signal's default action would leave the temporary file: stop, and remove it.
-                if file != nil { StopSignal.install() }
                 let out: TextSink = file ?? stdout
                 if action == "export" { out.write(format == "csv" ? csvHeader : BookExport.header(format)) }
                 for (index, book) in books.enumerated() {
