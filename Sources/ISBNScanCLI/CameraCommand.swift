@@ -180,7 +180,7 @@ ArgumentParser.acceptOption,
         if let fps = parsed.value("fps") { s.fps = try ArgumentParser.integer(fps, option: "--fps", in: 1...240) }
         if let name = parsed.value("format"), name.lowercased() != "auto" {
             guard let format = PixelFormat(name: name) else {
-                throw Suggestion.notOneOf(name, option: "--format", choices: ["auto", "YUYV", "MJPG", "GREY", "NV12", "YU12"])
+                throw Suggestion.notOneOf(name, option: "--format", choices: ["auto"] + PixelFormat.preferred.map(\.description))
             }
             s.format = format
         }

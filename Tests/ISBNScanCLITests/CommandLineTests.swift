@@ -71,7 +71,7 @@ import TestSupport
          "Error: --format 'xls' is not one of csv, jsonl, isbn-list, goodreads, libib, bibtex, ris, csl-json"),
         (["scan", "--effort", "thorogh", "x.png"], "Error: --effort 'thorogh' is not one of fast, normal, thorough (did you mean 'thorough'?)"),
         (["camera", "--effort", "fats"], "Error: --effort 'fats' is not one of fast, normal, thorough (did you mean 'fast'?)"),
-        (["camera", "--format", "MJPEG"], "Error: --format 'MJPEG' is not one of auto, YUYV, MJPG, GREY, NV12, YU12 (did you mean 'MJPG'?)"),
+        (["camera", "--format", "MJPEG"], "Error: --format 'MJPEG' is not one of auto, GREY, YUYV, NV12, YU12, MJPG (did you mean 'MJPG'?)"),
         (["lookup", "--provider", "openlibary,google", "9780306406157"],
          "Error: --provider 'openlibary' is not one of openlibrary, google, ndl (did you mean 'openlibrary'?)"),
         (["catalog", "lookup", "--db", "books.db", "--provider", "Google"],
