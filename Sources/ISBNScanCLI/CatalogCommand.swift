@@ -35,7 +35,7 @@ enum CatalogCommand {
                 appears complete or not at all: written to a temporary file
                 beside it and renamed at the end. Refused (status 2) when it
                 is the --db catalogue or one of its journal files (-wal,
-                -shm, -journal).
+                -shm, -journal). '-' is standard output.
                 """),
             OptionSpec("json", help: "list, stats and lookup: JSON Lines instead of text (export:\nuse --format jsonl; --json there is a usage error)."),
             OptionSpec("refresh", help: "lookup: look up every book again, not only those without an\nanswer in the catalogue."),

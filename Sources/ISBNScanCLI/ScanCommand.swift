@@ -93,7 +93,8 @@ ArgumentParser.acceptOption,
                 It appears complete or not at all: written to a temporary
                 file beside it and renamed at the end. Refused (status 2)
                 when it is one of the inputs, the --db catalogue or one of
-                its journal files (-wal, -shm, -journal).
+                its journal files (-wal, -shm, -journal). '-' is standard
+                output.
                 """),
             OptionSpec("db", value: "file", help: """
                 Record every file scanned and every ISBN accepted in this
