@@ -6,8 +6,9 @@ import Records
 extension Catalog {
     /// The record of the scan `stored` keeps, named `file`, its ISBNs hyphenated with `options`'
     /// range message, as the scan printed it; or `nil` when the row holds no record this version
-    /// can read (a JSON line an older version wrote that could not be read back when it was
-    /// migrated): the file is then to be scanned again.
+    /// can read: the file is then to be scanned again. (A JSON line an older version wrote that
+    /// could not be read back when it was migrated left a row without identity, which is never
+    /// found unchanged: see ``recordsFromJSON(_:)``.)
     ///
     /// A catalogue opened read-only at a version before 5 keeps the record as its JSON line,
     /// which is read here (``Records/FileRecord/init(json:file:options:)``).
@@ -19,7 +20,9 @@ extension Catalog {
         if snapshot { try statement("BEGIN").run() }
         defer { if snapshot { try? statement("COMMIT").run() } }
         let id: [Statement.Value] = [.int(stored.id)]
-        guard version >= Schema.recordRows else {
+        // The version in this snapshot, not the one found at open: a writer may have migrated
+        // the file since (the JSON lines then are rows).
+        guard try Int(statement("PRAGMA user_version").scalar() ?? 0) >= Schema.recordRows else {
             var line: String?
             try statement("SELECT record FROM files WHERE id = ?").run(id) { line = $0.text(0) }
             return line.flatMap(JSONValue.init(parsing:)).flatMap { FileRecord(json: $0, file: file, options: options) }
@@ -143,10 +146,13 @@ extension Catalog {
     /// the table rebuilt without that column. A catalogue whose version was set back by hand has
     /// no `record` any more: nothing is converted again.
     ///
-    /// Rebuilt, not `ALTER TABLE DROP COLUMN`: that shrinks each row where it is and leaves every
-    /// page of the table in the file, so the catalogue would keep the size of its JSON lines.
-    /// Foreign keys are off (see ``Catalog``'s initializer), so dropping the old table deletes
-    /// nothing that refers to it, and the rows keep their `id`s.
+    /// Rebuilt, not `ALTER TABLE DROP COLUMN`: the rows are written afresh into full pages and
+    /// the old table's pages are freed for the catalogue to reuse. Neither shrinks the file;
+    /// only VACUUM does. Foreign keys are off (see ``Catalog``'s initializer), so dropping the
+    /// old table deletes nothing that refers to it, and the rows keep their `id`s; what refers
+    /// to the rebuilt table is checked afterwards (`PRAGMA foreign_key_check`).
+    /// - Throws: ``CatalogError/constraint`` when a row refers to no `files` row (or any other
+    ///   parent); the migration is then rolled back.
     func moveRecordsOutOfJSON() throws(CatalogError) {
         var columns = Set<String>()
         try Statement(db, "SELECT name FROM pragma_table_info('files')").run { columns.insert($0.text(0) ?? "") }
@@ -160,13 +166,24 @@ extension Catalog {
                                sql: Schema.filesWithoutRecord, path: path, sqliteMessage: false)
         }
         try db.execute(Schema.filesWithoutRecord)
+        // With foreign keys off nothing stops a row referring to no file: the migration must not
+        // write a catalogue whose next delete or insert fails on one.
+        var dangling: [String: Int] = [:]
+        try Statement(db, "PRAGMA foreign_key_check").run { row in dangling["\(row.text(0) ?? "") → \(row.text(2) ?? "")", default: 0] += 1 }
+        if !dangling.isEmpty {
+            let rows = dangling.sorted { $0.key < $1.key }.map { "\($0.value) in \($0.key)" }.joined(separator: ", ")
+            throw CatalogError(code: CatalogError.constraint,
+                               message: "rows refer to rows that do not exist (\(rows)); not upgraded, left as it was",
+                               sql: "PRAGMA foreign_key_check", path: path, sqliteMessage: false)
+        }
     }
 
     /// Writes the record of each JSON line `select` returns into its file's row and rows:
     /// `select` gives the `files` row (`main.files.id`), the line, and a key to page on (the
     /// first parameter: rows after it), in pages so that a large catalogue is not held in memory.
-    /// A line this version cannot read gets no rows (``fileRecord(of:named:options:)`` is `nil`
-    /// for it).
+    /// A line this version cannot read gets no rows, and its row loses `mtime_ns` and
+    /// `content_hash`: a row without its record must never stand for the file as unchanged (a
+    /// record rebuilt from its counts alone would be made up), so the next scan reads the file.
     func recordsFromJSON(_ select: String) throws(CatalogError) {
         var after = Int64.min
         while true {
@@ -177,7 +194,10 @@ extension Catalog {
             }
             guard !page.isEmpty else { return }
             for (fileID, line) in page {
-                guard let record = JSONValue(parsing: line).flatMap({ FileRecord(json: $0, file: "") }) else { continue }
+                guard let record = JSONValue(parsing: line).flatMap({ FileRecord(json: $0, file: "") }) else {
+                    try statement("UPDATE main.files SET mtime_ns = NULL, content_hash = NULL WHERE id = ?").run([.int(fileID)])
+                    continue
+                }
                 try statement("UPDATE main.files SET width = ?, height = ?, pages = ?, warning = ? WHERE id = ?")
                     .run([.optional(record.width), .optional(record.height), .optional(record.pages), .optional(record.warning),
                           .int(fileID)])

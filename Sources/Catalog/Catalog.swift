@@ -647,17 +647,23 @@ public final class Catalog {
                                sql: nil, path: other, sqliteMessage: false)
         }
         let source = try Catalog(path: other, access: .read)
-        let sourceVersion = source.openedVersion
         var count = MergeCount()
         try Statement(db, "ATTACH DATABASE ? AS other").run([.text(Self.readOnlyURI(other))])
         defer { try? db.execute("DETACH DATABASE other") }
-        let identity = sourceVersion >= 3 ? "o.device, o.inode, o.content_hash" : "NULL, NULL, NULL"
-        let hasRows = sourceVersion >= Schema.recordRows
-        let recordColumns = hasRows ? "o.width, o.height, o.pages, o.warning" : "NULL, NULL, NULL, NULL"
         // The row in this catalogue of the other's file `file_id`, once copied.
         let mainID = "(SELECT f.id FROM main.files f JOIN other.files o ON o.path = f.path WHERE o.id = s.file_id)"
         let newer = "s.file_id IN (SELECT other_id FROM temp.merge_newer)"
         try writing { () throws(CatalogError) in
+            // The other's version in the snapshot read here: a writer may have migrated it since it was opened.
+            let sourceVersion = Int(try Statement(db, "PRAGMA other.user_version").scalar() ?? 0)
+            if sourceVersion > Schema.version {
+                throw CatalogError(code: CatalogError.misuse,
+                                   message: "catalogue schema version \(sourceVersion) is newer than this isbnscan's (\(Schema.version)); use a newer isbnscan",
+                                   sql: nil, path: other, sqliteMessage: false)
+            }
+            let identity = sourceVersion >= 3 ? "o.device, o.inode, o.content_hash" : "NULL, NULL, NULL"
+            let hasRows = sourceVersion >= Schema.recordRows
+            let recordColumns = hasRows ? "o.width, o.height, o.pages, o.warning" : "NULL, NULL, NULL, NULL"
             let before = try totals()
             try db.execute("""
                 CREATE TEMP TABLE merge_newer AS

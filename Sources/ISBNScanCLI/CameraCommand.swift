@@ -28,11 +28,12 @@ enum CameraCommand {
                 """),
             OptionSpec("roi", value: "x,y,w,h", help: """
                 Scan only this region of each frame: fractions 0...1 of its
-                width and height, origin top-left, or percentages with '%'.
-                Default: 0.05,0.4,0.9,0.15 (5%,40%,90%,15%), the iOS reader's
-                band across the middle. 0,0,1,1 scans it all.
+                width and height, origin top-left, or percentages with '%'
+                (not both in one region). Default: 0.05,0.4,0.9,0.15
+                (5%,40%,90%,15%), the iOS reader's band across the middle.
+                0,0,1,1 scans it all.
                 """),
-            OptionSpec("roi-avfoundation", value: "x,y,w,h", help: "The same region as AVFoundation's rectOfInterest\n(0.4,0.05,0.15,0.9 is the band); see 'isbnscan scan --help'."),
+            OptionSpec("roi-avfoundation", value: "x,y,w,h", help: "The same region as AVFoundation's rectOfInterest\n(0.4,0.05,0.15,0.9 or 40%,5%,15%,90% is the band); see\n'isbnscan scan --help'."),
             OptionSpec("once", help: "Stop at the first ISBN, print it and exit 0 (the default)."),
             OptionSpec("continuous", help: "Keep scanning and print every ISBN once per visit (for\ncataloguing a shelf). Ctrl-C stops (exit 130) after a summary:\nframes, ISBNs, duplicates."),
             OptionSpec("preview", help: """
@@ -180,7 +181,7 @@ ArgumentParser.acceptOption,
         if let fps = parsed.value("fps") { s.fps = try ArgumentParser.integer(fps, option: "--fps", in: 1...240) }
         if let name = parsed.value("format"), name.lowercased() != "auto" {
             guard let format = PixelFormat(name: name) else {
-                throw Suggestion.notOneOf(name, option: "--format", choices: ["auto", "YUYV", "MJPG", "GREY", "NV12", "YU12"])
+                throw Suggestion.notOneOf(name, option: "--format", choices: ["auto"] + PixelFormat.preferred.map(\.description))
             }
             s.format = format
         }

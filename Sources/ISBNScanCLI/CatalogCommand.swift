@@ -34,7 +34,8 @@ enum CatalogCommand {
                 export: write to this file instead of standard output. It
                 appears complete or not at all: written to a temporary file
                 beside it and renamed at the end. Refused (status 2) when it
-                is the --db catalogue.
+                is the --db catalogue or one of its journal files (-wal,
+                -shm, -journal). '-' is standard output.
                 """),
             OptionSpec("json", help: "list, stats and lookup: JSON Lines instead of text (export:\nuse --format jsonl; --json there is a usage error)."),
             OptionSpec("refresh", help: "lookup: look up every book again, not only those without an\nanswer in the catalogue."),
@@ -75,7 +76,9 @@ enum CatalogCommand {
           was ('Error: <file>: cannot write the output file: <cause>').
           Naming the --db catalogue (under any name) is a usage error:
           'Error: --output <file> is the --db catalogue <db>; refusing to
-          overwrite it'.
+          overwrite it'; naming one of its journal files too ('Error:
+          --output <file> is <db>-wal, a journal file of the --db catalogue
+          <db>; refusing to overwrite it').
           merge: a file recorded in both keeps its later scan, with that
           scan's sightings only (the same folder scanned into both counts
           each book once); a camera sighting or refusal recorded in both is
@@ -205,13 +208,14 @@ enum CatalogCommand {
             case "list", "export":
                 let books = try catalog.books()
                 let lookups = try catalog.cachedLookups()
+                // Before the temporary file exists: a signal's default action would leave it, so
+                // a first Ctrl-C stops the export (which removes it) and a second one removes it.
+                if output != nil { StopSignal.install() }
                 let file: AtomicFileSink?
                 do { file = try output.map { (path) throws(OutputError) in try AtomicFileSink(path: path) } } catch {
                     stderr.write("Error: \(error)\n")
                     return .outputError
                 }
-                // A signal's default action would leave the temporary file: stop, and remove it.
-                if file != nil { StopSignal.install() }
                 let out: TextSink = file ?? stdout
                 if action == "export" { out.write(format == "csv" ? csvHeader : BookExport.header(format)) }
                 for (index, book) in books.enumerated() {

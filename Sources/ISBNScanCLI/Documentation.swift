@@ -217,7 +217,7 @@ enum Documentation {
         case .usage: return "Usage error: unknown option, bad value, missing argument."
         case .outputError: return "The results could not be written (scan, camera): the -o file or standard output (a full disk; a closed pipe ends the run quietly)."
         case .nothingFound: return "Every input was read and no ISBN was found (scan); none before --timeout or --max-frames (camera); no capture device (devices)."
-        case .interrupted: return "Interrupted by SIGINT or SIGTERM; the results so far are written, the camera released."
+        case .interrupted: return "Interrupted by SIGINT or SIGTERM; the results so far are written, the camera released (catalog export -o leaves its file as it was)."
         }
     }
 

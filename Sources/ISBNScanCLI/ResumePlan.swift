@@ -23,7 +23,9 @@ struct ResumePlan {
     /// Without a catalogue: every input is scanned, and none is recorded.
     init(scanningAll all: [BatchInput]) { inputs = all }
 
-    init(_ all: [BatchInput], catalog: Catalog, settings: ScanCommand.Settings, recordOptions: RecordOptions) {
+    /// - Throws: ``CatalogError`` when a record the catalogue keeps cannot be read (the file
+    ///   damaged, or failing to read): the run stops rather than scan again what it holds.
+    init(_ all: [BatchInput], catalog: Catalog, settings: ScanCommand.Settings, recordOptions: RecordOptions) throws(CatalogError) {
         for (position, input) in all.enumerated() {
             let decision = catalog.decision(for: input.path.bytes, identify: !input.path.isStandardInput && input.error == nil,
                                             rescan: settings.rescan)
@@ -31,10 +33,10 @@ struct ResumePlan {
             switch decision {
             case .scan(let identity, let row): scan = (identity, row)
             case .unchanged(let stored):
-                // -o holds every file's result: the catalogue's for this one; a record that
-                // cannot be read back is scanned again.
+                // -o holds every file's result: the catalogue's for this one; a row without a
+                // record this version can read (nil) is scanned again.
                 let record = settings.output == nil ? nil
-                    : try? catalog.fileRecord(of: stored, named: input.path.description, options: recordOptions)
+                    : try catalog.fileRecord(of: stored, named: input.path.description, options: recordOptions)
                 if settings.output != nil && record == nil {
                     scan = (FileIdentity(path: input.path.bytes), stored.id)
                     break

@@ -46,13 +46,14 @@ enum ScanCommand {
             OptionSpec("roi", value: "x,y,w,h", help: """
                 Scan only this region of the upright image: fractions 0...1 of
                 its width and height, origin top-left, or percentages with '%'
-                (5%,40%,90%,15%). The iOS reader's band is 0.05,0.4,0.9,0.15.
-                Default: the whole image.
+                (5%,40%,90%,15%), not both in one region. The iOS reader's
+                band is 0.05,0.4,0.9,0.15. Default: the whole image.
                 """),
             OptionSpec("roi-avfoundation", value: "x,y,w,h", help: """
                 The same region given as AVFoundation's rectOfInterest (rotated
                 90 degrees: what iOS code passes as CGRect(x: y, y: 1-x-w,
-                width: h, height: w)). 0.4,0.05,0.15,0.9 is the band above.
+                width: h, height: w)), as fractions or percentages with '%':
+                0.4,0.05,0.15,0.9 (40%,5%,15%,90%) is the band above.
                 """),
             OptionSpec("effort", value: "level", help: """
                 How hard to try: fast (zbar scans of the image as it is),
@@ -91,7 +92,9 @@ ArgumentParser.acceptOption,
                 Write the results to this file instead of standard output.
                 It appears complete or not at all: written to a temporary
                 file beside it and renamed at the end. Refused (status 2)
-                when it is one of the inputs or the --db catalogue.
+                when it is one of the inputs, the --db catalogue or one of
+                its journal files (-wal, -shm, -journal). '-' is standard
+                output.
                 """),
             OptionSpec("db", value: "file", help: """
                 Record every file scanned and every ISBN accepted in this
@@ -371,7 +374,13 @@ ArgumentParser.acceptOption,
         if let db = settings.db {
             guard let catalog = sinks.openCatalogue(db) else { return .inputError }
             // Resume: files whose identity matches their row are taken from the catalogue.
-            plan = ResumePlan(inputs.walk.inputs, catalog: catalog, settings: settings, recordOptions: recordOptions)
+            do {
+                plan = try ResumePlan(inputs.walk.inputs, catalog: catalog, settings: settings, recordOptions: recordOptions)
+            } catch {
+                sinks.file?.discard()
+                diagnostics.write("Error: \(error)\n")
+                return .inputError
+            }
             if !settings.quiet {
                 for line in plan.unchangedLines { diagnostics.write(line) }
             }

@@ -50,7 +50,8 @@ struct ScanInputs {
         }
     }
 
-    /// Refuses an `output` file (`-o`) that would overwrite one of the inputs or the `db` catalogue.
+    /// Refuses an `output` file (`-o`) that would overwrite one of the inputs, the `db` catalogue
+    /// or its journal files.
     /// - Throws: ``UsageError`` naming the file it is.
     func refuseOverwriting(output: String?, db: String?) throws(UsageError) {
         if let output, let clash = input(sameFileAs: output) {
@@ -60,12 +61,48 @@ struct ScanInputs {
     }
 
     /// Refuses an `output` file (`scan -o`, `catalog export -o`) that is the catalogue `db`
-    /// under any name: the results written over it would replace every book it holds.
+    /// or one of its journal files (`-wal`, `-shm`, `-journal`) under any name: the results
+    /// written over the catalogue would replace every book it holds, and over a journal would
+    /// lose the writes it holds or corrupt the catalogue.
+    ///
+    /// A journal that does not exist yet is matched by path: SQLite names it after the
+    /// catalogue's path with its symbolic links resolved, so both paths are resolved.
     /// - Throws: ``UsageError`` naming both.
     static func refuseOverwriting(catalogue db: String, with output: String) throws(UsageError) {
         if isSameFile(output, db) {
             throw UsageError("--output \(escaped(output, json: false)) is the --db catalogue \(escaped(db, json: false)); refusing to overwrite it")
         }
+        let resolvedOutput = resolved(output), resolvedDB = resolved(db)
+        for suffix in ["-wal", "-shm", "-journal"] where isSameFile(output, db + suffix) || resolvedOutput == resolvedDB + suffix {
+            throw UsageError("--output \(escaped(output, json: false)) is \(escaped(db + suffix, json: false)), a journal file of the --db catalogue \(escaped(db, json: false)); refusing to overwrite it")
+        }
+    }
+
+    /// The absolute path of the file `path` names, whether it exists or not: the symbolic
+    /// links at `path` followed to the name they end at, then that name's folder resolved by
+    /// realpath(3) (or, when the folder does not exist, with `.`, `..` and repeated slashes
+    /// taken out).
+    static func resolved(_ path: String) -> String {
+        var path = path
+        // 40 links at most, as the kernel follows (ELOOP beyond).
+        for _ in 0..<40 {
+            var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+            let count = readlink(path, &buffer, buffer.count - 1)
+            guard count > 0 else { break }
+            let target = String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            if target.hasPrefix("/") { path = target } else {
+                path = (path.lastIndex(of: "/").map { String(path[...$0]) } ?? "") + target
+            }
+        }
+        let slash = path.lastIndex(of: "/")
+        let folder = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
+        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+        if !name.isEmpty, name != ".", name != "..", let real = realpath(folder, nil) {
+            defer { free(real) }
+            let base = String(cString: real)
+            return (base == "/" ? "" : base) + "/" + name
+        }
+        return absolute(path)
     }
 
     /// The paths `--files-from` lists (none without it), or the message saying why the list
@@ -96,19 +133,22 @@ struct ScanInputs {
     /// yet, the same absolute path once `.`, `..` and repeated slashes are taken out.
     static func isSameFile(_ a: String, _ b: String) -> Bool {
         if Catalog.sameFile(a, b) { return true }
-        func absolute(_ path: String) -> String {
-            var full = path
-            if !path.hasPrefix("/"), let cwd = getcwd(nil, 0) {
-                full = String(cString: cwd) + "/" + path
-                free(cwd)
-            }
-            var parts: [Substring] = []
-            for part in full.split(separator: "/") where part != "." {
-                if part == ".." { _ = parts.popLast() } else { parts.append(part) }
-            }
-            return "/" + parts.joined(separator: "/")
-        }
         return access(a, F_OK) != 0 && access(b, F_OK) != 0 && absolute(a) == absolute(b)
+    }
+
+    /// `path` made absolute (from the working folder), with `.`, `..` and repeated slashes
+    /// taken out by name alone.
+    static func absolute(_ path: String) -> String {
+        var full = path
+        if !path.hasPrefix("/"), let cwd = getcwd(nil, 0) {
+            full = String(cString: cwd) + "/" + path
+            free(cwd)
+        }
+        var parts: [Substring] = []
+        for part in full.split(separator: "/") where part != "." {
+            if part == ".." { _ = parts.popLast() } else { parts.append(part) }
+        }
+        return "/" + parts.joined(separator: "/")
     }
 
     /// The input that is the same file as `output` (same device and inode), if any.

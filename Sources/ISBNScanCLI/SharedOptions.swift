@@ -57,12 +57,13 @@ struct SharedOptions {
     /// The accepted form, after an error that shows the region was not given in it (a value
     /// that is no number, outside 0...1, such as pixels or percentages without '%', or not four
     /// values): ` (give fractions 0-1 of the image, e.g. --roi 0.05,0.4,0.9,0.15, or percentages,
-    /// e.g. --roi 5%,40%,90%,15%)`; nothing after a size or edge error.
+    /// e.g. --roi 5%,40%,90%,15%)`; nothing after a size or edge error, a percentage out of
+    /// range or a mix of both forms (they were given in a form already).
     static func formHint(_ error: RegionError, option: String, band: String, percent: String) -> String {
         switch error {
         case .notFourNumbers, .notANumber, .outOfRange:
             return " (give fractions 0-1 of the image, e.g. \(option) \(band), or percentages, e.g. \(option) \(percent))"
-        case .zeroSize, .pastEdge:
+        case .zeroSize, .pastEdge, .percentOutOfRange, .mixed:
             return ""
         }
     }

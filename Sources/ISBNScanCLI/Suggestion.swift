@@ -1,3 +1,5 @@
+import Records
+
 /// "Did you mean …?" for a mistyped option, subcommand or action, as git and cargo do: the
 /// nearest known name by edit distance, when it is near enough to be a typo.
 enum Suggestion {
@@ -27,9 +29,9 @@ enum Suggestion {
 
     /// The error for a value of `option` that is not one of its fixed `choices`: `--format
     /// 'goodread' is not one of csv, jsonl, … (did you mean 'goodreads'?)`, the nearest choice
-    /// found as for a mistyped option.
+    /// found as for a mistyped option; a control character typed is shown escaped (``escaped(_:json:)``).
     static func notOneOf(_ typed: String, option: String, choices: [String]) -> UsageError {
-        UsageError(appended(to: "\(option) '\(typed)' is not one of \(choices.joined(separator: ", "))", typed: typed, in: choices))
+        UsageError(appended(to: "\(option) '\(escaped(typed, json: false))' is not one of \(choices.joined(separator: ", "))", typed: typed, in: choices))
     }
 
     /// The optimal string alignment distance between `a` and `b`, by characters.

@@ -57,15 +57,19 @@ public struct RegionOfInterest: Hashable, Sendable, CustomStringConvertible {
 
     /// Parses `"x,y,w,h"` (four numbers, optional spaces), upright form. Each number is a
     /// fraction 0…1, or a percentage 0%…100% when it ends in `%` (`5%,40%,90%,15%` is ``band``);
-    /// a number above 1 without `%` is refused, as it may as well be meant as pixels.
+    /// a number above 1 without `%` is refused, as it may as well be meant as pixels, and so is
+    /// a region mixing fractions and percentages (`5%,0.4,90%,15%`: is 0.4 meant as 0.4%?),
+    /// a bare 0 going with either.
     public init(parsing text: String) throws(RegionError) {
         let values = try Self.fourNumbers(text)
         try self.init(x: values[0], y: values[1], width: values[2], height: values[3])
     }
 
-    /// Parses `"x,y,w,h"` as an AVFoundation `rectOfInterest`.
+    /// Parses `"x,y,w,h"` as an AVFoundation `rectOfInterest` (errors name its values
+    /// `rectOfInterest.x` …, as ``init(avFoundationX:y:width:height:)``'s do).
     public init(parsingAVFoundation text: String) throws(RegionError) {
-        let values = try Self.fourNumbers(text)
+        let values: [Double]
+        do { values = try Self.fourNumbers(text) } catch { throw error.renamed(prefix: "rectOfInterest.") }
         try self.init(avFoundationX: values[0], y: values[1], width: values[2], height: values[3])
     }
 
@@ -73,15 +77,24 @@ public struct RegionOfInterest: Hashable, Sendable, CustomStringConvertible {
         let parts = text.split(separator: ",", omittingEmptySubsequences: false)
         guard parts.count == 4 else { throw .notFourNumbers(text) }
         var values: [Double] = []
+        var percentages = false, fractions = false
         for (name, part) in zip(["x", "y", "width", "height"], parts) {
             let trimmed = part.trimmingCharacters(in: " ")
             let percent = trimmed.hasSuffix("%")
             let number = percent ? trimmed.dropLast().trimmingCharacters(in: " ") : trimmed
             guard let value = Double(number), value.isFinite else { throw .notANumber(name: name, text: String(trimmed)) }
+            if percent {
+                guard value >= 0, value <= 100 else { throw .percentOutOfRange(name: name, text: String(trimmed)) }
+                percentages = true
+            } else if value != 0 {
+                fractions = true
+            }
             // For a whole n, n / 100 is the double nearest n hundredths (IEEE division is
-            // correctly rounded): 5% is exactly the 0.05 that "0.05" parses to.
-            values.append(percent ? value / 100 : value)
+            // correctly rounded): 5% is exactly the 0.05 that "0.05" parses to. -0 and -0% are 0,
+            // so the region never prints as -0.0.
+            values.append(value == 0 ? 0 : percent ? value / 100 : value)
         }
+        if percentages && fractions { throw .mixed(text) }
         return values
     }
 
@@ -110,6 +123,10 @@ public enum RegionError: Error, Equatable, Sendable, CustomStringConvertible {
     case notFourNumbers(String)
     case notANumber(name: String, text: String)
     case outOfRange(name: String, value: Double)
+    /// A percentage outside 0%…100%, as typed (`150%`).
+    case percentOutOfRange(name: String, text: String)
+    /// Fractions and percentages in one region, as typed.
+    case mixed(String)
     case zeroSize(name: String)
     case pastEdge(sum: String, value: Double)
 
@@ -118,6 +135,8 @@ public enum RegionError: Error, Equatable, Sendable, CustomStringConvertible {
         case .notFourNumbers(let text): return "expected four numbers x,y,width,height, got '\(text)'"
         case .notANumber(let name, let text): return "\(name) '\(text)' is not a number"
         case .outOfRange(let name, let value): return "\(name) \(value) is outside 0...1"
+        case .percentOutOfRange(let name, let text): return "\(name) \(text) is outside 0%...100%"
+        case .mixed(let text): return "'\(text)' mixes fractions and percentages; give all four as one or the other"
         case .zeroSize(let name): return "\(name) must be at least \(RegionOfInterest.minimumSide)"
         case .pastEdge(let sum, let value): return "\(sum) is \(value), past the image edge at 1"
         }
@@ -127,10 +146,11 @@ public enum RegionError: Error, Equatable, Sendable, CustomStringConvertible {
         switch self {
         case .notANumber(let name, let text): return .notANumber(name: prefix + name, text: text)
         case .outOfRange(let name, let value): return .outOfRange(name: prefix + name, value: value)
+        case .percentOutOfRange(let name, let text): return .percentOutOfRange(name: prefix + name, text: text)
         case .zeroSize(let name): return .zeroSize(name: prefix + name)
         case .pastEdge(let sum, let value):
             return .pastEdge(sum: sum.split(separator: "+").map { prefix + $0 }.joined(separator: "+"), value: value)
-        case .notFourNumbers: return self
+        case .notFourNumbers, .mixed: return self
         }
     }
 }

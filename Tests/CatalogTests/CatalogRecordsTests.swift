@@ -84,6 +84,28 @@ import Testing
         }
     }
 
+    /// A version 4 catalogue with a sighting of a file it does not hold cannot be rebuilt
+    /// without foreign keys failing later: the migration stops, rolled back, and says why.
+    @Test func aMigrationStopsAtRowsReferringToNoFile() throws {
+        let file = TemporaryCatalog(), path = file.path
+        defer { file.remove() }
+        try Self.version4(path, [Self.shelf()])
+        try Connection(path: path).execute("""
+            INSERT INTO sightings (isbn13, isbn10, file_id, source, polygon, seen_at)
+            VALUES ('9780306406157', '0306406152', 99, '/books/gone.png', '[]', '2026-11-30T10:00:00.000Z')
+            """)
+        do {
+            _ = try Catalog(path: path)
+            Issue.record("migrated")
+        } catch {
+            #expect(error.code == CatalogError.constraint)
+            #expect(error.description == "\(path): rows refer to rows that do not exist (1 in sightings → files); not upgraded, left as it was")
+        }
+        let read = try Catalog(path: path, access: .read)
+        #expect(read.openedVersion == 4)
+        #expect(try read.books().count == 4)
+    }
+
     static func stored(_ catalog: Catalog, _ file: String) throws -> Catalog.StoredFile {
         try #require(try catalog.storedFile(path: Array(file.utf8)))
     }
@@ -168,6 +190,21 @@ import Testing
         // The table rebuilt with foreign keys off kept its sightings; they are on again for writing.
         #expect(try Statement(catalog.db, "PRAGMA foreign_keys").scalar() == 1)
         #expect(try catalog.books().map(\.isbn13) == ["9784048930659", "9780553293357", "9780306406157", "9780131103627"])
+    }
+
+    /// A reader opened on a version 4 catalogue that a writer migrates meanwhile reads the
+    /// record as the file holds it at that read: from its rows, the JSON line being gone.
+    @Test func aReaderReadsTheRecordAsTheFileHoldsItNow() throws {
+        let file = TemporaryCatalog()
+        defer { file.remove() }
+        let record = Self.shelf(file: "/books/shelf.tiff")
+        try Self.version4(file.path, [record])
+        let reader = try Catalog(path: file.path, access: .read)
+        #expect(reader.openedVersion == 4)
+        let stored = try Self.stored(reader, "/books/shelf.tiff")
+        _ = try Catalog(path: file.path)
+        let back = try #require(try reader.fileRecord(of: stored, named: "/books/shelf.tiff", options: Self.options))
+        #expect(Self.outputs(back) == Self.outputs(record))
     }
 
     /// A migration that fails half-way (here a trigger refusing the second row's update) is

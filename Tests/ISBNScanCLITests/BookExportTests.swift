@@ -176,6 +176,42 @@ import TestSupport
         #expect(try isbnscan(["catalog", "export", "--db", db, "--format", "isbn-list"]).stdout == "9780306406157\n9780553293357\n")
     }
 
+    /// `export -o` naming one of the catalogue's journal files would lose the writes it holds
+    /// or corrupt the catalogue: a usage error whether the journal exists or not, under any
+    /// spelling, through a symbolic link (to the file or to its folder) or a hard link.
+    @Test func outputCannotBeAJournalOfTheCatalogue() throws {
+        let (shelf, db, _) = try Self.catalogue()
+        defer { shelf.remove() }
+        #expect(symlink(db + "-wal", shelf.path + "/link.csv") == 0)
+        #expect(symlink(shelf.path, shelf.path + "/here") == 0)
+        let cases = [(shelf.path + "/books.db-wal", "-wal"), (shelf.path + "//./books.db-shm", "-shm"),
+                     (shelf.path + "/books.db-journal", "-journal"), (shelf.path + "/link.csv", "-wal"),
+                     (shelf.path + "/here/books.db-wal", "-wal")]
+        for (spelling, suffix) in cases {
+            let run = try isbnscan(["catalog", "export", "--db", db, "-o", spelling])
+            #expect(run.status == 2, "\(spelling)")
+            #expect(run.stdout == "")
+            #expect(run.stderr == """
+                Error: --output \(spelling) is \(db)\(suffix), a journal file of the --db catalogue \(db); refusing to overwrite it
+                Usage: \(CatalogCommand.spec.usage)
+                  See 'isbnscan catalog --help'.
+
+                """, "\(spelling)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: db + "-wal"))
+        #expect(!FileManager.default.fileExists(atPath: db + "-journal"))
+        // A -wal file that exists (a writer has the catalogue open), named by a hard link.
+        let writer = try Catalog(path: db)
+        _ = try writer.books()
+        try #require(FileManager.default.fileExists(atPath: db + "-wal"))
+        #expect(link(db + "-wal", shelf.path + "/other.csv") == 0)
+        let hard = try isbnscan(["catalog", "export", "--db", db, "-o", shelf.path + "/other.csv"])
+        #expect(hard.status == 2)
+        #expect(hard.stderr.hasPrefix("Error: --output \(shelf.path)/other.csv is \(db)-wal, a journal file of the --db catalogue \(db); refusing to overwrite it\n"))
+        withExtendedLifetime(writer) {}
+        #expect(try isbnscan(["catalog", "export", "--db", db, "--format", "isbn-list"]).stdout == "9780306406157\n9780553293357\n")
+    }
+
     @Test func outputThatCannotBeWrittenExitsThree() throws {
         let (shelf, db, _) = try Self.catalogue()
         defer { shelf.remove() }

@@ -352,7 +352,7 @@ import TestSupport
     @Test(arguments: [
         (["--once", "--continuous"], "Error: give either --once or --continuous, not both"),
         (["--size", "big"], "Error: --size 'big' is not WIDTHxHEIGHT in pixels (e.g. 1280x720)"),
-        (["--format", "H264"], "Error: --format 'H264' is not one of auto, YUYV, MJPG, GREY, NV12, YU12"),
+        (["--format", "H264"], "Error: --format 'H264' is not one of auto, GREY, YUYV, NV12, YU12, MJPG"),
         (["--fps", "0"], "Error: --fps 0 is outside 1...240"),
         (["--timeout", "soon"], "Error: --timeout 'soon' is not a number of seconds (0...86400)"),
         (["--timeout", "0"], "Error: --timeout must be more than 0 seconds"),

@@ -64,6 +64,23 @@ import TestSupport
         #expect(list.stdout.contains("9780306406157"))
     }
 
+    /// `-o` naming a journal file of the catalogue (before it exists, or through a symbolic
+    /// link) would overwrite the writes it holds: a usage error, and nothing is scanned.
+    @Test func theOutputCannotBeAJournalOfTheCatalogue() throws {
+        let shelf = try Shelf(["a.png": "isbn/png-gray8.png"])
+        defer { shelf.remove() }
+        let db = shelf.path + "/books.db"
+        #expect(symlink(db + "-shm", shelf.path + "/out.txt") == 0)
+        for (spelling, suffix) in [(db + "-wal", "-wal"), (shelf.path + "/./books.db-journal", "-journal"), (shelf.path + "/out.txt", "-shm")] {
+            let run = try isbnscan(["scan", "--db", db, "-o", spelling, shelf.path + "/a.png"])
+            #expect(run.status == 2, "\(spelling)")
+            #expect(run.stdout == "")
+            #expect(run.stderr.hasPrefix("Error: --output \(spelling) is \(db)\(suffix), a journal file of the --db catalogue \(db); refusing to overwrite it\n"), "\(spelling)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: db))
+        #expect(!FileManager.default.fileExists(atPath: db + "-wal"))
+    }
+
     @Test func aSecondRunSkipsUnchangedFilesAndRescanForces() throws {
         let shelf = try shelf(count: 6)
         defer { shelf.remove() }

@@ -259,6 +259,53 @@ import TestSupport
         }
     }
 
+    /// A version 4 JSON line the migration cannot read leaves no record: the file is scanned
+    /// again, even one without any symbol (whose counts alone would pass for a record), and
+    /// `-o` holds that fresh scan's result.
+    @Test func aVersion4LineThatCannotBeReadIsScannedAgain() throws {
+        let shelf = try Shelf(["blank.png": "negative/blank.png"])
+        defer { shelf.remove() }
+        let db = shelf.path + "/books.db", photo = shelf.path + "/blank.png"
+        let fresh = try isbnscan(["scan", "--json", photo])
+        #expect(fresh.status == 4)
+        _ = try Catalog(path: db, upTo: 4)
+        let identity = try #require(FileIdentity(path: Array(photo.utf8)))
+        try Statement(try Connection(path: db), """
+            INSERT INTO files (path, name, size, mtime_ns, device, inode, content_hash, status, isbn_count, refused_count,
+                               symbol_count, record, scanned_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, 'no-barcode', 0, 0, 0, '{"file": "cut short', '2026-11-30T10:00:00.000Z')
+            """).run([.blob(identity.path), .text(photo), .int(identity.size), .int(identity.modificationNanoseconds),
+                      .int(identity.device), .int(identity.inode), .int(identity.contentHash)])
+        let out = shelf.path + "/out.jsonl"
+        let run = try isbnscan(["scan", "--json", "--db", db, "-o", out, photo])
+        #expect(run.status == 4)
+        #expect(run.stderr.hasPrefix("Note: \(db): upgrading the catalogue from schema version 4 to 5"))
+        #expect(!run.stderr.contains("unchanged since"))
+        #expect(try String(contentsOfFile: out, encoding: .utf8) == fresh.stdout)
+        // Scanned again, its row is whole: the next run finds it unchanged.
+        let again = try isbnscan(["scan", "--json", "--db", db, "-o", out, photo])
+        #expect(again.stderr.hasPrefix("\(photo): unchanged since it was catalogued on "))
+        #expect(try String(contentsOfFile: out, encoding: .utf8) == fresh.stdout)
+    }
+
+    /// A record the catalogue cannot read (its table damaged) stops the run with the
+    /// catalogue's error: it is not taken for a record to scan again, nothing is scanned and the
+    /// `-o` file is not written.
+    @Test func aRecordThatCannotBeReadStopsTheRun() throws {
+        let shelf = try Shelf(["a.png": "isbn/png-gray8.png"])
+        defer { shelf.remove() }
+        let db = shelf.path + "/books.db", photo = shelf.path + "/a.png", out = shelf.path + "/out.txt"
+        #expect(try isbnscan(["scan", "--db", db, photo]).status == 0)
+        try Connection(path: db).execute("ALTER TABLE symbols RENAME COLUMN printed_digits TO digits")
+        let run = try isbnscan(["scan", "--db", db, "-o", out, photo])
+        #expect(run.status == 1)
+        #expect(run.stdout == "")
+        #expect(run.stderr.hasPrefix("Error: \(db): no such column: printed_digits (SQLite 1) in: SELECT type, data, addon"), "\(run.stderr)")
+        #expect(!run.stderr.contains("unchanged since"))
+        #expect(!FileManager.default.fileExists(atPath: out))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: shelf.path).filter { $0.contains(".isbnscan-") } == [])
+    }
+
     /// A closed pipe stops a --db run as it stops one without --db.
     @Test func aClosedPipeStopsTheRunWithDB() throws {
         var layout: [String: String] = [:]

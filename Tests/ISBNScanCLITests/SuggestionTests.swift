@@ -31,5 +31,8 @@ import Testing
                 == "--effort 'fsat' is not one of fast, normal, thorough (did you mean 'fast'?)")
         #expect(Suggestion.notOneOf("max", option: "--effort", choices: ["fast", "normal", "thorough"]).message
                 == "--effort 'max' is not one of fast, normal, thorough")
+        // A newline typed cannot split the error line.
+        #expect(Suggestion.notOneOf("fast\nx\u{7}", option: "--effort", choices: ["fast", "normal", "thorough"]).message
+                == "--effort 'fast\\nx\\x07' is not one of fast, normal, thorough")
     }
 }

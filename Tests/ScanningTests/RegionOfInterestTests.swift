@@ -34,20 +34,28 @@ import TestSupport
                 == RegionOfInterest.band.pixelRect(imageWidth: 800, imageHeight: 600))
     }
 
-    /// A number ending in '%' is that many hundredths, each value on its own.
+    /// A number ending in '%' is that many hundredths; a bare 0 goes with percentages or
+    /// fractions; -0 and -0% are 0.
     @Test func parsesPercentages() throws {
         #expect(try RegionOfInterest(parsing: "5%,40%,90%,15%") == .band)
         #expect(try RegionOfInterest(parsing: " 5 %, 40%,90% ,15%") == .band)
-        #expect(try RegionOfInterest(parsing: "5%,0.4,90%,0.15") == .band)
         #expect(try RegionOfInterest(parsing: "0%,0%,100%,100%") == .full)
-        #expect(try RegionOfInterest(parsing: "12.5%,0,50%,1") == RegionOfInterest(x: 0.125, y: 0, width: 0.5, height: 1))
+        #expect(try RegionOfInterest(parsing: "12.5%,0,50%,100%") == RegionOfInterest(x: 0.125, y: 0, width: 0.5, height: 1))
+        #expect(try RegionOfInterest(parsing: "0,0,100%,100%") == .full)
+        let negativeZero = try RegionOfInterest(parsing: "-0%,-0,100%,100%")
+        #expect(negativeZero.x.sign == .plus && negativeZero.y.sign == .plus)
+        #expect(negativeZero.description == "0.0,0.0,1.0,1.0")
         #expect(try RegionOfInterest(parsingAVFoundation: "40%,5%,15%,90%") == RegionOfInterest(parsingAVFoundation: "0.4,0.05,0.15,0.9"))
     }
 
     @Test(arguments: [
         ("0.1,0.2,0.3", RegionError.notFourNumbers("0.1,0.2,0.3")),
         ("5,40,90,15", .outOfRange(name: "x", value: 5)),
-        ("5%,40%,150%,15%", .outOfRange(name: "width", value: 1.5)),
+        ("5%,40%,150%,15%", .percentOutOfRange(name: "width", text: "150%")),
+        ("5%,40%,90%, 101 % ", .percentOutOfRange(name: "height", text: "101 %")),
+        ("-1%,40%,90%,15%", .percentOutOfRange(name: "x", text: "-1%")),
+        ("5%,0.4,90%,15%", .mixed("5%,0.4,90%,15%")),
+        ("12.5%,0,50%,1", .mixed("12.5%,0,50%,1")),
         ("5%%,40%,90%,15%", .notANumber(name: "x", text: "5%%")),
         ("%,40%,90%,15%", .notANumber(name: "x", text: "%")),
         ("5px,40px,90px,15px", .notANumber(name: "x", text: "5px")),
@@ -66,6 +74,9 @@ import TestSupport
     @Test func avFoundationErrorsUseItsNames() {
         #expect(throws: RegionError.outOfRange(name: "rectOfInterest.height", value: 2)) {
             try RegionOfInterest(parsingAVFoundation: "0.4,0.05,0.15,2")
+        }
+        #expect(throws: RegionError.percentOutOfRange(name: "rectOfInterest.height", text: "200%")) {
+            try RegionOfInterest(parsingAVFoundation: "40%,5%,15%,200%")
         }
     }
 
