@@ -30,6 +30,11 @@ import ISBN
 /// perspective, the blur radius) and the levels `a`, `b` are searched: from the extent of the
 /// dark part of the line, over a grid, then refined one coordinate at a time.
 enum EANTemplateDecoder {
+    /// The levels of a fit: `a` + `b` × darkness.
+    struct Levels: Equatable {
+        var a: Double, b: Double
+    }
+
     /// A reading from one profile.
     struct Reading: Equatable {
         /// The 13 digits, check digit valid.
@@ -48,6 +53,11 @@ enum EANTemplateDecoder {
         /// zones) that the fit leaves: near 0 for a symbol, near 1 for a flat stretch of paper that
         /// a heavily blurred model fits as well as a constant does.
         var unexplained = 1.0
+        /// The levels the fit found: the luminance of the paper and its change under a bar.
+        var levels = Levels(a: 0, b: 0)
+        /// The valid codes that fit best after ``digits`` at ``geometry``
+        /// (``checkingRivals(_:of:within:)`` gives each its own geometry).
+        var rivals: [[UInt8]] = []
         /// Sample position (along the profile) of the symbol's left edge and of its right edge.
         var start: Double { geometry.position(0) }
         var end: Double { geometry.position(95) }
@@ -57,6 +67,10 @@ enum EANTemplateDecoder {
     }
 
     // MARK: The symbol
+
+    /// `(s + w × d) mod 10` at `[w][s * 10 + d]` for a weighted sum `s`, digit `d` and weight
+    /// `w` (1 or 3): the dynamic programme's step, without a division per step.
+    static let nextSum: [[Int]] = (0...3).map { w in (0..<100).map { k in (k / 10 + w * (k % 10)) % 10 } }
 
     /// Module patterns of the digits in sets A (L), B (G) and C (R) (``EANSymbol``).
     static let setA = EANSymbol.modulesA, setB = EANSymbol.modulesB, setC = EANSymbol.modulesC
@@ -152,16 +166,18 @@ enum EANTemplateDecoder {
         var a: Double, b: Double
         var secondSSE: Double
         var confidence: [Double]
+        /// The valid codes that fit best after ``digits`` at this geometry (with margins only).
+        var rivals: [[UInt8]] = []
     }
 
     /// The fit of the chain at `g` with levels `a`, `b` (levels refitted once by least squares
     /// on the best code, and the chain solved again with them).
     static func fit(_ profile: UnsafeBufferPointer<Double>, _ g: Geometry, levels: (a: Double, b: Double),
-                    edges: EdgeCache, refit: Bool = true) -> Fit? {
+                    edges: EdgeCache, refit: Bool = true, margins: Bool = true) -> Fit? {
         var (a, b) = levels
         var best: Fit?
         for round in 0..<(refit ? 2 : 1) {
-            guard let f = solve(profile, g, a: a, b: b, edges: edges) else { return best }
+            guard let f = solve(profile, g, a: a, b: b, edges: edges, margins: margins) else { return best }
             best = f
             guard round == 0, let refit = refitLevels(profile, g, digits: f.digits, edges: edges) else { break }
             (a, b) = refit
@@ -193,10 +209,17 @@ enum EANTemplateDecoder {
     /// Least-squares levels for `digits` rendered at `g`.
     static func refitLevels(_ profile: UnsafeBufferPointer<Double>, _ g: Geometry, digits: [UInt8],
                             edges: EdgeCache) -> (a: Double, b: Double)? {
+        codeFit(profile, g, digits: digits, edges: edges).map { ($0.a, $0.b) }
+    }
+
+    /// The fit of the one symbol `digits` encodes, rendered at `g`: its least-squares levels and
+    /// the sum of squared errors they leave over the fitted range (``range(_:count:)``).
+    static func codeFit(_ profile: UnsafeBufferPointer<Double>, _ g: Geometry, digits: [UInt8],
+                        edges: EdgeCache) -> (sse: Double, a: Double, b: Double)? {
         let m = modules(of: digits)
         let edge = edges.response(radius: g.blur * g.module)
         let r = range(g, count: profile.count)
-        var sx = 0.0, sy = 0.0, sxx = 0.0, sxy = 0.0, n = 0.0
+        var sx = 0.0, sy = 0.0, sxx = 0.0, sxy = 0.0, syy = 0.0, n = 0.0
         let positions = (0...95).map { g.position(Double($0)) }
         for j in r {
             let x = Double(j)
@@ -207,13 +230,51 @@ enum EANTemplateDecoder {
                 for k in k0...k1 where m[k] == 1 { dark += edge(x - positions[k]) - edge(x - positions[k + 1]) }
             }
             let y = profile[j]
-            sx += dark; sy += y; sxx += dark * dark; sxy += dark * y; n += 1
+            sx += dark; sy += y; sxx += dark * dark; sxy += dark * y; syy += y * y; n += 1
         }
         let det = n * sxx - sx * sx
         guard n > 0, abs(det) > 1e-9 else { return nil }
-        let b = (n * sxy - sx * sy) / det
-        return ((sy - b * sx) / n, b)
+        let b = (n * sxy - sx * sy) / det, a = (sy - b * sx) / n
+        return (max(0, syy - a * sy - b * sxy), a, b)
     }
+
+    /// The least sum of squared errors of the symbol `digits` encodes over geometries near `g`
+    /// that `allowed` admits (the search's moves, with their steps, for this one code).
+    static func bestFit(of digits: [UInt8], from g: Geometry, profile: UnsafeBufferPointer<Double>, edges: EdgeCache,
+                        allowed: (Geometry) -> Bool) -> (sse: Double, geometry: Geometry) {
+        guard var best = codeFit(profile, g, digits: digits, edges: edges)?.sse else { return (.infinity, g) }
+        var g = g
+        let module0 = g.module
+        for step in [0.5, 0.25, 0.125] {
+            var improved = true, rounds = 0
+            while improved && rounds < 4 {
+                improved = false
+                rounds += 1
+                for move in Self.moves(step: step, module: module0) {
+                    var trial = g
+                    move(&trial)
+                    guard allowed(trial), let t = codeFit(profile, trial, digits: digits, edges: edges), t.sse < best else { continue }
+                    (g, best) = (trial, t.sse)
+                    improved = true
+                }
+            }
+        }
+        return (best, g)
+    }
+
+    /// The search's moves of a geometry at `step`: the start by `step` modules (`module`
+    /// pixels), the module by `step` %, the perspective by 0.02 × `step`, the blur by `step`
+    /// modules; each way.
+    static func moves(step: Double, module: Double) -> [(inout Geometry) -> Void] {
+        [{ $0.x0 += step * module }, { $0.x0 -= step * module },
+         { $0.module *= 1 + 0.01 * step }, { $0.module *= 1 - 0.01 * step },
+         { $0.bend += 0.02 * step }, { $0.bend -= 0.02 * step },
+         { $0.blur += step }, { $0.blur -= step }]
+    }
+
+    /// Valid codes other than the best whose own best geometry is looked for when the margin of a
+    /// reading is measured (``Reading/margin``).
+    static let rivalCount = 3
 
     /// Edge responses by blur radius (pixels, to 0.02), made once per profile's search.
     final class EdgeCache {
@@ -229,7 +290,10 @@ enum EANTemplateDecoder {
 
     /// The chain at fixed geometry and levels: best valid code, its SSE, the second-best valid
     /// code's SSE and the per-character margins.
-    static func solve(_ profile: UnsafeBufferPointer<Double>, _ g: Geometry, a: Double, b: Double, edges: EdgeCache) -> Fit? {
+    /// With `margins` false only the best code and its SSE are found (``Fit/secondSSE`` infinite,
+    /// ``Fit/confidence`` empty): what the search of the geometry compares.
+    static func solve(_ profile: UnsafeBufferPointer<Double>, _ g: Geometry, a: Double, b: Double, edges: EdgeCache,
+                      margins: Bool = true) -> Fit? {
         let r = range(g, count: profile.count)
         guard r.count >= 95, g.module > 0.5 else { return nil }
         let edge = edges.response(radius: g.blur * g.module)
@@ -324,94 +388,142 @@ enum EANTemplateDecoder {
             c < 6 && EANSymbol.parities[lead][c] ? d + 10 : d
         }
         let inf = Double.infinity
-        var bestSSE = inf, bestDigits: [UInt8] = [], bestLead = 0
-        var perLead = [Double](repeating: inf, count: 10)
-        var marginals: [[Double]] = []  // for the best lead: [c][d]
+        // The weighted sum's state after a character: (s + weight × d) mod 10, by table.
+        let next = Self.nextSum
         var alpha = [Double](repeating: inf, count: 12 * 100)
         var back = [Int](repeating: -1, count: 12 * 100)
-        var beta = [Double](repeating: inf, count: 12 * 100)
-        for lead in 0..<10 {
-            // Forward: alpha[c * 100 + d * 10 + s], s the weighted sum of characters 0…c mod 10.
-            for i in alpha.indices { alpha[i] = inf }
-            for d in 0..<10 { alpha[d * 10 + (weight(0) * d) % 10] = first[option(0, d, lead: lead)] }
-            for c in 1..<12 {
-                let w = width(c)
-                let table = pairs[c - 1]
-                for dPrev in 0..<10 {
-                    let oPrev = option(c - 1, dPrev, lead: lead)
-                    for s in 0..<10 {
-                        let base = alpha[(c - 1) * 100 + dPrev * 10 + s]
-                        guard base < inf else { continue }
-                        for d in 0..<10 {
-                            let cost = base + table[oPrev * w + option(c, d, lead: lead)]
-                            let key = c * 100 + d * 10 + (s + weight(c) * d) % 10
-                            if cost < alpha[key] { alpha[key] = cost; back[key] = dPrev * 10 + s }
+        // Forward: alpha[c * 100 + d * 10 + s], s the weighted sum of characters 0…c mod 10. Returns
+        // the cost of the best valid code for `lead` and its last key.
+        // `forcing` (character, digit): only codes with that digit there.
+        func forward(_ lead: Int, forcing: (c: Int, d: Int)? = nil) -> (cost: Double, key: Int) {
+            alpha.withUnsafeMutableBufferPointer { alpha in
+                back.withUnsafeMutableBufferPointer { back in
+                    for i in 0..<alpha.count { alpha[i] = inf }
+                    for d in 0..<10 where forcing.map({ $0.c != 0 || $0.d == d }) ?? true {
+                        alpha[d * 10 + (weight(0) * d) % 10] = first[option(0, d, lead: lead)]
+                    }
+                    for c in 1..<12 {
+                        let w = width(c)
+                        next[weight(c)].withUnsafeBufferPointer { next in
+                        pairs[c - 1].withUnsafeBufferPointer { table in
+                            var options = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+                            withUnsafeMutableBytes(of: &options) { raw in
+                                let o = raw.bindMemory(to: Int.self)
+                                for d in 0..<10 { o[d] = option(c, d, lead: lead) }
+                                let digits = forcing.map { $0.c == c ? $0.d..<($0.d + 1) : 0..<10 } ?? 0..<10
+                                for dPrev in 0..<10 {
+                                    let row = option(c - 1, dPrev, lead: lead) * w
+                                    for s in 0..<10 {
+                                        let base = alpha[(c - 1) * 100 + dPrev * 10 + s]
+                                        guard base < inf else { continue }
+                                        for d in digits {
+                                            let cost = base + table[row + o[d]]
+                                            let key = c * 100 + d * 10 + next[s * 10 + d]
+                                            if cost < alpha[key] { alpha[key] = cost; back[key] = dPrev * 10 + s }
+                                        }
+                                    }
+                                }
+                            }
+                        }
                         }
                     }
+                    // Valid ends: lead + sum ≡ 0 (mod 10).
+                    let need = (10 - lead % 10) % 10
+                    var endKey = -1, endCost = inf
+                    for d in 0..<10 {
+                        let key = d * 10 + need
+                        let cost = alpha[1100 + key] + last[option(11, d, lead: lead)]
+                        if cost < endCost { endCost = cost; endKey = key }
+                    }
+                    return (endCost, endKey)
                 }
             }
-            // Valid ends: lead + sum ≡ 0 (mod 10).
-            let need = (10 - lead % 10) % 10
-            var endKey = -1, endCost = inf
-            for d in 0..<10 {
-                let key = d * 10 + need
-                let cost = alpha[1100 + key] + last[option(11, d, lead: lead)]
-                if cost < endCost { endCost = cost; endKey = key }
-            }
-            perLead[lead] = endCost
-            guard endCost < bestSSE else { continue }
-            bestSSE = endCost
-            bestLead = lead
+        }
+        var bestSSE = inf, bestLead = 0, bestKey = -1
+        var perLead = [Double](repeating: inf, count: 10)
+        for lead in 0..<10 {
+            let (cost, key) = forward(lead)
+            perLead[lead] = cost
+            if cost < bestSSE { bestSSE = cost; bestLead = lead; bestKey = key }
+        }
+        guard bestSSE < inf else { return nil }
+        // The 13 digits of the code the last forward pass (for `lead`) ended at `key` with.
+        func code(lead: Int, key end: Int) -> [UInt8] {
             var digits = [UInt8](repeating: 0, count: 12)
-            var key = endKey
+            var key = end
             for c in stride(from: 11, through: 0, by: -1) {
                 digits[c] = UInt8(key / 10)
                 if c > 0 { key = back[c * 100 + key] }
             }
-            bestDigits = [UInt8(lead)] + digits
-            // Backward: beta[c * 100 + d * 10 + t]: cost of pairs c…10 and the end given character
-            // c is d, with the weighted sum of characters c+1…11 ≡ t.
-            for i in beta.indices { beta[i] = inf }
-            for d in 0..<10 { beta[1100 + d * 10] = last[option(11, d, lead: lead)] }
-            for c in stride(from: 10, through: 0, by: -1) {
-                let w = width(c + 1)
-                let table = pairs[c]
-                for d in 0..<10 {
-                    let o = option(c, d, lead: lead)
-                    for dNext in 0..<10 {
-                        let pair = table[o * w + option(c + 1, dNext, lead: lead)]
-                        let add = (weight(c + 1) * dNext) % 10
-                        for t in 0..<10 {
-                            let rest = beta[(c + 1) * 100 + dNext * 10 + t]
-                            guard rest < inf else { continue }
-                            let key = c * 100 + d * 10 + (t + add) % 10
-                            beta[key] = min(beta[key], pair + rest)
-                        }
+            return [UInt8(lead)] + digits
+        }
+        // The best lead's tables again (the last forward pass was another lead's, unless it was 9).
+        if bestLead != 9 { _ = forward(bestLead) }
+        let bestDigits = code(lead: bestLead, key: bestKey)
+        guard margins else {
+            return Fit(digits: bestDigits, sse: bestSSE, samples: r.count, a: a, b: b, secondSSE: inf, confidence: [])
+        }
+        // Backward: beta[c * 100 + d * 10 + t]: cost of pairs c…10 and the end given character
+        // c is d, with the weighted sum of characters c+1…11 ≡ t.
+        let lead = bestLead, need = (10 - lead % 10) % 10
+        var beta = [Double](repeating: inf, count: 12 * 100)
+        for d in 0..<10 { beta[1100 + d * 10] = last[option(11, d, lead: lead)] }
+        for c in stride(from: 10, through: 0, by: -1) {
+            let w = width(c + 1)
+            let table = pairs[c]
+            for d in 0..<10 {
+                let o = option(c, d, lead: lead)
+                for dNext in 0..<10 {
+                    let pair = table[o * w + option(c + 1, dNext, lead: lead)]
+                    let add = (weight(c + 1) * dNext) % 10
+                    for t in 0..<10 {
+                        let rest = beta[(c + 1) * 100 + dNext * 10 + t]
+                        guard rest < inf else { continue }
+                        let key = c * 100 + d * 10 + (t + add) % 10
+                        beta[key] = min(beta[key], pair + rest)
                     }
-                }
-            }
-            marginals = (0..<12).map { c in
-                (0..<10).map { d in
-                    var m = inf
-                    for s in 0..<10 {
-                        let t = ((need - s) % 10 + 10) % 10
-                        m = min(m, alpha[c * 100 + d * 10 + s] + beta[c * 100 + d * 10 + t])
-                    }
-                    return m
                 }
             }
         }
-        guard bestSSE < inf else { return nil }
+        let marginals = (0..<12).map { c in
+            (0..<10).map { d in
+                var m = inf
+                for s in 0..<10 {
+                    let t = ((need - s) % 10 + 10) % 10
+                    m = min(m, alpha[c * 100 + d * 10 + s] + beta[c * 100 + d * 10 + t])
+                }
+                return m
+            }
+        }
         var second = inf
         for lead in 0..<10 where lead != bestLead { second = min(second, perLead[lead]) }
         var confidence = [Double](repeating: inf, count: 12)
+        var alternatives: [(cost: Double, c: Int, d: Int)] = []
         for c in 0..<12 {
             for d in 0..<10 where d != Int(bestDigits[c + 1]) {
                 confidence[c] = min(confidence[c], marginals[c][d] - bestSSE)
                 second = min(second, marginals[c][d])
+                alternatives.append((marginals[c][d], c, d))
             }
         }
-        return Fit(digits: bestDigits, sse: bestSSE, samples: r.count, a: a, b: b, secondSSE: second, confidence: confidence)
+        // The valid codes that fit best after the best one, here: each best code with another digit
+        // at one of the places where another digit costs least (a code differs from another valid
+        // one in two digits at least, so these are the runners-up), and the best code of another
+        // leading digit.
+        var rivals: [(sse: Double, digits: [UInt8])] = []
+        for alternative in alternatives.sorted(by: { $0.cost < $1.cost }) where alternative.cost < inf {
+            guard rivals.count < Self.rivalCount else { break }
+            let (cost, key) = forward(bestLead, forcing: (alternative.c, alternative.d))
+            guard cost < inf else { continue }
+            let digits = code(lead: bestLead, key: key)
+            if !rivals.contains(where: { $0.digits == digits }) { rivals.append((cost, digits)) }
+        }
+        if let other = (0..<10).filter({ $0 != bestLead && perLead[$0] < inf }).min(by: { perLead[$0] < perLead[$1] }) {
+            let (cost, key) = forward(other)
+            rivals.append((cost, code(lead: other, key: key)))
+        }
+        return Fit(digits: bestDigits, sse: bestSSE, samples: r.count, a: a, b: b, secondSSE: second, confidence: confidence,
+                   rivals: rivals.map(\.digits))
     }
 
     // MARK: One profile
@@ -471,14 +583,9 @@ enum EANTemplateDecoder {
             var levels = initialLevels(profile, start: start, end: end)
             guard levels.b < 0 else { return nil }
             let edges = EdgeCache()
-            let last = Double(profile.count - 1)
             func score(_ g: Geometry, refit: Bool = true) -> Fit? {
-                // The whole symbol lies on the profile (its quiet zones may not: a cropped photo),
-                // and its centre lies in the barcode-like region.
-                guard g.module >= 0.7, g.blur >= 0, g.blur <= maximumBlur,
-                      g.position(0) >= 0, g.position(95) <= last else { return nil }
-                if let around, abs((g.position(0) + g.position(95)) / 2 - around.center) > around.width / 2 { return nil }
-                return fit(profile, g, levels: levels, edges: edges, refit: refit)
+                guard admits(g, count: profile.count, within: around) else { return nil }
+                return fit(profile, g, levels: levels, edges: edges, refit: refit, margins: false)
             }
             // Grid: the extent of the dark part misses faint guard bars or takes in blur.
             var best: (Geometry, Fit)?
@@ -492,7 +599,8 @@ enum EANTemplateDecoder {
                 }
             }
             if let known { best = score(known, refit: false).map { (known, $0) } }
-            guard var (g, f) = best, let refitted = fit(profile, best!.0, levels: levels, edges: edges) else { return nil }
+            guard var (g, f) = best, let refitted = fit(profile, best!.0, levels: levels, edges: edges, margins: false)
+            else { return nil }
             f = refitted
             levels = (f.a, f.b)
             guard f.b < 0, f.sse / Double(f.samples) / (f.b * f.b) <= maximumError else { return nil }
@@ -503,13 +611,7 @@ enum EANTemplateDecoder {
                 while improved && rounds < 4 {
                     improved = false
                     rounds += 1
-                    let moves: [(inout Geometry) -> Void] = [
-                        { $0.x0 += step * module0 }, { $0.x0 -= step * module0 },
-                        { $0.module *= 1 + 0.01 * step }, { $0.module *= 1 - 0.01 * step },
-                        { $0.bend += 0.02 * step }, { $0.bend -= 0.02 * step },
-                        { $0.blur += step }, { $0.blur -= step },
-                    ]
-                    for move in moves {
+                    for move in Self.moves(step: step, module: module0) {
                         var trial = g
                         move(&trial)
                         // Levels held while trying a move; fitted again on the move taken.
@@ -521,14 +623,73 @@ enum EANTemplateDecoder {
                     }
                 }
             }
+            // The margins over the second-best valid code, at the geometry and levels found.
+            guard let final = solve(profile, g, a: f.a, b: f.b, edges: edges, margins: true) else { return nil }
+            f = final
             let noise = f.sse / Double(f.samples)
             guard noise > 0, f.b < 0 else { return nil }
+            let secondSSE = f.secondSSE
             let r = range(g, count: profile.count)
             var sum = 0.0, squares = 0.0
             for j in r { sum += profile[j]; squares += profile[j] * profile[j] }
             let variance = squares - sum * sum / Double(r.count)
-            return Reading(digits: f.digits, error: noise / (f.b * f.b), margin: (f.secondSSE - f.sse) / noise,
-                           confidence: f.confidence.map { $0 / noise }, geometry: g, unexplained: variance > 0 ? f.sse / variance : 1)
+            return Reading(digits: f.digits, error: noise / (f.b * f.b), margin: (secondSSE - f.sse) / noise,
+                           confidence: f.confidence.map { $0 / noise }, geometry: g, unexplained: variance > 0 ? f.sse / variance : 1,
+                           levels: Levels(a: f.a, b: f.b), rivals: f.rivals)
+        }
+    }
+
+    /// Whether a fit of geometry `g` to a profile of `count` samples is admitted: modules of 0.7
+    /// samples or more, a blur of 0 to ``maximumBlur`` modules, the whole symbol on the profile
+    /// (its quiet zones may not be: a cropped photo) and its centre in the barcode-like region.
+    static func admits(_ g: Geometry, count: Int, within around: (center: Double, width: Double)?) -> Bool {
+        guard g.module >= 0.7, g.blur >= 0, g.blur <= maximumBlur, g.position(0) >= 0, g.position(95) <= Double(count - 1)
+        else { return false }
+        if let around, abs((g.position(0) + g.position(95)) / 2 - around.center) > around.width / 2 { return false }
+        return true
+    }
+
+    /// `reading` of `samples`, its margin measured against each runner-up (``Reading/rivals``) at
+    /// the geometry that suits that code best, as the best code was given its own. Where the bars
+    /// lie between two codes, a small change of geometry (another start, a blur a little wider)
+    /// turns one into the other, and a margin measured at the best code's geometry alone is wide
+    /// for whichever code the search happened to settle on. A runner-up that fits better at its
+    /// own geometry than the reading does is the better reading (the search settled in another
+    /// code's valley): it is taken, and its margin measured the same way, once.
+    static func checkingRivals(_ reading: Reading, of samples: [Double],
+                               within around: (center: Double, width: Double)? = nil) -> Reading {
+        samples.withUnsafeBufferPointer { profile -> Reading in
+            let edges = EdgeCache()
+            let allowed = { (g: Geometry) in admits(g, count: profile.count, within: around) }
+            func runnerUp(_ rivals: [[UInt8]], at g: Geometry) -> (sse: Double, geometry: Geometry) {
+                var best = (sse: Double.infinity, geometry: g)
+                for rival in rivals {
+                    let fitted = bestFit(of: rival, from: g, profile: profile, edges: edges, allowed: allowed)
+                    if fitted.sse < best.sse { best = fitted }
+                }
+                return best
+            }
+            guard var f = solve(profile, reading.geometry, a: reading.levels.a, b: reading.levels.b, edges: edges) else {
+                return reading
+            }
+            var g = reading.geometry
+            var rival = runnerUp(f.rivals, at: g)
+            if rival.sse < f.sse, let levels = fit(profile, rival.geometry, levels: (f.a, f.b), edges: edges, margins: false),
+               let better = solve(profile, rival.geometry, a: levels.a, b: levels.b, edges: edges), better.sse < f.sse, better.b < 0 {
+                (g, f) = (rival.geometry, better)
+                rival = runnerUp(f.rivals, at: g)
+            }
+            let noise = f.sse / Double(f.samples)
+            guard noise > 0 else { return reading }
+            var checked = reading
+            checked.digits = f.digits
+            checked.geometry = g
+            checked.levels = Levels(a: f.a, b: f.b)
+            checked.error = noise / (f.b * f.b)
+            checked.margin = (min(f.secondSSE, rival.sse) - f.sse) / noise
+            checked.confidence = f.confidence.map { $0 / noise }
+            checked.rivals = f.rivals
+            return checked
         }
     }
 
@@ -711,7 +872,12 @@ extension EANTemplateDecoder {
         }
         let scaled = ((half + 0.5) / Double(merge) - 0.5, extent / Double(merge))
         func good(_ r: Reading) -> Bool { r.margin >= margin && r.error <= error }
-        let whole = decode(mean(lines[0..<24]), around: scaled, maximumError: 4 * error)
+        let all = mean(lines[0..<24])
+        // Only a reading that would pass is worth measuring against its rivals' own geometries.
+        func checked(_ reading: Reading?, of profile: [Double]) -> Reading? {
+            reading.map { good($0) ? checkingRivals($0, of: profile, within: scaled) : $0 }
+        }
+        let whole = checked(decode(all, around: scaled, maximumError: 4 * error), of: all)
         if let whole, good(whole) {
             var out: [(Reading, band: Int)] = [(whole, 0)]
             for (k, band) in [lines[0..<8], lines[8..<16], lines[16..<24]].enumerated() {
@@ -727,7 +893,7 @@ extension EANTemplateDecoder {
         let middle = mean(lines[6..<18]), halves = [mean(lines[6..<12]), mean(lines[12..<18])]
         let unlike = min(correlation(mean(lines[0..<6]), middle), correlation(mean(lines[18..<24]), middle))
         guard 1 - unlike > 2 * (1 - correlation(halves[0], halves[1])) + Self.outerUnlikeness,
-              let centre = decode(middle, around: scaled, maximumError: 4 * error), good(centre)
+              let centre = checked(decode(middle, around: scaled, maximumError: 4 * error), of: middle), good(centre)
         else { return whole.map { [($0, 0)] } ?? [] }
         var out: [(Reading, band: Int)] = [(centre, 0)]
         for (k, half) in halves.enumerated() {
