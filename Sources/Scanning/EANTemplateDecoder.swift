@@ -550,7 +550,7 @@ enum EANTemplateDecoder {
         // (takes in the blur, or the cover next to a label), and the barcode-like region itself
         // (found in blocks). Each guess starts a search; the fit leaving the least is the reading.
         var guesses: [(Double, Double)] = []
-        if let around, let q = quietZones(samples, center: around.center, width: around.width) { guesses.append(q) }
+        if let around { guesses += quietZones(samples, center: around.center, width: around.width) }
         if let e = extent(samples) { guesses.append(e) }
         if let around, let q = flatZones(samples, center: around.center, width: around.width) { guesses.append(q) }
         if let around { guesses.append((around.center - around.width / 2, around.center + around.width / 2)) }
@@ -726,11 +726,14 @@ enum EANTemplateDecoder {
     /// each side of an EAN-13): walking out from `center`, the first stretch of 5 modules (the
     /// module guessed from `width`, 95 modules) whose moving mean stays within a fifth of the
     /// contrast of the light level. A space inside a symbol is at most 4 modules wide; the cover
-    /// around a label, darker than the label, is never reached.
-    static func quietZones(_ samples: [Double], center: Double, width: Double) -> (Double, Double)? {
+    /// around a label, darker than the label, is never reached. Where that finds no pair, the
+    /// light stretches are paired by the module their own distance gives (see the body); a grey
+    /// print on a dark cover adds the pair found against the bars' darkness. Each pair is a guess
+    /// (sample positions of the left and right ends); none, or one or two.
+    static func quietZones(_ samples: [Double], center: Double, width: Double) -> [(Double, Double)] {
         let n = samples.count
         let module = width / 95
-        guard module >= 0.5, n > 20 else { return nil }
+        guard module >= 0.5, n > 20 else { return [] }
         let w = max(1, Int((1.5 * module).rounded()))
         var prefix = [Double](repeating: 0, count: n + 1)
         for (k, v) in samples.enumerated() { prefix[k + 1] = prefix[k] + v }
@@ -738,14 +741,13 @@ enum EANTemplateDecoder {
             let lo = max(0, k - w), hi = min(n, k + w + 1)
             return (prefix[hi] - prefix[lo]) / Double(hi - lo)
         }
+        let c = min(max(Int(center), 0), n - 1)
         let lo = max(0, Int(center - 0.8 * width)), hi = min(n, Int(center + 0.8 * width) + 1)
-        guard hi - lo > 10 else { return nil }
-        let window = mean[lo..<hi]
-        let light = window.max()!, dark = window.min()!
-        guard light - dark >= 12 else { return nil }
+        guard hi - lo > 10 else { return [] }
+        let light = mean[lo..<hi].max()!, dark = mean[lo..<hi].min()!
+        guard light - dark >= 12 else { return [] }
         let threshold = light - 0.2 * (light - dark)
         let run = max(2, Int((5 * module).rounded()))
-        let c = min(max(Int(center), 0), n - 1)
         func edge(_ direction: Int) -> Int? {
             var k = c, count = 0
             while k >= 0 && k < n {
@@ -754,8 +756,67 @@ enum EANTemplateDecoder {
             }
             return nil
         }
-        guard let left = edge(-1), let right = edge(1), right - left >= 60 else { return nil }
-        return (Double(left), Double(right))
+        var pairs: [(Double, Double)] = []
+        if let left = edge(-1), let right = edge(1), right - left >= 60 { pairs.append((Double(left), Double(right))) }
+        // The region can be much wider than the symbol (the label's type, its digits, a cover
+        // beside it), and 5 of its modules longer than a label's quiet zone: the light stretches
+        // each side are then paired by the module their own distance gives. The nearest pair
+        // whose stretches are 4.5 of those modules long (or run off the profile: a cropped photo)
+        // is taken. Where the bars are much lighter than the cover around the label (a grey
+        // print on a label on a dark book), light is also judged against the bars' darkness
+        // (``levels(_:center:width:)``): against the cover's, the faint bars count as light.
+        func pair(_ threshold: Double) -> (Double, Double)? {
+        func runs(_ direction: Int) -> [(inner: Int, length: Int, open: Bool)] {
+            var found: [(inner: Int, length: Int, open: Bool)] = []
+            var k = c, start: Int?
+            while k >= 0 && k < n {
+                if mean[k] >= threshold { if start == nil { start = k } } else if let s = start {
+                    found.append((s, abs(k - s), false)); start = nil
+                }
+                k += direction
+            }
+            if let s = start { found.append((s, abs(k - s), true)) }
+            return found
+        }
+        var best: (Int, Int)?
+        let rights = runs(1)
+        for l in runs(-1) {
+            for r in rights where r.inner - l.inner >= 60 {
+                // 4.5 of those modules (more than any space inside a symbol), of which the moving
+                // mean takes up to `w` samples at each end.
+                let need = 4.5 * Double(r.inner - l.inner) / 95
+                func long(_ run: (inner: Int, length: Int, open: Bool)) -> Bool {
+                    Double(run.length + 2 * w) >= (run.open ? 0.4 : 1) * need
+                }
+                guard long(l), long(r) else { continue }
+                if best == nil || r.inner - l.inner < best!.1 - best!.0 { best = (l.inner, r.inner) }
+            }
+        }
+        return best.map { (Double($0.0), Double($0.1)) }
+        }
+        if pairs.isEmpty, let p = pair(threshold) { pairs.append(p) }
+        if let (_, bars) = levels(mean, center: center, width: width), bars - dark > 0.25 * (light - dark),
+           let p = pair(light - 0.2 * (light - bars)),
+           !pairs.contains(where: { abs($0.0 - p.0) < max(1, module) && abs($0.1 - p.1) < max(1, module) }) {
+            pairs.append(p)
+        }
+        return pairs
+    }
+
+    /// The light and dark levels a symbol's quiet zones are told apart by, from `profile`
+    /// around the barcode-like region (`center`, `width`: samples): the lightest within 0.8 of
+    /// its width of its centre (the paper), and the darkest of its middle half (the bars). The
+    /// cover around a label may be far darker than its bars (a grey print on a label stuck on a
+    /// dark book), and against the cover's darkness the bars would count as paper. `nil` when
+    /// the two are less than 12 grey levels apart.
+    static func levels(_ profile: [Double], center: Double, width: Double) -> (light: Double, dark: Double)? {
+        let n = profile.count
+        let lo = max(0, Int(center - 0.8 * width)), hi = min(n, Int(center + 0.8 * width) + 1)
+        let c = min(max(Int(center), 0), n - 1)
+        let mlo = max(0, min(c, Int(center - 0.25 * width))), mhi = min(n - 1, max(c, Int(center + 0.25 * width)))
+        guard hi - lo > 10 else { return nil }
+        let light = profile[lo..<hi].max()!, dark = profile[mlo...mhi].min()!
+        return light - dark >= 12 ? (light, dark) : nil
     }
 
     /// The symbol's ends as the inner edges of its quiet zones found by their flatness, not their

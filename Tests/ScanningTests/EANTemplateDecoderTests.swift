@@ -71,6 +71,25 @@ import TestSupport
         }
     }
 
+    /// A label whose quiet zones are 7 modules, on a darker cover, in a barcode-like region 1.6
+    /// times as wide as the symbol (type beside it): 5 of the region's modules are 8 of the
+    /// symbol's, longer than either quiet zone, yet the light stretches either side, paired by the
+    /// module their own distance gives, are the symbol's ends.
+    @Test func quietZonesShorterThanTheRegionSuggestsArePairedByTheirDistance() throws {
+        let module = 2.0
+        let image = Self.blurred("9782628666301", module: module, radius: 1.0 * module, seed: 5)
+        var samples = Self.profile(image)
+        let start = 40 + 12 * module, end = start + 95 * module
+        // The label: 7 modules of paper either side of the symbol; the cover beyond it is grey.
+        for i in samples.indices where Double(i) < start - 7 * module || Double(i) > end + 7 * module { samples[i] = 120 }
+        let guesses = EANTemplateDecoder.quietZones(samples, center: (start + end) / 2, width: 1.6 * 95 * module)
+        let pair = try #require(guesses.first)
+        #expect(guesses.count == 1)
+        #expect(abs(pair.0 - start) <= 2 * module && abs(pair.1 - end) <= 2 * module, "\(pair) for \(start)...\(end)")
+        let reading = try #require(EANTemplateDecoder.decode(samples, around: ((start + end) / 2, 1.6 * 95 * module)))
+        #expect(reading.digits.map(String.init).joined() == "9782628666301")
+    }
+
     /// Stripes with quiet zones either side (a grating, a fence): no code fits well enough.
     @Test func aGratingIsNoCode() {
         var sharp = [UInt8](repeating: 220, count: 400 * 150)
