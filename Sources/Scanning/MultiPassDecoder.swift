@@ -546,9 +546,13 @@ public final class MultiPassDecoder {
     /// (``EANTemplateDecoder/Light``): the first that reads is the reading. Both fit the same
     /// pixels, so they are one measurement, never two. `middle`: the middle lines may be read on
     /// their own where the region reaches past the bars (``EANTemplateDecoder/readings(in:around:margin:error:light:middle:)``).
+    /// The lines follow the bars' direction as measured from the bars themselves
+    /// (``EANTemplateDecoder/refinedAngle(in:around:)``), not the map's estimate of it.
     public static func templateSymbols(_ image: LuminanceImage, around candidate: Candidate,
                                        policy: DecodingPolicy = DecodingPolicy(), middle: Bool = true) -> [Symbol] {
         let templateMargin = policy.templateMargin, templateError = policy.templateError
+        var candidate = candidate
+        candidate.angle = EANTemplateDecoder.refinedAngle(in: image, around: candidate)
         for light in [EANTemplateDecoder.Light.pixelValues, .linear] {
             let results = EANTemplateDecoder.readings(in: image, around: candidate, margin: templateMargin,
                                                       error: templateError, light: light, middle: middle)
