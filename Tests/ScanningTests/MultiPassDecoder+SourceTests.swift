@@ -47,6 +47,23 @@ import TestSupport
         #expect(read >= size && read < size + 4096, "\(read) bytes read of a \(size)-byte file")
     }
 
+    /// A 1.9-megapixel JPEG of a label with 1.6-pixel modules: halved for the first look, its
+    /// bars average to grey and nothing looks like a barcode. `fast` ends there; `normal` looks
+    /// at the photo in full (up to ``DecodingPolicy/fullLookUpToPixels``) and reads it.
+    @Test func aPhotoWhoseBarsHalvingLosesIsLookedAtInFullBeyondFast() throws {
+        let path = "\(testImages)/blur-light/motion-along-fine-bars.jpg"
+        let source = try ImageSource(path: RawPath(path))
+        let preview = try source.decode(halvingJPEGAbovePixels: DecodingPolicy().previewAbovePixels)
+        #expect(preview.scale == 2 && CandidateMap.find(in: preview.image).isEmpty)
+        let fast = try MultiPassDecoder(scanner: BarcodeScanner(), policy: DecodingPolicy(effort: .fast)).decode(source)
+        #expect(fast.report.codes.isEmpty)
+        let normal = try MultiPassDecoder(scanner: BarcodeScanner(), policy: DecodingPolicy()).decode(source)
+        #expect(normal.report.isbns.map(\.isbn13) == ["9788821279720"])
+        var smaller = DecodingPolicy()
+        smaller.fullLookUpToPixels = 1_000_000
+        #expect(try MultiPassDecoder(scanner: BarcodeScanner(), policy: smaller).decode(source).report.codes.isEmpty)
+    }
+
     /// A big JPEG whose half-size look finds a barcode-like region but reads nothing is decoded
     /// again at full size in the rows around that region only, and read there.
     @Test func onlyTheRowsAroundABarcodeLikeRegionAreDecodedAtFullSize() throws {
