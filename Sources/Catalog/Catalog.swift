@@ -631,6 +631,8 @@ public final class Catalog {
         public var files = 0
         public var sightings = 0
         public var refusals = 0
+        /// Book lookup answers taken (the other's, where this catalogue had none or an older one).
+        public var lookups = 0
     }
 
     /// Adds the catalogue at `other` to this one, without duplicates: a file recorded in both
@@ -712,14 +714,16 @@ public final class Catalog {
             try db.execute("DROP TABLE temp.merge_newer")
             // The other's lookup answers where this catalogue has none, or an older one.
             let mine = try cachedLookups()
+            var lookups = 0
             for (isbn13, theirs) in try source.cachedLookups().sorted(by: { $0.key < $1.key }) {
                 if let mine = mine[isbn13], mine.fetchedAt >= theirs.fetchedAt { continue }
                 let outcome: LookupRecord.Outcome = theirs.metadata.map { .found($0) } ?? .notFound(providers: theirs.providers)
                 try store([LookupRecord(isbn13: isbn13, outcome: outcome, response: try source.cachedResponse(of: isbn13)?.body)],
                           at: theirs.fetchedAt)
+                lookups += 1
             }
             let after = try totals()
-            count = MergeCount(files: after.0 - before.0, sightings: after.1 - before.1, refusals: after.2 - before.2)
+            count = MergeCount(files: after.0 - before.0, sightings: after.1 - before.1, refusals: after.2 - before.2, lookups: lookups)
         }
         return count
     }

@@ -82,8 +82,11 @@ enum CatalogCommand {
           merge: a file recorded in both keeps its later scan, with that
           scan's sightings only (the same folder scanned into both counts
           each book once); a camera sighting or refusal recorded in both is
-          kept once. The catalogues merged in are only read. merge waits
-          for other writers of --db (see scan --db).
+          kept once; a book's lookup answer is taken where --db has none or
+          an older one. The catalogues merged in are only read. merge waits
+          for other writers of --db (see scan --db). On stderr per catalogue:
+          '<db>: added <n> files, <n> sightings, <n> refused codes, <n> book
+          lookups'.
           lookup: '<isbn13>: <title> / <authors>; ... (<provider>)' per book
           answered, as 'isbnscan lookup' prints it (--json: its objects), each
           answer stored in the catalogue as it comes (the provider, the time,
@@ -247,7 +250,8 @@ enum CatalogCommand {
                     let added = try catalog.merge(from: other)
                     stderr.write("\(escaped(other, json: false)): added \(added.files) file\(added.files == 1 ? "" : "s"), "
                                  + "\(added.sightings) sighting\(added.sightings == 1 ? "" : "s"), "
-                                 + "\(added.refusals) refused code\(added.refusals == 1 ? "" : "s")\n")
+                                 + "\(added.refusals) refused code\(added.refusals == 1 ? "" : "s"), "
+                                 + "\(added.lookups) book lookup\(added.lookups == 1 ? "" : "s")\n")
                 }
                 return .found
             default:

@@ -132,12 +132,14 @@ import Testing
                              LookupRecord(isbn13: "9780306406157", outcome: .notFound(providers: ["ndl"]))],
                             at: "2026-12-02T11:00:00.000Z")
         }
-        _ = try target.merge(from: theirs.path)
+        // One answer taken (the other's newer one); the older one not, and counted neither.
+        #expect(try target.merge(from: theirs.path).lookups == 1)
         let cache = try target.cachedLookups()
         #expect(cache["9780451526533"]?.metadata == Self.tomSawyer)
         #expect(cache["9780451526533"]?.fetchedAt == "2026-12-02T11:00:00.000Z")
         #expect(try target.cachedResponse(of: "9780451526533")?.body == Array("{}".utf8))
         #expect(cache["9780306406157"]?.metadata == Self.signals)
         #expect(cache["9781234567897"] == nil)
+        #expect(try target.merge(from: theirs.path).lookups == 0)
     }
 }

@@ -253,9 +253,9 @@ import TestSupport
 
         let merge = try isbnscan(["catalog", "merge", "--db", dbOne, dbTwo])
         #expect(merge.status == 0)
-        #expect(merge.stderr == "\(dbTwo): added 2 files, 2 sightings, 0 refused codes\n")
+        #expect(merge.stderr == "\(dbTwo): added 2 files, 2 sightings, 0 refused codes, 0 book lookups\n")
         let again = try isbnscan(["catalog", "merge", "--db", dbOne, dbTwo])
-        #expect(again.stderr == "\(dbTwo): added 0 files, 0 sightings, 0 refused codes\n")
+        #expect(again.stderr == "\(dbTwo): added 0 files, 0 sightings, 0 refused codes, 0 book lookups\n")
 
         let list = try isbnscan(["catalog", "list", "--db", dbOne])
         #expect(list.status == 0)

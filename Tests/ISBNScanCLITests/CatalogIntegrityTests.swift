@@ -173,7 +173,7 @@ import TestSupport
         let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         #expect(process.terminationStatus == 0)
-        #expect(stderr == "\(other): added 1 file, 1 sighting, 0 refused codes\n")
+        #expect(stderr == "\(other): added 1 file, 1 sighting, 0 refused codes, 0 book lookups\n")
     }
 
     /// With --db, -o holds every file's result, the catalogue's for unchanged files, in input order.
@@ -376,7 +376,7 @@ import TestSupport
         #expect(stats.stderr == "")
         let merge = try isbnscan(["catalog", "merge", "--db", target, old])
         #expect(merge.status == 0)
-        #expect(merge.stderr == "\(old): added 0 files, 0 sightings, 0 refused codes\n")
+        #expect(merge.stderr == "\(old): added 0 files, 0 sightings, 0 refused codes, 0 book lookups\n")
         #expect(try Catalog(path: old, access: .read).openedVersion == 2)
         let scan = try isbnscan(["scan", "--db", old, shelf.path + "/a.png"])
         #expect(scan.status == 0)
@@ -420,7 +420,7 @@ import TestSupport
         #expect(try isbnscan(["scan", "--db", b, shelf.path]).status == 0)
         let merge = try isbnscan(["catalog", "merge", "--db", a, b])
         #expect(merge.status == 0)
-        #expect(merge.stderr == "\(b): added 0 files, 0 sightings, 0 refused codes\n")
+        #expect(merge.stderr == "\(b): added 0 files, 0 sightings, 0 refused codes, 0 book lookups\n")
         #expect(try stats(a).hasPrefix("books: 5 (5 sightings, 0 from a camera)\nfiles: 5 "))
     }
 }
