@@ -253,7 +253,7 @@ import TestSupport
             let out = shelf.path + "/out\(index)"
             let run = try isbnscan(["scan", "--addons", "--db", db, "-o", out] + format + [photo])
             #expect(run.status == 0)
-            let note = "Note: \(db): upgrading the catalogue from schema version 4 to 5 (isbnscan versions before it cannot write it afterwards)\n"
+            let note = "Note: \(db): upgrading the catalogue from schema version 4 to 6 (isbnscan versions before it cannot write it afterwards)\n"
             #expect(run.stderr.hasPrefix(index == 0 ? note + "\(photo): unchanged since" : "\(photo): unchanged since"), "\(format)")
             #expect(try String(contentsOfFile: out, encoding: .utf8) == fresh[format], "\(format)")
         }
@@ -279,7 +279,7 @@ import TestSupport
         let out = shelf.path + "/out.jsonl"
         let run = try isbnscan(["scan", "--json", "--db", db, "-o", out, photo])
         #expect(run.status == 4)
-        #expect(run.stderr.hasPrefix("Note: \(db): upgrading the catalogue from schema version 4 to 5"))
+        #expect(run.stderr.hasPrefix("Note: \(db): upgrading the catalogue from schema version 4 to 6"))
         #expect(!run.stderr.contains("unchanged since"))
         #expect(try String(contentsOfFile: out, encoding: .utf8) == fresh.stdout)
         // Scanned again, its row is whole: the next run finds it unchanged.
@@ -380,8 +380,8 @@ import TestSupport
         #expect(try Catalog(path: old, access: .read).openedVersion == 2)
         let scan = try isbnscan(["scan", "--db", old, shelf.path + "/a.png"])
         #expect(scan.status == 0)
-        #expect(scan.stderr == "Note: \(old): upgrading the catalogue from schema version 2 to 5 (isbnscan versions before it cannot write it afterwards)\n")
-        #expect(try Catalog(path: old, access: .read).openedVersion == 5)
+        #expect(scan.stderr == "Note: \(old): upgrading the catalogue from schema version 2 to 6 (isbnscan versions before it cannot write it afterwards)\n")
+        #expect(try Catalog(path: old, access: .read).openedVersion == 6)
     }
 
     /// A --db where the user may not create files: what to act on, not SQLite's words; reading a
