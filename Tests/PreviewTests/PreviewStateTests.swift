@@ -1,5 +1,6 @@
 import Imaging
 import Preview
+import Scanning
 import Testing
 
 @Suite struct PreviewStateTests {
@@ -25,6 +26,26 @@ import Testing
         #expect(state.status == "0.0 fps  2 ISBNs  last 978-0-306-40615-7  region: band")
         state.titles["9780306406157"] = "Signals & systems: an introduction to linear time-invariant analysis"
         #expect(state.status == "0.0 fps  2 ISBNs  last 978-0-306-40615-7 \"Signals & systems: an introduction to...\"  region: band")
+    }
+
+    /// With --lookup a confirmed ISBN's outline carries its title once known, cut as in the
+    /// strip; a refused code's outline keeps its reason.
+    @Test func outlinesCarryTheBooksTitleOnceKnown() throws {
+        var state = PreviewState(scanRegion: .full)
+        func symbol(_ data: String, y: Int) -> Symbol {
+            Symbol(symbology: .ean13, data: data, quality: 9, orientation: 0,
+                   polygon: [Point(x: 10, y: y), Point(x: 90, y: y), Point(x: 90, y: y + 20), Point(x: 10, y: y + 20)])
+        }
+        let report = ScanReport(symbols: [symbol("9780306406157", y: 10), symbol("4901234567894", y: 50)])
+        let book = try #require(report.codes.first { $0.symbol.data == "9780306406157" })
+        let refused = try #require(report.codes.first { $0.symbol.data == "4901234567894" })
+        state.apply(.confirmed(frame: 3, time: 0.1, width: 100, height: 80, report: report, codes: [book]))
+        state.apply(.refused(frame: 3, code: refused))
+        #expect(state.outlines.map(\.label) == ["4901234567894 refused: prefix", "9780306406157"])
+        state.titles["9780306406157"] = "Signals & systems: an introduction to linear time-invariant analysis"
+        state.titles["4901234567894"] = "not a book"
+        #expect(state.outlines.map(\.label) == ["4901234567894 refused: prefix",
+                                                "9780306406157 Signals & systems: an introduction to..."])
     }
 
     /// A Japanese book's second row is shown with its ISBN, before the title.
