@@ -59,3 +59,20 @@ import Testing
         #expect(state.status == "0.0 fps  1 ISBN  last 978-4-04-893065-9 C-code 3055, 3200 yen before tax \"Clean Architecture\"  region: whole frame")
     }
 }
+
+@Suite struct PreviewStateNotesTests {
+    /// What the camera command tells the preview: an ISBN printed, with its notes; undone, the
+    /// one before it is the last again, without notes.
+    @Test func printedAndUndone() {
+        var state = PreviewState(scanRegion: .band)
+        state.printed("978-0-306-40615-7", isbn13: "9780306406157", japaneseCode: nil, count: 1, alreadyInCatalogue: false)
+        state.printed("978-4-04-893065-9", isbn13: "9784048930659", japaneseCode: "C-code 3055, 3200 yen before tax", count: 2,
+                      alreadyInCatalogue: true)
+        #expect(state.status == "0.0 fps  2 ISBNs  last 978-4-04-893065-9 C-code 3055, 3200 yen before tax (already in catalogue)  region: band")
+        state.titles["9780306406157"] = "Signals & systems"
+        state.undone(back: "978-0-306-40615-7", isbn13: "9780306406157", count: 1)
+        #expect(state.status == "0.0 fps  1 ISBN  last 978-0-306-40615-7 \"Signals & systems\"  region: band")
+        state.undone(back: nil, isbn13: nil, count: 0)
+        #expect(state.status == "0.0 fps  0 ISBNs  region: band")
+    }
+}
