@@ -185,10 +185,17 @@ extension Catalog {
     /// lock, then fails with a sentence saying what happened instead of "table files has no
     /// column named record". One that opens it afterwards refuses it by its version already.
     func trapOlderWriters() throws(CatalogError) {
-        var columns = Set<String>()
-        try Statement(db, "SELECT name FROM pragma_table_info('files')").run { columns.insert($0.text(0) ?? "") }
-        if !columns.contains("record") { try db.execute("ALTER TABLE files ADD COLUMN record TEXT") }
+        try addColumn("record TEXT", to: "files")
         try db.execute(Schema.olderWriterTriggers)
+    }
+
+    /// `ALTER TABLE table ADD COLUMN column` (`name TYPE`), unless `table` has it already (a
+    /// catalogue whose version was set back by hand).
+    func addColumn(_ column: String, to table: String) throws(CatalogError) {
+        var columns = Set<String>()
+        try Statement(db, "SELECT name FROM pragma_table_info(?)").run([.text(table)]) { columns.insert($0.text(0) ?? "") }
+        guard !columns.contains(String(column.prefix { $0 != " " })) else { return }
+        try db.execute("ALTER TABLE \(table) ADD COLUMN \(column)")
     }
 
     /// Writes the record of each JSON line `select` returns into its file's row and rows:

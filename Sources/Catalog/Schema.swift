@@ -31,6 +31,8 @@
 ///   (``olderWriterMessage``) when it writes a catalogue migrated while it ran.
 /// - `sightings`: one row per ISBN accepted in one file's scan (`file_id`) or confirmed by a
 ///   camera frame (`device`, `frame`); a file's sightings are replaced when it is scanned again.
+///   `addon` and (version 6) `jp_book_code`, the 13 digits of a Japanese book's second row,
+///   are what was read beside the ISBN there.
 /// - `refusals`: codes refused, like sightings (misreads of an accepted code are not refusals
 ///   to count: they are in `file_refusals` only).
 /// - `lookups` (version 4): what the book lookup found per ISBN: `found` 1 with the fields
@@ -212,8 +214,12 @@ enum Schema {
         """, then: { catalog throws(CatalogError) in try catalog.moveRecordsOutOfJSON() }),
         // 6: a writer of a version before 5 that opened the catalogue before a newer one migrated
         // it (the migration holds the write lock; that writer waits, then writes `files.record`)
-        // is stopped by these triggers with a sentence, not with SQLite's "no such column".
-        Migration(sql: "", then: { catalog throws(CatalogError) in try catalog.trapOlderWriters() }),
+        // is stopped by triggers with a sentence, not with SQLite's "no such column"; a sighting
+        // keeps the Japanese book code read with its ISBN (a camera's sightings have no record).
+        Migration(sql: "", then: { catalog throws(CatalogError) in
+            try catalog.trapOlderWriters()
+            try catalog.addColumn("jp_book_code TEXT", to: "sightings")
+        }),
     ]
 
     /// What an older isbnscan, still writing a catalogue a newer one has migrated meanwhile,

@@ -243,8 +243,8 @@ import Testing
         }
     }
 
-    /// Merged from a catalogue of version 5 (rows) and one of version 4 (JSON lines, only read):
-    /// the records as they were.
+    /// Merged from catalogues of version 6 and 5 (rows) and one of version 4 (JSON lines, only
+    /// read): the records as they were.
     @Test func mergeCopiesRecordsFromRowsAndFromJSONLines() throws {
         let target = TemporaryCatalog(), rows = TemporaryCatalog(), lines = TemporaryCatalog()
         defer { target.remove(); rows.remove(); lines.remove() }
@@ -264,5 +264,21 @@ import Testing
         // Merging again adds nothing: each record once.
         let connection = try Connection(path: target.path)
         #expect(try Statement(connection, "SELECT COUNT(*) FROM symbols").scalar() == 16)
+        // The Japanese book code read with the ISBN came with its sighting from the catalogue of rows.
+        #expect(try catalog.books().first { $0.isbn13 == "9784048930659" }?.jpBookCode == "1923055032002")
+
+        // A catalogue of version 5: rows, and sightings without the Japanese book code.
+        let five = TemporaryCatalog()
+        defer { five.remove() }
+        let c = Self.shelf(file: "/books/c.tiff")
+        try Catalog(path: five.path).record(c, path: Array(c.file.utf8), size: 100, modificationNanoseconds: 1,
+                                            at: "2026-12-01T10:00:00.000Z")
+        try Connection(path: five.path).execute("""
+            DROP TRIGGER files_insert_by_an_older_isbnscan; DROP TRIGGER files_update_by_an_older_isbnscan;
+            ALTER TABLE files DROP COLUMN record; ALTER TABLE sightings DROP COLUMN jp_book_code; PRAGMA user_version = 5;
+            """)
+        #expect(try catalog.merge(from: five.path) == Catalog.MergeCount(files: 1, sightings: 4, refusals: 2))
+        #expect(try catalog.fileRecord(of: try Self.stored(catalog, c.file), named: c.file, options: Self.options).map(Self.outputs)
+                == Self.outputs(c))
     }
 }

@@ -270,7 +270,7 @@ import TestSupport
         #expect(isbnList.stdout == "9780306406157\n9780321125217\n")
         let csv = try isbnscan(["catalog", "export", "--db", dbOne])
         let csvRows = csv.stdout.components(separatedBy: "\r\n")
-        #expect(csvRows[0] == "isbn13,isbn10,hyphenated,group,agency,count,first_seen,last_seen,first_source,addon,price,title,authors,publisher,year")
+        #expect(csvRows[0] == "isbn13,isbn10,hyphenated,group,agency,count,first_seen,last_seen,first_source,addon,price,title,authors,publisher,year,c_code")
         // ="…": spreadsheets keep the digits as text (the ISBN-10's leading zero).
         #expect(csvRows[1].hasPrefix(#""=""9780306406157""","=""0306406152""",978-0-306-40615-7,978-0,English language,2,"#))
         let jsonl = try isbnscan(["catalog", "export", "--db", dbOne, "--format", "jsonl"])
