@@ -514,6 +514,10 @@ import TestSupport
         let nul = try isbnscan(["scan", "--files-from", "/dev/zero", "-0"])
         #expect(nul.status == 1)
         #expect(nul.stderr == "Error: /dev/zero: the file list is longer than 32 MiB; give it in parts\n")
+        // The issue's own command: the list on standard input.
+        let piped = try isbnscan(["scan", "--files-from", "-", "-0"], stdinFile: "/dev/zero")
+        #expect(piped.status == 1)
+        #expect(piped.stderr == "Error: standard input: the file list is longer than 32 MiB; give it in parts\n")
         let shelf = try Shelf(["list.txt": "text:" + String(repeating: "a", count: 5000) + "\n"])
         defer { shelf.remove() }
         let long = try isbnscan(["scan", "--files-from", shelf.path + "/list.txt"])
