@@ -55,6 +55,21 @@ import TestSupport
         #expect(try server.log().count == requests + 1)
     }
 
+    /// `catalog merge` takes the other catalogue's answers with its books, and says how many.
+    @Test func mergeSaysHowManyLookupsItTook() throws {
+        let (shelf, db) = try Self.catalogued()
+        defer { shelf.remove() }
+        let server = try ProviderServer()
+        #expect(try isbnscan(["catalog", "lookup", "--db", db], environment: Self.environment(server.base)).status == 4)
+        let target = shelf.path + "/target.db"
+        let merge = try isbnscan(["catalog", "merge", "--db", target, db])
+        #expect(merge.status == 0)
+        #expect(merge.stderr == "\(db): added 2 files, 2 sightings, 0 refused codes, 2 book lookups\n")
+        #expect(try isbnscan(["catalog", "list", "--db", target]).stdout.contains("/a.png | Signals & systems / "))
+        let again = try isbnscan(["catalog", "merge", "--db", target, db])
+        #expect(again.stderr == "\(db): added 0 files, 0 sightings, 0 refused codes, 0 book lookups\n")
+    }
+
     /// Each fault: one `Error:` line naming the provider and the cause, exit 1, the files and
     /// sightings as they were, both books pending; the next run with the provider back fills them in.
     @Test(arguments: [
