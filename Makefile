@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # isbnscan — targets:
 #   make deps    install the Debian packages the build and tests need (only what is missing;
 #                V4L2 needs only the kernel headers; the tests compile the fake camera with cc;

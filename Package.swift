@@ -1,4 +1,5 @@
 // swift-tools-version:6.0
+// SPDX-License-Identifier: Apache-2.0
 // isbnscan — reads book barcodes (EAN-13 / EAN-8, ISBN-13) on Linux with zbar.
 import PackageDescription
 

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Turns a tree installed with `make install DESTDIR=DIR/debian/isbnscan PREFIX=/usr` into a
 # Debian package:
 #   Packaging/deb.sh DIR MAINTAINER

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /*
  * fakev4l2 — a fake V4L2 capture device for tests, with no kernel module.
  *
