@@ -69,6 +69,16 @@ SWIFT ?= swift
 SUDO ?= $(if $(filter 0,$(shell id -u)),,sudo)
 RELEASE_BIN := .build/release/isbnscan
 
+# The commit `isbnscan --version` names (Package.swift hands it to Sources/CBuildInfo): 12 hex
+# digits, and "-modified" when tracked files differ from it. Empty outside a git checkout (a
+# tarball: the same sources give the same binary). A stamp per commit rebuilds the binaries
+# when it changes.
+ifeq ($(origin ISBNSCAN_COMMIT),undefined)
+ISBNSCAN_COMMIT := $(if $(wildcard .git),$(shell git describe --always --abbrev=12 --match=NONE --dirty=-modified 2>/dev/null))
+endif
+export ISBNSCAN_COMMIT
+COMMIT_STAMP := .build/stamps/commit-$(or $(ISBNSCAN_COMMIT),none)
+
 # Benchmarks: generated images (cached, reproducible) and a Python venv, both under .build.
 BENCH_DIR := .build/bench
 BENCH_VENV := .build/bench-venv
@@ -153,7 +163,10 @@ test: deps
 	$(SWIFT) test
 	ISBNSCAN_PACKAGING_TESTS=1 $(SWIFT) test --skip-build --filter PackagingTests
 
-$(RELEASE_BIN): deps $(shell find Sources -type f) Package.swift
+$(COMMIT_STAMP):
+	@mkdir -p $(dir $@) && rm -f $(dir $@)commit-* && touch $@
+
+$(RELEASE_BIN): deps $(shell find Sources -type f) Package.swift $(COMMIT_STAMP)
 	$(SWIFT) build -c release --product isbnscan
 
 scan: $(RELEASE_BIN)
@@ -245,7 +258,7 @@ bench-lookup: $(RELEASE_BIN)
 
 # deps is order-only here: `make docs` as yourself, then `sudo make install` only copies files
 # (no build as root, where swift may not be on the PATH).
-$(STATIC_BIN): $(shell find Sources -type f) Package.swift | deps
+$(STATIC_BIN): $(shell find Sources -type f) Package.swift $(COMMIT_STAMP) | deps
 	$(SWIFT) build -c release --product isbnscan --static-swift-stdlib --disable-local-rpath --scratch-path $(STATIC_DIR)
 
 # The man page and completions, written by the binary from its own option tables.

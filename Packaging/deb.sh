@@ -11,7 +11,8 @@ outdir=$1 maintainer=$2
 root=$outdir/debian/isbnscan
 here=$(cd "$(dirname "$0")" && pwd)
 
-version=$(env -i "$root/usr/bin/isbnscan" --version | sed -n 's/^isbnscan //p')
+# `isbnscan 0.2.0` or `isbnscan 0.2.0 (commit …)`: the version is the second word.
+version=$(env -i "$root/usr/bin/isbnscan" --version | sed -n 's/^isbnscan \([^ ]*\).*/\1/p')
 [ -n "$version" ] || { echo "deb.sh: $root/usr/bin/isbnscan --version printed no version" >&2; exit 1; }
 arch=$(dpkg --print-architecture)
 

@@ -35,6 +35,15 @@ struct PackagingTests {
         return line.map { (String($0.split(separator: " ")[2]) as NSString).deletingLastPathComponent }
     }
 
+    /// The commit make builds this checkout as (ISBNSCAN_COMMIT when make test passes it down,
+    /// else the Makefile's `git describe`), which the binaries it makes name in `--version`.
+    func commit() throws -> String {
+        if let given = ProcessInfo.processInfo.environment["ISBNSCAN_COMMIT"] { return given }
+        let describe = try run(["/usr/bin/git", "describe", "--always", "--abbrev=12", "--match=NONE", "--dirty=-modified"])
+        try #require(describe.status == 0, "\(describe.stderr)")
+        return describe.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
     /// Checks that `binary` runs on Debian libraries alone: no runpath, no Swift library needed,
     /// every library resolved under /lib or /usr/lib, and it runs with an empty environment.
     func checkStandalone(_ binary: String) throws {
@@ -55,7 +64,8 @@ struct PackagingTests {
         }
         let version = try run(["/usr/bin/env", "-i", binary, "--version"])
         #expect(version.status == 0)
-        #expect(version.stdout == "isbnscan \(ISBNScanCommand.version)\n")
+        let commit = try commit()
+        #expect(version.stdout == "isbnscan \(ISBNScanCommand.version)\(commit.isEmpty ? "" : " (commit \(commit))")\n")
         let scan = try run(["/usr/bin/env", "-i", binary, "scan", "\(testImages)/isbn/png-gray8.png"])
         #expect(scan.status == 0)
         #expect(scan.stdout == "9780306406157\n")
