@@ -1,10 +1,11 @@
 # SPDX-License-Identifier: Apache-2.0
 # isbnscan — targets:
-#   make deps    install the Debian packages the build and tests need (only what is missing;
-#                V4L2 needs only the kernel headers; the tests compile the fake camera with cc;
-#                SDL2's, libheif's, libtiff's and Tesseract's headers (opened with dlopen when first needed,
-#                not linked) and Tesseract's English data (tesseract-ocr-eng, for scan --text),
-#                and Xvfb, xdotool, xwd, netpbm, Xlib for the preview's tests)
+#   make deps    install the Debian packages the build and every feature need (only what is
+#                missing): the libraries' headers (SDL2's, libheif's, libtiff's, Tesseract's and the
+#                lookup's too: opened with dlopen when first needed, not linked; their -dev packages
+#                bring the libraries), V4L2's header, strip, Tesseract's English data (scan --text)
+#   make test-deps  deps, then what only the tests use: cc (the fake camera), setpriv, zint, python3,
+#                groff, zsh, fish, dpkg-dev, and Xvfb, xdotool, xwd, netpbm, Xlib for the preview's tests
 #   make build   debug build
 #   make test    deps, then `swift test` (all test suites), then the packaging tests (make install
 #                and make deb into scratch folders) in a second `swift test`
@@ -120,45 +121,56 @@ DOCS_DIR := .build/docs
 INSTALLED := $(BINDIR)/isbnscan $(MANDIR)/man1/isbnscan.1 $(BASHCOMPDIR)/isbnscan $(ZSHCOMPDIR)/_isbnscan \
              $(FISHCOMPDIR)/isbnscan.fish
 
-.PHONY: deps build test scan try-camera bench-deps bench bench-accuracy bench-camera bench-text bench-catalog bench-lookup clean docs install uninstall deb ranges-source fuzz
+.PHONY: deps test-deps deb-deps deb-maintainer try-camera-deps build test scan try-camera bench-deps bench bench-accuracy bench-camera bench-text bench-catalog bench-lookup clean docs install uninstall deb ranges-source fuzz
+
+# What each set needs, as shell tests that add the missing Debian package to $$missing.
+need-cmd = command -v $(1) >/dev/null 2>&1 || missing="$$missing $(2)";
+need-file = [ -f $(1) ] || missing="$$missing $(2)";
+need-pc = pkg-config --exists $(1) 2>/dev/null || missing="$$missing $(2)";
+# The build and every feature at run time: headers of the linked and dlopened libraries (their
+# -dev packages pull in the libraries), V4L2's header, strip for make install, Tesseract's data.
+BUILD_NEEDS = $(call need-cmd,pkg-config,pkg-config) \
+  $(foreach pair,$(PKG_MODULES),$(call need-pc,$(firstword $(subst :, ,$(pair))),$(lastword $(subst :, ,$(pair))))) \
+  $(call need-pc,sdl2,libsdl2-dev) $(call need-file,/usr/include/linux/videodev2.h,linux-libc-dev) \
+  $(call need-cmd,strip,binutils) $(call need-file,/usr/share/tesseract-ocr/5/tessdata/eng.traineddata,tesseract-ocr-eng)
+# The tests' tools: cc (the fake camera), setpriv (another user), zint (barcodes the fake camera
+# shows), python3 (the lookup tests' provider server), groff, man, zsh and fish (the man page and
+# completions), dpkg-shlibdeps (make deb), Xvfb, xdotool, xwd, netpbm and Xlib (the preview's tests).
+TEST_NEEDS = $(call need-cmd,cc,gcc) $(call need-cmd,setpriv,util-linux) $(call need-cmd,zint,zint) \
+  $(call need-cmd,python3,python3) $(call need-cmd,groff,groff-base) $(call need-cmd,mandb,man-db) $(call need-cmd,zsh,zsh) $(call need-cmd,fish,fish) \
+  $(call need-cmd,dpkg-shlibdeps,dpkg-dev) $(call need-cmd,Xvfb,xvfb) $(call need-cmd,xdotool,xdotool) \
+  $(call need-cmd,xwd,x11-apps) $(call need-cmd,xwdtopnm,netpbm) $(call need-file,/usr/include/X11/Xlib.h,libx11-dev)
+
+# $(call apt-install,TARGET,NEEDS): installs what NEEDS finds missing, with apt-get.
+define apt-install
+@missing=""; $(2) \
+if [ -n "$$missing" ]; then \
+  echo "make $(1): installing$$missing"; \
+  $(SUDO) apt-get update -qq && \
+  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $$missing; \
+else \
+  echo "make $(1): all packages present"; \
+fi
+endef
 
 deps:
-	@missing=""; \
-	command -v pkg-config >/dev/null 2>&1 || missing="pkg-config"; \
-	for pair in $(PKG_MODULES); do \
-	  module=$${pair%%:*}; package=$${pair#*:}; \
-	  pkg-config --exists $$module 2>/dev/null || missing="$$missing $$package"; \
-	done; \
-	command -v setpriv >/dev/null 2>&1 || missing="$$missing util-linux"; \
-	command -v cc >/dev/null 2>&1 || missing="$$missing gcc"; \
-	command -v zint >/dev/null 2>&1 || missing="$$missing zint"; \
-	command -v python3 >/dev/null 2>&1 || missing="$$missing python3"; \
-	[ -f /usr/include/linux/videodev2.h ] || missing="$$missing linux-libc-dev"; \
-	command -v groff >/dev/null 2>&1 || missing="$$missing groff-base"; \
-	command -v zsh >/dev/null 2>&1 || missing="$$missing zsh"; \
-	command -v fish >/dev/null 2>&1 || missing="$$missing fish"; \
-	command -v dpkg-shlibdeps >/dev/null 2>&1 || missing="$$missing dpkg-dev"; \
-	command -v strip >/dev/null 2>&1 || missing="$$missing binutils"; \
-	pkg-config --exists sdl2 2>/dev/null || missing="$$missing libsdl2-dev"; \
-	[ -f /usr/share/tesseract-ocr/5/tessdata/eng.traineddata ] || missing="$$missing tesseract-ocr-eng"; \
-	command -v Xvfb >/dev/null 2>&1 || missing="$$missing xvfb"; \
-	command -v xdotool >/dev/null 2>&1 || missing="$$missing xdotool"; \
-	command -v xwd >/dev/null 2>&1 || missing="$$missing x11-apps"; \
-	command -v xwdtopnm >/dev/null 2>&1 || missing="$$missing netpbm"; \
-	[ -f /usr/include/X11/Xlib.h ] || missing="$$missing libx11-dev"; \
-	if [ -n "$$missing" ]; then \
-	  echo "make deps: installing$$missing"; \
-	  $(SUDO) apt-get update -qq && \
-	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $$missing; \
-	else \
-	  echo "make deps: all packages present"; \
-	fi
+	$(call apt-install,deps,$(BUILD_NEEDS))
+
+test-deps: deps
+	$(call apt-install,test-deps,$(TEST_NEEDS))
+
+deb-deps:
+	$(call apt-install,deb-deps,$(call need-cmd,dpkg-shlibdeps,dpkg-dev) $(call need-cmd,strip,binutils))
+
+# try-camera: cc for the fake camera; with PREVIEW=1 and no DISPLAY, xvfb-run.
+try-camera-deps:
+	$(call apt-install,try-camera,$(call need-cmd,cc,gcc) $(if $(and $(PREVIEW),$(if $(DISPLAY),,1)),$(call need-cmd,xvfb-run,xvfb)))
 
 build: deps
 	$(SWIFT) build
 
 # The packaging tests (make install, make deb) run on their own: see Tests/ISBNScanCLITests/PackagingTests.swift.
-test: deps
+test: test-deps
 	@[ -d "$${ISBNSCAN_CORPUS:-../shared/corpus}/zxing-cpp" ] || echo "make test: NOTE: $${ISBNSCAN_CORPUS:-../shared/corpus}/zxing-cpp is missing, so the corpus tests will fail; copy the shared corpus there or set ISBNSCAN_CORPUS (README, Tests)" >&2
 	$(SWIFT) test
 	ISBNSCAN_PACKAGING_TESTS=1 $(SWIFT) test --skip-build --filter PackagingTests
@@ -176,8 +188,8 @@ scan: $(RELEASE_BIN)
 
 # The camera without a webcam: the tests' fake V4L2 device (Tests/FakeV4L2, LD_PRELOAD) shows a
 # book in the band; `isbnscan camera` prints its ISBN. PREVIEW=1 adds the window for 300 frames (a DISPLAY, or
-# xvfb-run from make deps).
-try-camera: $(RELEASE_BIN) $(FAKE_V4L2)
+# xvfb-run, which it installs when missing).
+try-camera: try-camera-deps $(RELEASE_BIN) $(FAKE_V4L2)
 	@echo "isbnscan camera$(if $(PREVIEW), --preview) on the fake camera (TestImages/roi/band-inside.png):" >&2
 	@LD_PRELOAD=$(abspath $(FAKE_V4L2)) FAKE_V4L2_FRAMES=TestImages/roi/band-inside.png \
 	  $(if $(PREVIEW),$(if $(DISPLAY),,xvfb-run -a)) $(RELEASE_BIN) camera $(if $(PREVIEW),--preview --continuous --max-frames 300)
@@ -237,7 +249,7 @@ $(FAKE_V4L2): Tests/FakeV4L2/fakev4l2.c
 # confirmation; with --preview also the window (its own thread: a frame copy and a redraw at most
 # 30 times a second), under Xvfb when there is no DISPLAY. Bench/camera.sh pins each run to CPU 0,
 # the preview runs also to CPUs 0-1 (the window's thread on a core of its own).
-bench-camera: bench-deps $(RELEASE_BIN) $(FAKE_V4L2)
+bench-camera: bench-deps test-deps $(RELEASE_BIN) $(FAKE_V4L2)
 	$(BENCH_PY) Bench/make_camera_frames.py --out $(BENCH_DIR)/camera --seed 1
 	@BEFORE_BIN=$(BEFORE_BIN) Bench/camera.sh $(RELEASE_BIN) $(FAKE_V4L2) $(BENCH_FRAMES) $(BENCH_DIR)/camera
 	$(BENCH_PY) Bench/make_camera_blur.py --out $(BENCH_DIR)/camblur
