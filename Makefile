@@ -10,8 +10,9 @@
 #   make test    deps, then `swift test` (all test suites), then the packaging tests (make install
 #                and make deb into scratch folders) in a second `swift test`
 #   make scan    deps, release build, then scan the bundled test images (the main job)
-#   make try-camera [PREVIEW=1]  release build, then `isbnscan camera` on the fake V4L2 device
-#                (Tests/FakeV4L2) showing a book: no webcam needed; PREVIEW=1 with the window
+#   make try-camera [PREVIEW=1]  release build, then `isbnscan devices` and `isbnscan camera` on the
+#                fake V4L2 device (Tests/FakeV4L2) showing a book: no webcam needed; PREVIEW=1 with
+#                the window (under xvfb-run when there is no DISPLAY)
 #   make bench-deps      install what the benchmarks need: zbar-tools, zint, python3-venv (apt),
 #                        then Pillow, numpy and zxing-cpp (pip) in a venv at .build/bench-venv
 #   make bench           release build, then the per-call time of one small PNG and JPEG (isbnscan as
@@ -190,6 +191,8 @@ scan: $(RELEASE_BIN)
 # book in the band; `isbnscan camera` prints its ISBN. PREVIEW=1 adds the window for 300 frames (a DISPLAY, or
 # xvfb-run, which it installs when missing).
 try-camera: try-camera-deps $(RELEASE_BIN) $(FAKE_V4L2)
+	@echo "isbnscan devices, with the fake camera preloaded (LD_PRELOAD=$(abspath $(FAKE_V4L2))):" >&2
+	@LD_PRELOAD=$(abspath $(FAKE_V4L2)) $(RELEASE_BIN) devices
 	@echo "isbnscan camera$(if $(PREVIEW), --preview) on the fake camera (TestImages/roi/band-inside.png):" >&2
 	@LD_PRELOAD=$(abspath $(FAKE_V4L2)) FAKE_V4L2_FRAMES=TestImages/roi/band-inside.png \
 	  $(if $(PREVIEW),$(if $(DISPLAY),,xvfb-run -a)) $(RELEASE_BIN) camera $(if $(PREVIEW),--preview --continuous --max-frames 300)
