@@ -7,8 +7,9 @@
 #   make test-deps  deps, then what only the tests use: cc (the fake camera), setpriv, zint, python3,
 #                groff, zsh, fish, dpkg-dev, and Xvfb, xdotool, xwd, netpbm, Xlib for the preview's tests
 #   make build   debug build
-#   make test    deps, then `swift test` (all test suites), then the packaging tests (make install
-#                and make deb into scratch folders) in a second `swift test`
+#   make test    test-deps, then `swift test` (all test suites), then the packaging tests (make install
+#                and make deb into scratch folders) in a second `swift test`; whole output in
+#                .build/test-logs, counts (and failures in full) on the terminal [VERBOSE=1: all of it]
 #   make scan    deps, release build, then scan the bundled test images (the main job)
 #   make try-camera [PREVIEW=1]  release build, then `isbnscan devices` and `isbnscan camera` on the
 #                fake V4L2 device (Tests/FakeV4L2) showing a book: no webcam needed; PREVIEW=1 with
@@ -171,10 +172,14 @@ build: deps
 	$(SWIFT) build
 
 # The packaging tests (make install, make deb) run on their own: see Tests/ISBNScanCLITests/PackagingTests.swift.
+# Each run's whole output goes to a log; the terminal gets the counts, and on a failure every
+# line but the progress ones (Tests/quiet-run.sh). VERBOSE=1 streams the whole output too.
+TEST_LOGS := .build/test-logs
 test: test-deps
 	@[ -d "$${ISBNSCAN_CORPUS:-../shared/corpus}/zxing-cpp" ] || echo "make test: NOTE: $${ISBNSCAN_CORPUS:-../shared/corpus}/zxing-cpp is missing, so the corpus tests will fail; copy the shared corpus there or set ISBNSCAN_CORPUS (README, Tests)" >&2
-	$(SWIFT) test
-	ISBNSCAN_PACKAGING_TESTS=1 $(SWIFT) test --skip-build --filter PackagingTests
+	@Tests/quiet-run.sh $(TEST_LOGS)/swift-test.log "swift test" $(SWIFT) test
+	@Tests/quiet-run.sh $(TEST_LOGS)/packaging-tests.log "packaging tests" \
+	  env ISBNSCAN_PACKAGING_TESTS=1 $(SWIFT) test --skip-build --filter PackagingTests
 
 $(COMMIT_STAMP):
 	@mkdir -p $(dir $@) && rm -f $(dir $@)commit-* && touch $@

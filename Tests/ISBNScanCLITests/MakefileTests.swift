@@ -3,12 +3,19 @@ import Foundation
 import Testing
 import TestSupport
 
-/// The Makefile's quick parts, with nothing built: which Debian packages each target installs.
+/// The Makefile's quick parts, with nothing built: which Debian packages each target installs,
+/// and make test's runner (Tests/quiet-run.sh).
 @Suite struct MakefileTests {
     let repository = (testImages as NSString).deletingLastPathComponent
 
     func make(_ arguments: [String], environment: [String: String]? = nil) throws -> Run {
         try isbnscan(["--no-print-directory"] + arguments, environment: environment, in: repository, executable: "/usr/bin/make")
+    }
+
+    func scratch(_ name: String) throws -> String {
+        let path = NSTemporaryDirectory() + "isbnscan-\(name)-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
     }
 
     /// make install (through deps) installs what the build and the features need, and none of
@@ -19,11 +26,49 @@ import TestSupport
         for package in ["libzbar-dev", "libsdl2-dev", "libtesseract-dev", "tesseract-ocr-eng", "binutils"] {
             #expect(install.stdout.contains(" \(package)\""), "make install lacks \(package)")
         }
-        let testTools = ["gcc", "util-linux", "zint", "groff-base", "zsh", "fish", "dpkg-dev", "xvfb", "xdotool", "x11-apps",
+        let testTools = ["gcc", "util-linux", "zint", "groff-base", "man-db", "zsh", "fish", "dpkg-dev", "xvfb", "xdotool", "x11-apps",
                          "netpbm", "libx11-dev"]
         for package in testTools { #expect(!install.stdout.contains(" \(package)\""), "make install installs \(package)") }
         let test = try make(["-n", "test"])
         #expect(test.status == 0, "\(test.stderr)")
         for package in testTools + ["libzbar-dev"] { #expect(test.stdout.contains(" \(package)\""), "make test lacks \(package)") }
+    }
+
+    /// make test's runner keeps the whole output in its log and prints the counts; on a failure,
+    /// every line but the progress ones too, so that each failure keeps its details.
+    @Test func makeTestPrintsCountsAndFailuresInFull() throws {
+        let folder = try scratch("quiet-run")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let lines = ["[1/3] Compiling Scanning Arbiter.swift", "\t Executed 0 tests, with 0 failures (0 unexpected) in 0.0 (0.0) seconds",
+                     "◇ Test run started.", "◇ Test a() started.", "✔ Test a() passed after 0.1 seconds.",
+                     "✔ Test b(x:) with 3 test cases passed after 0.1 seconds.", "➜ Test c() skipped: \"set X=1\""]
+        func runner(_ output: [String], status: Int32) throws -> Run {
+            let script = folder + "/output.txt"
+            try (output.joined(separator: "\n") + "\n").write(toFile: script, atomically: true, encoding: .utf8)
+            return try isbnscan([repository + "/Tests/quiet-run.sh", folder + "/logs/test.log", "swift test",
+                                 "/bin/sh", "-c", "cat '\(script)'; exit \(status)"], executable: "/bin/sh")
+        }
+        let passed = try runner(lines + ["✔ Test run with 3 tests in 1 suite passed after 0.2 seconds."], status: 0)
+        #expect(passed.status == 0)
+        #expect(passed.stdout == """
+            swift test: running /bin/sh -c cat '\(folder)/output.txt'; exit 0 (whole output: \(folder)/logs/test.log)
+            swift test: 2 passed, 0 failed, 1 skipped (3 tests in 1 suite passed after 0.2 seconds.)
+
+            """)
+        #expect(try String(contentsOfFile: folder + "/logs/test.log", encoding: .utf8).hasPrefix(lines[0] + "\n" + lines[1] + "\n"))
+
+        let failure = ["✘ Test d() recorded an issue at DTests.swift:12:9: Expectation failed: (run.status → 1) == 0",
+                       "Error: a message the test printed", "✘ Test d() failed after 0.3 seconds with 1 issue.",
+                       "✘ Test run with 4 tests in 1 suite failed after 0.4 seconds with 1 issue."]
+        let failed = try runner(lines + failure, status: 1)
+        #expect(failed.status == 1)
+        #expect(failed.stdout.split(separator: "\n").dropFirst().map(String.init) == [lines[6]] + failure
+                + ["swift test: 2 passed, 1 failed, 1 skipped (4 tests in 1 suite failed after 0.4 seconds with 1 issue.)"])
+
+        let broken = try runner(["[1/3] Compiling Scanning Arbiter.swift", "Arbiter.swift:3:1: error: expected declaration"], status: 1)
+        #expect(broken.status == 1)
+        #expect(broken.stdout.split(separator: "\n").dropFirst().map(String.init) == [
+            "Arbiter.swift:3:1: error: expected declaration",
+            "swift test: no test ran (exit status 1); the output above, whole in \(folder)/logs/test.log"])
     }
 }
