@@ -291,16 +291,38 @@ $(DOCS) &: $(STATIC_BIN)
 	$(STATIC_BIN) help --completions fish > $(DOCS_DIR)/isbnscan.fish
 docs: $(DOCS)
 
+# What make install created, for make uninstall (kept at INSTALL_MANIFEST; none when empty, as
+# for the .deb): each folder that did not exist before (and cat1, where man caches the formatted
+# page), and the man index when mandb made it. make uninstall removes those folders once empty,
+# and never one that was there before.
+INSTALL_MANIFEST ?= $(PREFIX)/share/isbnscan/install-manifest
+INSTALL_DIRS = $(BINDIR) $(MANDIR)/man1 $(MANDIR)/cat1 $(BASHCOMPDIR) $(ZSHCOMPDIR) $(FISHCOMPDIR) \
+  $(if $(INSTALL_MANIFEST),$(patsubst %/,%,$(dir $(INSTALL_MANIFEST))))
 install: $(STATIC_BIN) $(DOCS)
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR) \
-	  $(DESTDIR)$(FISHCOMPDIR)
-	install -m 0755 $(STATIC_BIN) $(DESTDIR)$(BINDIR)/isbnscan
-	strip --remove-section=.comment --remove-section=.note $(DESTDIR)$(BINDIR)/isbnscan
-	install -m 0644 $(DOCS_DIR)/isbnscan.1 $(DESTDIR)$(MANDIR)/man1/isbnscan.1
-	install -m 0644 $(DOCS_DIR)/isbnscan.bash $(DESTDIR)$(BASHCOMPDIR)/isbnscan
-	install -m 0644 $(DOCS_DIR)/_isbnscan $(DESTDIR)$(ZSHCOMPDIR)/_isbnscan
-	install -m 0644 $(DOCS_DIR)/isbnscan.fish $(DESTDIR)$(FISHCOMPDIR)/isbnscan.fish
-	@if [ -z "$(DESTDIR)" ] && command -v mandb >/dev/null 2>&1; then mandb -q $(MANDIR) 2>/dev/null || true; fi
+	@manifest="$(if $(INSTALL_MANIFEST),$(DESTDIR)$(INSTALL_MANIFEST))"; \
+	  new=$$( { [ -n "$$manifest" ] && sed -n 's/^dir //p' "$$manifest" 2>/dev/null; \
+	    for dir in $(INSTALL_DIRS); do \
+	      d=$$dir; up=""; while [ "$$d" != / ] && [ "$$d" != . ] && [ ! -e "$(DESTDIR)$$d" ]; do up="$$d $$up"; d=$$(dirname "$$d"); done; \
+	      for d in $$up; do echo "$$d"; done; \
+	    done; } | awk '!seen[$$0]++'); \
+	  index=$$( { [ -n "$$manifest" ] && sed -n 's/^index //p' "$$manifest" 2>/dev/null; \
+	    [ -z "$(DESTDIR)" ] && [ ! -e "$(MANDIR)/index.db" ] && echo "$(MANDIR)/index.db"; } | head -1); \
+	  install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR) \
+	    $(DESTDIR)$(FISHCOMPDIR) && \
+	  install -m 0755 $(STATIC_BIN) $(DESTDIR)$(BINDIR)/isbnscan && \
+	  strip --remove-section=.comment --remove-section=.note $(DESTDIR)$(BINDIR)/isbnscan && \
+	  install -m 0644 $(DOCS_DIR)/isbnscan.1 $(DESTDIR)$(MANDIR)/man1/isbnscan.1 && \
+	  install -m 0644 $(DOCS_DIR)/isbnscan.bash $(DESTDIR)$(BASHCOMPDIR)/isbnscan && \
+	  install -m 0644 $(DOCS_DIR)/_isbnscan $(DESTDIR)$(ZSHCOMPDIR)/_isbnscan && \
+	  install -m 0644 $(DOCS_DIR)/isbnscan.fish $(DESTDIR)$(FISHCOMPDIR)/isbnscan.fish || exit 1; \
+	  if [ -z "$(DESTDIR)" ] && command -v mandb >/dev/null 2>&1; then mandb -q $(MANDIR) 2>/dev/null || true; fi; \
+	  [ -n "$$index" ] && [ ! -e "$$index" ] && index=""; \
+	  if [ -n "$$manifest" ]; then \
+	    install -d "$$(dirname "$$manifest")" && \
+	    { echo "# Written by make install: what make uninstall removes (folders only when empty)."; \
+	      for d in $$new; do echo "dir $$d"; done; [ -z "$$index" ] || echo "index $$index"; } > "$$manifest"; \
+	  fi; \
+	  echo "make install: $(DESTDIR)$(BINDIR)/isbnscan, its man page and completions$${manifest:+; make uninstall PREFIX=$(PREFIX)$(if $(DESTDIR), DESTDIR=$(DESTDIR)) removes them}"
 
 # The package's files are `make install PREFIX=/usr` into .build/deb/debian/isbnscan; Packaging/deb.sh adds
 # the copyright file, the gzipped man page, DEBIAN/control (Depends from dpkg-shlibdeps).
@@ -309,11 +331,22 @@ DEB_DIR := .build/deb
 DEB_MAINTAINER ?= $(if $(DEBEMAIL),$(DEBFULLNAME) <$(DEBEMAIL)>,isbnscan developers <isbnscan@localhost>)
 deb: $(STATIC_BIN) $(DOCS)
 	rm -rf $(DEB_DIR)/debian
-	$(MAKE) --no-print-directory install PREFIX=/usr DESTDIR=$(CURDIR)/$(DEB_DIR)/debian/isbnscan
+	$(MAKE) --no-print-directory install PREFIX=/usr DESTDIR=$(CURDIR)/$(DEB_DIR)/debian/isbnscan INSTALL_MANIFEST=
 	Packaging/deb.sh $(DEB_DIR) "$(DEB_MAINTAINER)"
 
+# The files, the page man formatted into cat1, the man index's entry (mandb), then what the
+# manifest says make install created: the index if no other page is left, and each folder if empty.
 uninstall:
-	rm -f $(addprefix $(DESTDIR),$(INSTALLED))
+	rm -f $(addprefix $(DESTDIR),$(INSTALLED)) $(DESTDIR)$(MANDIR)/cat1/isbnscan.1 $(DESTDIR)$(MANDIR)/cat1/isbnscan.1.gz
+	@if [ -z "$(DESTDIR)" ] && command -v mandb >/dev/null 2>&1; then mandb -q $(MANDIR) 2>/dev/null || true; fi; \
+	  manifest="$(if $(INSTALL_MANIFEST),$(DESTDIR)$(INSTALL_MANIFEST))"; \
+	  if [ -z "$$manifest" ] || [ ! -f "$$manifest" ]; then \
+	    echo "make uninstall: no $${manifest:-INSTALL_MANIFEST} (make install wrote none), so no folder is removed"; exit 0; fi; \
+	  dirs=$$(sed -n 's/^dir //p' "$$manifest" | tac); index=$$(sed -n 's/^index //p' "$$manifest"); \
+	  rm -f "$$manifest"; \
+	  if [ -n "$$index" ] && [ -z "$$(find $(DESTDIR)$(MANDIR) -type f ! -name index.db 2>/dev/null | head -1)" ]; then \
+	    rm -f "$$index"; fi; \
+	  for d in $$dirs; do rmdir "$(DESTDIR)$$d" 2>/dev/null || true; done
 
 ranges-source:
 	python3 Sources/ISBN/Resources/bundle.py Sources/ISBN/Resources/RangeMessage.xml > Sources/ISBN/BundledRangeMessage.swift.new

@@ -112,6 +112,51 @@ struct PackagingTests {
         let uninstall = try run(["/usr/bin/make", "--no-print-directory", "uninstall", "DESTDIR=\(root)", "PREFIX=/opt/books"])
         #expect(uninstall.status == 0)
         for (file, _) in files { #expect(!FileManager.default.fileExists(atPath: "\(root)/opt/books/\(file)"), "\(file)") }
+        // Every folder below DESTDIR was made by the install: none is left.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: root) == [])
+    }
+
+    /// Every file and folder under `root` (relative paths, folders ending in "/").
+    func tree(_ root: String) -> [String] {
+        var found: [String] = []
+        let walk = FileManager.default.enumerator(atPath: root)
+        while let path = walk?.nextObject() as? String {
+            var isFolder: ObjCBool = false
+            _ = FileManager.default.fileExists(atPath: "\(root)/\(path)", isDirectory: &isFolder)
+            found.append(path + (isFolder.boolValue ? "/" : ""))
+        }
+        return found.sorted()
+    }
+
+    /// make install into a prefix (no DESTDIR: mandb indexes the page), the page read with man
+    /// (which caches it formatted in cat1), then make uninstall: the prefix is as it was, the
+    /// folders that were there before kept, with what they held.
+    @Test func uninstallLeavesThePrefixAsItWas() throws {
+        let root = try scratch("prefix")
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let prefix = root + "/local"
+        try FileManager.default.createDirectory(atPath: prefix + "/bin", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: prefix + "/share/man", withIntermediateDirectories: true)
+        try "#!/bin/sh\n".write(toFile: prefix + "/bin/other-tool", atomically: true, encoding: .utf8)
+        let before = tree(root)
+        let make = ["/usr/bin/make", "--no-print-directory"]
+        let install = try run(make + ["install", "PREFIX=\(prefix)"])
+        #expect(install.status == 0, "\(install.stderr)")
+        #expect(install.stdout.hasSuffix("make install: \(prefix)/bin/isbnscan, its man page and completions; make uninstall PREFIX=\(prefix) removes them\n"))
+        let installed = tree(root)
+        for path in ["local/bin/isbnscan", "local/share/man/man1/isbnscan.1", "local/share/man/index.db",
+                     "local/share/isbnscan/install-manifest", "local/share/zsh/site-functions/_isbnscan"] {
+            #expect(installed.contains(path), "\(path) not installed: \(installed)")
+        }
+        // mandb made cat1, where man keeps the page it formats.
+        #expect(installed.contains("local/share/man/cat1/"))
+        let page = try run(["/usr/bin/env", "MANPAGER=cat", "MANWIDTH=80", "/usr/bin/man", "-M", prefix + "/share/man", "isbnscan"])
+        #expect(page.status == 0, "\(page.stderr)")
+        #expect(page.stdout.contains("isbnscan"))
+        #expect(tree(root).contains("local/share/man/cat1/isbnscan.1.gz"))
+        let uninstall = try run(make + ["uninstall", "PREFIX=\(prefix)"])
+        #expect(uninstall.status == 0, "\(uninstall.stderr)")
+        #expect(tree(root) == before)
     }
 
     @Test func debPackageUnpacksAndScans() throws {
