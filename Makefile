@@ -327,9 +327,13 @@ install: $(STATIC_BIN) $(DOCS)
 # The package's files are `make install PREFIX=/usr` into .build/deb/debian/isbnscan; Packaging/deb.sh adds
 # the copyright file, the gzipped man page, DEBIAN/control (Depends from dpkg-shlibdeps).
 DEB_DIR := .build/deb
-# Maintainer: DEB_MAINTAINER, else DEBFULLNAME and DEBEMAIL as for dch, else a placeholder.
-DEB_MAINTAINER ?= $(if $(DEBEMAIL),$(DEBFULLNAME) <$(DEBEMAIL)>,isbnscan developers <isbnscan@localhost>)
-deb: $(STATIC_BIN) $(DOCS)
+# Maintainer: DEB_MAINTAINER, else DEBFULLNAME and DEBEMAIL as for dch, else the git identity
+# (user.name, user.email) of whoever builds it; deb.sh refuses a name or address Debian rejects.
+GIT_EMAIL = $(shell git config user.email 2>/dev/null)
+DEB_MAINTAINER ?= $(if $(DEBEMAIL),$(DEBFULLNAME) <$(DEBEMAIL)>,$(if $(GIT_EMAIL),$(shell git config user.name 2>/dev/null) <$(GIT_EMAIL)>))
+deb-maintainer:
+	@Packaging/deb.sh --check-maintainer "$(DEB_MAINTAINER)"
+deb: deb-deps deb-maintainer $(STATIC_BIN) $(DOCS)
 	rm -rf $(DEB_DIR)/debian
 	$(MAKE) --no-print-directory install PREFIX=/usr DESTDIR=$(CURDIR)/$(DEB_DIR)/debian/isbnscan INSTALL_MANIFEST=
 	Packaging/deb.sh $(DEB_DIR) "$(DEB_MAINTAINER)"

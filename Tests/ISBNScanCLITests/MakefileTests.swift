@@ -4,7 +4,7 @@ import Testing
 import TestSupport
 
 /// The Makefile's quick parts, with nothing built: which Debian packages each target installs,
-/// and make test's runner (Tests/quiet-run.sh).
+/// the .deb's maintainer, and make test's runner (Tests/quiet-run.sh).
 @Suite struct MakefileTests {
     let repository = (testImages as NSString).deletingLastPathComponent
 
@@ -32,6 +32,37 @@ import TestSupport
         let test = try make(["-n", "test"])
         #expect(test.status == 0, "\(test.stderr)")
         for package in testTools + ["libzbar-dev"] { #expect(test.stdout.contains(" \(package)\""), "make test lacks \(package)") }
+    }
+
+    /// The .deb's maintainer: DEB_MAINTAINER, else DEBFULLNAME and DEBEMAIL, else the git
+    /// identity of whoever builds it; a placeholder Debian rejects, or none, stops make deb
+    /// before anything is built.
+    @Test func debMaintainerIsARealAddressOrMakeDebStops() throws {
+        let home = try scratch("home")
+        defer { try? FileManager.default.removeItem(atPath: home) }
+        try "[user]\n\tname = Ada Lovelace\n\temail = ada@example.org\n".write(toFile: home + "/.gitconfig", atomically: true, encoding: .utf8)
+        let base = ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin", "HOME": home,
+                    "XDG_CONFIG_HOME": home, "GIT_CONFIG_NOSYSTEM": "1"]
+        func maintainer(_ extra: [String: String]) throws -> String {
+            let run = try make(["-s", "--eval", "show-maintainer: ; @echo '$(DEB_MAINTAINER)'", "show-maintainer"],
+                               environment: base.merging(extra) { $1 })
+            #expect(run.status == 0, "\(run.stderr)")
+            return run.stdout
+        }
+        #expect(try maintainer([:]) == "Ada Lovelace <ada@example.org>\n")
+        #expect(try maintainer(["DEBFULLNAME": "Grace Hopper", "DEBEMAIL": "grace@example.org"]) == "Grace Hopper <grace@example.org>\n")
+        #expect(try maintainer(["DEB_MAINTAINER": "Alan Turing <alan@example.org>"]) == "Alan Turing <alan@example.org>\n")
+
+        let advice = "give DEB_MAINTAINER='Your Name <you@example.org>' (or DEBFULLNAME and DEBEMAIL, or git config user.name and user.email)\n"
+        let placeholder = try make(["deb", "DEB_MAINTAINER=isbnscan developers <isbnscan@localhost>"], environment: base)
+        #expect(placeholder.status == 2)
+        #expect(placeholder.stderr.hasPrefix("deb.sh: the package needs a maintainer 'Name <address@domain>', not "
+                                             + "'isbnscan developers <isbnscan@localhost>': " + advice), "\(placeholder.stderr)")
+        #expect(!placeholder.stdout.contains("swift build"), "\(placeholder.stdout)")
+        try FileManager.default.removeItem(atPath: home + "/.gitconfig")
+        let none = try make(["deb"], environment: base)
+        #expect(none.status == 2)
+        #expect(none.stderr.hasPrefix("deb.sh: the package needs a maintainer 'Name <address@domain>': " + advice), "\(none.stderr)")
     }
 
     /// make test's runner keeps the whole output in its log and prints the counts; on a failure,

@@ -100,7 +100,7 @@ struct PackagingTests {
             #expect((attributes[.posixPermissions] as? Int) == mode, "\(file)")
         }
         try checkStandalone("\(root)/opt/books/bin/isbnscan")
-        // About 9 MB stripped; Foundation linked in (an `import Foundation` in Sources) adds ~50 MB.
+        // About 11 MB stripped; Foundation linked in (an `import Foundation` in Sources) adds ~50 MB.
         let size = try #require(try FileManager.default.attributesOfItem(atPath: "\(root)/opt/books/bin/isbnscan")[.size] as? Int)
         #expect(size < 20_000_000, "the installed binary is \(size) bytes: is Foundation linked in?")
         // The installed page and completions are what this build generates from its tables.
@@ -160,7 +160,8 @@ struct PackagingTests {
     }
 
     @Test func debPackageUnpacksAndScans() throws {
-        let build = try run(["/usr/bin/make", "--no-print-directory", "deb"])
+        let maintainer = "isbnscan tests <tests@isbnscan.example>"
+        let build = try run(["/usr/bin/make", "--no-print-directory", "deb", "DEB_MAINTAINER=\(maintainer)"])
         #expect(build.status == 0, "\(build.stderr)")
         // (The linker's warning about mktemp in Foundation may appear when the binary is linked.)
         #expect(!build.stderr.contains("dpkg-shlibdeps: warning") && !build.stderr.contains("dpkg-deb: warning"), "\(build.stderr)")
@@ -175,6 +176,7 @@ struct PackagingTests {
         #expect(try field("Version") == ISBNScanCommand.version)
         #expect(try field("Architecture") == arch)
         #expect(try field("Section") == "utils")
+        #expect(try field("Maintainer") == maintainer)
         let depends = try field("Depends")
         for package in ["libc6 (>= ", "libzbar0 (>= ", "libpng16-16 (>= ", "libdeflate0 (>= ", "libjpeg62-turbo (>= ", "libexif12 (>= ",
                         "libsqlite3-0"] {
@@ -213,6 +215,12 @@ struct PackagingTests {
         #expect(abs(size - (Int(du) ?? 0)) <= 8, "Installed-Size \(size), du \(du)")
         let page = try run(["/bin/gzip", "-dc", "\(root)/usr/share/man/man1/isbnscan.1.gz"])
         #expect(page.stdout == (try isbnscan(["help", "--man"])).stdout)
+
+        // lintian (when installed: it is not among make test's packages) finds no error or warning.
+        if FileManager.default.isExecutableFile(atPath: "/usr/bin/lintian") {
+            let lintian = try run(["/usr/bin/lintian", "--fail-on", "error,warning", deb])
+            #expect(lintian.status == 0, "\(lintian.stdout)\(lintian.stderr)")
+        }
 
         // apt accepts it (a simulation: nothing is installed).
         let apt = try run(["/usr/bin/apt-get", "install", "--simulate", "--no-install-recommends", deb])
