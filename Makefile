@@ -194,13 +194,16 @@ scan: $(RELEASE_BIN)
 
 # The camera without a webcam: the tests' fake V4L2 device (Tests/FakeV4L2, LD_PRELOAD) shows a
 # book in the band; `isbnscan camera` prints its ISBN. PREVIEW=1 adds the window for 300 frames (a DISPLAY, or
-# xvfb-run, which it installs when missing).
+# xvfb-run, which it installs when missing, and then the window's last picture in TRY_SNAPSHOT).
+TRY_SNAPSHOT := .build/try-camera-preview.ppm
 try-camera: try-camera-deps $(RELEASE_BIN) $(FAKE_V4L2)
 	@echo "isbnscan devices, with the fake camera preloaded (LD_PRELOAD=$(abspath $(FAKE_V4L2))):" >&2
 	@LD_PRELOAD=$(abspath $(FAKE_V4L2)) $(RELEASE_BIN) devices
 	@echo "isbnscan camera$(if $(PREVIEW), --preview) on the fake camera (TestImages/roi/band-inside.png):" >&2
 	@LD_PRELOAD=$(abspath $(FAKE_V4L2)) FAKE_V4L2_FRAMES=TestImages/roi/band-inside.png \
-	  $(if $(PREVIEW),$(if $(DISPLAY),,xvfb-run -a)) $(RELEASE_BIN) camera $(if $(PREVIEW),--preview --continuous --max-frames 300)
+	  $(if $(PREVIEW),$(if $(DISPLAY),,xvfb-run -a)) $(RELEASE_BIN) camera \
+	  $(if $(PREVIEW),--preview --continuous --max-frames 300 $(if $(DISPLAY),,--preview-snapshot $(TRY_SNAPSHOT)))
+	@$(if $(and $(PREVIEW),$(if $(DISPLAY),,1)),echo "make try-camera: without a display the window was drawn under Xvfb; its last picture is $(TRY_SNAPSHOT) (PPM)" >&2)
 
 # Debian packages first (only those dpkg lacks); then the venv. Pillow and numpy are required (fallback:
 # Debian's python3-pil/python3-numpy through a venv that sees system packages); zxing-cpp is optional.

@@ -34,6 +34,30 @@ import TestSupport
         for package in testTools + ["libzbar-dev"] { #expect(test.stdout.contains(" \(package)\""), "make test lacks \(package)") }
     }
 
+    /// make try-camera lists the fake camera with `devices`, then runs `camera` on it; with
+    /// PREVIEW=1 and no display, under xvfb-run, keeping the window's last picture.
+    @Test func tryCameraShowsTheFakeCameraAndWithoutADisplayKeepsThePicture() throws {
+        let env = ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"]
+        // What make -n prints, continuation lines joined and spaces squeezed.
+        func commands(_ arguments: [String], display: String? = nil) throws -> String {
+            let run = try make(["-n", "try-camera"] + arguments, environment: env.merging(display.map { ["DISPLAY": $0] } ?? [:]) { $1 })
+            #expect(run.status == 0, "\(run.stderr)")
+            return run.stdout.replacingOccurrences(of: "\\\n", with: " ").split(separator: " ", omittingEmptySubsequences: true)
+                .joined(separator: " ").replacingOccurrences(of: " \n", with: "\n")
+        }
+        let fake = "LD_PRELOAD=\(repository)/.build/fakev4l2/libfakev4l2.so"
+        let plain = try commands([])
+        #expect(plain.contains("\(fake) .build/release/isbnscan devices\n"), "\(plain)")
+        #expect(plain.contains("\(fake) FAKE_V4L2_FRAMES=TestImages/roi/band-inside.png .build/release/isbnscan camera\n"), "\(plain)")
+        let preview = try commands(["PREVIEW=1"])
+        #expect(preview.contains("xvfb-run -a .build/release/isbnscan camera --preview --continuous --max-frames 300 "
+                                 + "--preview-snapshot .build/try-camera-preview.ppm\n"), "\(preview)")
+        #expect(preview.contains("its last picture is .build/try-camera-preview.ppm (PPM)"))
+        let display = try commands(["PREVIEW=1"], display: ":7")
+        #expect(display.contains("band-inside.png .build/release/isbnscan camera --preview --continuous --max-frames 300\n"), "\(display)")
+        #expect(!display.contains("xvfb-run") && !display.contains("snapshot"))
+    }
+
     /// The .deb's maintainer: DEB_MAINTAINER, else DEBFULLNAME and DEBEMAIL, else the git
     /// identity of whoever builds it; a placeholder Debian rejects, or none, stops make deb
     /// before anything is built.
