@@ -75,12 +75,13 @@ RELEASE_BIN := .build/release/isbnscan
 # The commit `isbnscan --version` names (Package.swift hands it to Sources/CBuildInfo): 12 hex
 # digits, and "-modified" when tracked files differ from it. Empty outside a git checkout (a
 # tarball: the same sources give the same binary). A stamp per commit rebuilds the binaries
-# when it changes.
+# when it changes; none when git gives no commit, so that `sudo make install` (where git refuses
+# a checkout owned by another user) copies the binary `make docs` built instead of building anew.
 ifeq ($(origin ISBNSCAN_COMMIT),undefined)
 ISBNSCAN_COMMIT := $(if $(wildcard .git),$(shell git describe --always --abbrev=12 --match=NONE --dirty=-modified 2>/dev/null))
 endif
 export ISBNSCAN_COMMIT
-COMMIT_STAMP := .build/stamps/commit-$(or $(ISBNSCAN_COMMIT),none)
+COMMIT_STAMP := $(if $(ISBNSCAN_COMMIT),.build/stamps/commit-$(ISBNSCAN_COMMIT))
 
 # Benchmarks: generated images (cached, reproducible) and a Python venv, both under .build.
 BENCH_DIR := .build/bench
@@ -181,7 +182,7 @@ test: test-deps
 	@Tests/quiet-run.sh $(TEST_LOGS)/packaging-tests.log "packaging tests" \
 	  env ISBNSCAN_PACKAGING_TESTS=1 $(SWIFT) test --skip-build --filter PackagingTests
 
-$(COMMIT_STAMP):
+$(if $(COMMIT_STAMP),$(COMMIT_STAMP)):
 	@mkdir -p $(dir $@) && rm -f $(dir $@)commit-* && touch $@
 
 $(RELEASE_BIN): deps $(shell find Sources -type f) Package.swift $(COMMIT_STAMP)
