@@ -34,6 +34,21 @@ import TestSupport
         for package in testTools + ["libzbar-dev"] { #expect(test.stdout.contains(" \(package)\""), "make test lacks \(package)") }
     }
 
+    /// SwiftPM passes a system library's `pkg-config --cflags` on and warns "prohibited flag(s)"
+    /// for anything but -I (SDL2's -D_REENTRANT, when CSDL2 was one, made every build print
+    /// it): each system library of Package.swift gives include folders only.
+    @Test func systemLibrariesGiveOnlyIncludeFolders() throws {
+        let manifest = try String(contentsOfFile: repository + "/Package.swift", encoding: .utf8)
+        let modules = manifest.components(separatedBy: "pkgConfig: \"").dropFirst().map { String($0.prefix { $0 != "\"" }) }
+        #expect(modules.count >= 7, "\(modules)")
+        for module in modules {
+            let flags = try isbnscan(["--cflags", module], executable: "/usr/bin/pkg-config")
+            #expect(flags.status == 0, "\(module): \(flags.stderr)")
+            let prohibited = flags.stdout.split(whereSeparator: \.isWhitespace).filter { !$0.hasPrefix("-I") }
+            #expect(prohibited.isEmpty, "pkg-config --cflags \(module) gives \(prohibited)")
+        }
+    }
+
     /// make try-camera lists the fake camera with `devices`, then runs `camera` on it; with
     /// PREVIEW=1 and no display, under xvfb-run, keeping the window's last picture.
     @Test func tryCameraShowsTheFakeCameraAndWithoutADisplayKeepsThePicture() throws {
