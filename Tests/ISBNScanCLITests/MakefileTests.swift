@@ -105,7 +105,8 @@ import TestSupport
     }
 
     /// make test's runner keeps the whole output in its log and prints the counts; on a failure,
-    /// every line but the progress ones too, so that each failure keeps its details.
+    /// every line but the progress ones too, so that each failure keeps its details; meanwhile,
+    /// a line of progress now and then.
     @Test func makeTestPrintsCountsAndFailuresInFull() throws {
         let folder = try scratch("quiet-run")
         defer { try? FileManager.default.removeItem(atPath: folder) }
@@ -134,6 +135,15 @@ import TestSupport
         #expect(failed.status == 1)
         #expect(failed.stdout.split(separator: "\n").dropFirst().map(String.init) == [lines[6]] + failure
                 + ["swift test: 2 passed, 1 failed, 1 skipped (4 tests in 1 suite failed after 0.4 seconds with 1 issue.)"])
+
+        // A long run prints progress (every QUIET_RUN_EVERY seconds), the build's step first.
+        let slow = try isbnscan([repository + "/Tests/quiet-run.sh", folder + "/logs/slow.log", "swift test", "/bin/sh", "-c",
+                                 "echo '[2/9] Compiling Scanning Arbiter.swift'; sleep 3; echo '✔ Test run with 0 tests in 0 suites passed after 3 seconds.'"],
+                                environment: ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin", "QUIET_RUN_EVERY": "1"],
+                                executable: "/bin/sh")
+        #expect(slow.status == 0)
+        #expect(slow.stdout.contains(" s: building (step 2/9)\n"), "\(slow.stdout)")
+        #expect(slow.stdout.hasSuffix("swift test: 0 passed, 0 failed, 0 skipped (0 tests in 0 suites passed after 3 seconds.)\n"))
 
         let broken = try runner(["[1/3] Compiling Scanning Arbiter.swift", "Arbiter.swift:3:1: error: expected declaration"], status: 1)
         #expect(broken.status == 1)
