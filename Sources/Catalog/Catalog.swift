@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -391,9 +392,12 @@ public final class Catalog {
     /// unchanged only when ``lookUp(_:typed:)`` finds its row and that row is its scan as the
     /// file is now, and `rescan` is off. `identify` false: an input with no identity to take
     /// (standard input, or one the walk already found unreadable).
-    public func decision(for path: [UInt8], identify: Bool, rescan: Bool) -> ScanDecision {
+    /// - Throws: ``CatalogError`` when the catalogue cannot be read: the run stops rather than
+    ///   scan again, as new, a file the catalogue may hold.
+    public func decision(for path: [UInt8], identify: Bool, rescan: Bool) throws(CatalogError) -> ScanDecision {
         let identity = identify ? FileIdentity(path: path) : nil
-        let found = identity.flatMap { try? lookUp($0, typed: path) }
+        var found: (stored: StoredFile, unchanged: Bool)?
+        if let identity { found = try lookUp(identity, typed: path) }
         if !rescan, let found, found.unchanged { return .unchanged(found.stored) }
         return .scan(identity: identity, replacing: found?.stored.id)
     }

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The catalogue's schema: one migration per version, applied in order; `PRAGMA user_version`
 /// holds the version reached (0 for a new file). Documentation/catalog.md documents the tables.
 ///

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The second barcode of a Japanese book (書籍JANコード, the second row): `192` + the 4-digit
 /// C-code (分類コード) + the price in yen before tax (5 digits) + the EAN-13 check digit.
 ///

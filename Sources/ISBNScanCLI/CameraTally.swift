@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import LiveScan
 
 /// What a camera session printed: the ISBNs (for undo), duplicates, undone ones and unusable

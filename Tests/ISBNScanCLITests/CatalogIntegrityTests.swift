@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 @testable import Catalog
 @testable import ISBNScanCLI
 import Foundation
@@ -383,6 +384,21 @@ import TestSupport
         #expect(!run.stderr.contains("unchanged since"))
         #expect(!FileManager.default.fileExists(atPath: out))
         #expect(try FileManager.default.contentsOfDirectory(atPath: shelf.path).filter { $0.contains(".isbnscan-") } == [])
+    }
+
+    /// A file's row the catalogue cannot read (its table damaged) stops the run with the
+    /// catalogue's error before anything is scanned: the file is not taken for a new one.
+    @Test func aFileRowThatCannotBeReadStopsTheRunBeforeScanning() throws {
+        let shelf = try Shelf(["a.png": "isbn/png-gray8.png"])
+        defer { shelf.remove() }
+        let db = shelf.path + "/books.db", photo = shelf.path + "/a.png"
+        #expect(try isbnscan(["scan", "--db", db, photo]).status == 0)
+        try Connection(path: db).execute("ALTER TABLE files RENAME COLUMN content_hash TO hash")
+        let run = try isbnscan(["scan", "--db", db, photo])
+        #expect(run.status == 1)
+        #expect(run.stdout == "")
+        #expect(run.stderr.hasPrefix("Error: \(db): no such column: content_hash (SQLite 1) in: SELECT id, path, name, size"), "\(run.stderr)")
+        #expect(!run.stderr.contains("not recorded"), "\(run.stderr)")
     }
 
     /// A closed pipe stops a --db run as it stops one without --db.
