@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import ISBN
 
 /// How ``MultiPassDecoder`` decodes (pixels, or a file for ``FileScanner``): the effort, the

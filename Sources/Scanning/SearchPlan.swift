@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Imaging
 
 /// What the search of one image does, in order: built once from the image's facts and the
