@@ -28,8 +28,9 @@
 #                        generated blur set, "blur as the world makes it" (Gaussian, disk defocus, motion
 #                        across and along the bars, defocus + motion; 1.2-4 px per module, in linear light),
 #                        a tune part and a held-out part reported apart, read rate per blur kind and size,
-#                        and generated crops without a quiet zone (cut at, inside or outside the guard bars):
-#                        reads per reader and cut (issue 27). Every set: wrong ISBNs per effort and files a
+#                        generated crops without a quiet zone (cut at, inside or outside the guard bars):
+#                        reads per reader and cut, and a third blur set drawn from a camera model
+#                        (Bench/make_blur_check.py: check-a to look at, check-b kept blind) (issue 27). Every set: wrong ISBNs per effort and files a
 #                        higher effort reads less than a lower one, with a summary. BENCH_JSON=file also
 #                        writes JSON
 #   make bench-text    release build, then printed-ISBN reading (scan --text) on generated pages
@@ -252,6 +253,9 @@ bench-accuracy: bench-deps $(RELEASE_BIN)
 	  --misread $(BENCH_DIR)/misread --blur $(BENCH_DIR)/blur --noise $(BENCH_DIR)/noise \
 	  --world $(BENCH_DIR)/world --crops $(BENCH_DIR)/crops \
 	  $(if $(BENCH_JSON),--json-out $(BENCH_JSON))
+	$(BENCH_PY) Bench/make_blur_check.py --out $(BENCH_DIR)/check-a --seed 101 --per-cell 12
+	$(BENCH_PY) Bench/make_blur_check.py --out $(BENCH_DIR)/check-b --seed 103 --per-cell 12
+	$(BENCH_PY) Bench/check_blur.py --bin $(RELEASE_BIN) $(BENCH_DIR)/check-a $(BENCH_DIR)/check-b
 $(FAKE_V4L2): Tests/FakeV4L2/fakev4l2.c
 	@mkdir -p $(dir $@)
 	cc -O2 -shared -fPIC -o $@ $< -ljpeg -lpng
