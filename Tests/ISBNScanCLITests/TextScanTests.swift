@@ -81,6 +81,18 @@ import TestSupport
         #expect(none.stderr == "Warning: \(numbers): no barcode or printed ISBN found\n")
     }
 
+    /// A real photo whose barcode is covered and whose ISBN line the photo cuts off
+    /// (TestImages/covered/ean13-3-30.jpg): nothing is read, and stderr holds isbnscan's warning
+    /// only (Tesseract's Leptonica prints "Error in boxClipToRectangle: box outside rectangle" on it
+    /// when left to itself).
+    @Test func stderrHoldsOnlyIsbnscansOwnWords() throws {
+        let file = "\(testImages)/covered/ean13-3-30.jpg"
+        let run = try isbnscan(["scan", "--text", file])
+        #expect(run.status == 4)
+        #expect(run.stdout == "")
+        #expect(run.stderr == "Warning: \(file): no barcode or printed ISBN found\n")
+    }
+
     @Test func theCatalogueKeepsPrintedISBNs() throws {
         let db = NSTemporaryDirectory() + "isbnscan-text-\(UUID().uuidString).sqlite"
         defer { try? FileManager.default.removeItem(atPath: db) }
