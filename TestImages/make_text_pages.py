@@ -6,11 +6,16 @@ Each page is typeset with Pillow in DejaVu Serif (fonts-dejavu-core) at 10 pt an
 (28 px per em), black on white, saved as 8-bit gray PNG. Each positive page NAME.png has NAME.txt with
 the expected ISBN-13s, one per line, no trailing newline (empty for a page that must give none).
 Re-running gives the same pixels.
+
+The page isbn10-hyphenated is also saved as a camera would save a photo taken with the phone turned:
+exif-orientation-N.jpg holds its pixels stored turned, with the EXIF Orientation tag N (3: upside
+down, 6: to be turned a quarter clockwise, 8: a quarter counter-clockwise) that turns them upright
+(8-bit gray JPEG, quality 90).
 """
 import os
 import shutil
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw, ImageFont, ImageOps
 
 HERE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "text")
 FONT = "/usr/share/fonts/truetype/dejavu/DejaVuSerif.ttf"
@@ -42,6 +47,11 @@ def page(lines):
     return img
 
 
+# EXIF Orientation: how the stored pixels are turned from the upright page (the tag says how to turn
+# them back).
+STORED = {3: Image.Transpose.ROTATE_180, 6: Image.Transpose.ROTATE_90, 8: Image.Transpose.ROTATE_270}
+
+
 def main():
     shutil.rmtree(HERE, ignore_errors=True)
     os.makedirs(HERE)
@@ -49,7 +59,18 @@ def main():
         page(lines).save(os.path.join(HERE, name + ".png"), optimize=True)
         with open(os.path.join(HERE, name + ".txt"), "w") as f:
             f.write("\n".join(expected))
-    print("make_text_pages: %d pages in %s" % (len(PAGES), HERE))
+    lines, expected = PAGES["isbn10-hyphenated"]
+    upright = page(lines)
+    for orientation, stored in STORED.items():
+        exif = Image.Exif()
+        exif[0x0112] = orientation
+        path = os.path.join(HERE, "exif-orientation-%d" % orientation)
+        upright.transpose(stored).save(path + ".jpg", quality=90, exif=exif.tobytes())
+        with open(path + ".txt", "w") as f:
+            f.write("\n".join(expected))
+        # The tag turns the pixels back upright.
+        assert ImageOps.exif_transpose(Image.open(path + ".jpg")).size == upright.size
+    print("make_text_pages: %d pages and %d turned photos in %s" % (len(PAGES), len(STORED), HERE))
 
 
 if __name__ == "__main__":

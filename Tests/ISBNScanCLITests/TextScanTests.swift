@@ -55,6 +55,24 @@ import TestSupport
         #expect(isbns.map { $0["qualifier"] as? String } == ["pbk.", "hardcover"])
     }
 
+    /// A photo stored turned, with the EXIF tag that turns it upright (TestImages/text/exif-orientation-N.jpg:
+    /// isbn10-hyphenated, 384x186): read on the upright page, so the line reads left to right (orientation 0)
+    /// and its polygon lies on the page's third line (y from 114 at 28 px per em, from x = 40).
+    @Test(arguments: [3, 6, 8])
+    func aPhotoTurnedByItsEXIFTagIsReadUpright(orientation: Int) throws {
+        let run = try isbnscan(["scan", "--text", "--json", "\(pages)/exif-orientation-\(orientation).jpg"])
+        #expect(run.status == 0)
+        let record = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        #expect(record["width"] as? Int == 384)
+        #expect(record["height"] as? Int == 186)
+        let symbols = try #require(record["symbols"] as? [[String: Any]])
+        #expect(symbols.map { $0["data"] as? String } == ["9780306406157"])
+        #expect(symbols.map { $0["orientation"] as? Int } == [0])
+        let polygon = try #require(symbols.first?["polygon"] as? [[Int]])
+        #expect(polygon.count == 4)
+        #expect(polygon.allSatisfy { (105...160).contains($0[1]) && (25...345).contains($0[0]) }, "\(polygon)")
+    }
+
     @Test func csvNamesTheType() throws {
         let run = try isbnscan(["scan", "--text", "--csv", "\(pages)/isbn13-japan.png"])
         #expect(run.status == 0)
