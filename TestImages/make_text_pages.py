@@ -47,6 +47,43 @@ def page(lines):
     return img
 
 
+SANS = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
+
+
+def turned_label():
+    """A price label turned by 35 degrees on a dark cover: beyond the few degrees Tesseract's
+    layout analysis straightens."""
+    font = ImageFont.truetype(SANS, 24)
+    label = Image.new("L", (400, 120), 250)
+    draw = ImageDraw.Draw(label)
+    draw.text((20, 14), "$24.95  Higher in Canada", font=font, fill=20)
+    draw.text((20, 64), "ISBN 978-0-312-45678-8", font=font, fill=20)
+    turned = label.rotate(35, resample=Image.BICUBIC, expand=True, fillcolor=0)
+    mask = Image.new("L", label.size, 255).rotate(35, resample=Image.BICUBIC, expand=True, fillcolor=0)
+    cover = Image.new("L", (560, 460), 70)
+    cover.paste(turned, ((cover.width - turned.width) // 2, (cover.height - turned.height) // 2), mask)
+    return cover
+
+
+def cut_off():
+    """An ISBN-13 line the photo cuts off after 978-1-58573-0: those ten digits make a valid
+    ISBN-10 (of the 978 group), which must not be read."""
+    font = ImageFont.truetype(FONT, EM)
+    line = "ISBN 978-1-58573-057-5"
+    width = 40 + int(font.getlength("ISBN 978-1-58573-0"))
+    photo = Image.new("L", (width, 130), 255)
+    draw = ImageDraw.Draw(photo)
+    draw.text((40, 20), "Second printing.", font=font, fill=0)
+    draw.text((40, 20 + int(EM * 1.5)), line, font=font, fill=0)
+    return photo
+
+
+# Photos rather than pages: name -> (image, expected ISBN-13s).
+PHOTOS = {
+    "turned-35-degrees": (turned_label, ["9780312456788"]),
+    "cut-off-by-the-edge": (cut_off, []),
+}
+
 # EXIF Orientation: how the stored pixels are turned from the upright page (the tag says how to turn
 # them back).
 STORED = {3: Image.Transpose.ROTATE_180, 6: Image.Transpose.ROTATE_90, 8: Image.Transpose.ROTATE_270}
@@ -57,6 +94,10 @@ def main():
     os.makedirs(HERE)
     for name, (lines, expected) in PAGES.items():
         page(lines).save(os.path.join(HERE, name + ".png"), optimize=True)
+        with open(os.path.join(HERE, name + ".txt"), "w") as f:
+            f.write("\n".join(expected))
+    for name, (make, expected) in PHOTOS.items():
+        make().save(os.path.join(HERE, name + ".png"), optimize=True)
         with open(os.path.join(HERE, name + ".txt"), "w") as f:
             f.write("\n".join(expected))
     lines, expected = PAGES["isbn10-hyphenated"]
@@ -70,7 +111,7 @@ def main():
             f.write("\n".join(expected))
         # The tag turns the pixels back upright.
         assert ImageOps.exif_transpose(Image.open(path + ".jpg")).size == upright.size
-    print("make_text_pages: %d pages and %d turned photos in %s" % (len(PAGES), len(STORED), HERE))
+    print("make_text_pages: %d pages and %d photos in %s" % (len(PAGES), len(PHOTOS) + len(STORED), HERE))
 
 
 if __name__ == "__main__":

@@ -99,6 +99,17 @@ import TestSupport
         #expect(none.stderr == "Warning: \(numbers): no barcode or printed ISBN found\n")
     }
 
+    /// A line the photo cuts through (`ISBN 978-1-58573-0…`): its ten digits pass the ISBN-10
+    /// check by chance, and are refused as possibly cut short, with advice.
+    @Test func aLineCutByThePhotosEdgeIsRefusedWithAdvice() throws {
+        let file = "\(pages)/cut-off-by-the-edge.png"
+        let run = try isbnscan(["scan", "--text", file])
+        #expect(run.status == 4)
+        #expect(run.stdout == "")
+        #expect(run.stderr == "Warning: \(file): ISBN text 9781585730 refused, length: the printed line runs off the edge of the photo "
+                + "after 9781585730: digits may be missing: take the photo again\n")
+    }
+
     /// A real photo whose barcode is covered and whose ISBN line the photo cuts off
     /// (TestImages/covered/ean13-3-30.jpg): nothing is read, and stderr holds isbnscan's warning
     /// only (Tesseract's Leptonica prints "Error in boxClipToRectangle: box outside rectangle" on it
