@@ -237,7 +237,9 @@ extension PrintedISBNReader {
             let area = flat.cropped(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
             var local = line
             local.blobs = line.blobs.map { Blob(minX: $0.minX - x0, minY: $0.minY - y0, maxX: $0.maxX - x0, maxY: $0.maxY - y0, count: $0.count) }
-            for direction in [line.angle, line.angle + 180] {
+            // Left to right first (the nearer of the two directions to 0°): most lines read so.
+            let first = line.angle > 90 ? line.angle + 180 : line.angle
+            for direction in [first, first + 180] {
                 let rotation = area.rotated(degrees: -direction)
                 let found = Self.recognizedLine(local, direction: direction, page: area, in: rotation.image)
                 let (band, _) = Self.band(of: found, in: rotation.image, textHeight: 40, typical: line.height)
