@@ -27,6 +27,7 @@ PAGES = {
     "isbn13-japan": (["Printed in Japan.", "ISBN 978-4-10-101001-4"], ["9784101010014"]),
     "isbn10-x-check-digit": (["Library of Congress Catalog Card Number 79-1234", "ISBN 0-8044-2957-X"], ["9780804429573"]),
     "wrong-check-digit": (["All rights reserved.", "ISBN 0-306-40615-3"], []),
+    "undefined-range": (["All rights reserved.", "ISBN 699-0000-00-7"], []),
     "japanese-c-code": (["Shinchosha, Tokyo.", "ISBN4-10-101001-3 C0193 \u00a5476E"], ["9784101010014"]),
     "two-isbns-qualifiers": (["Library of Congress Cataloging-in-Publication Data",
                               "ISBN 0-306-40615-2 (pbk.)", "ISBN 978-1-56619-909-4 (hardcover)"],

@@ -41,6 +41,14 @@ import Testing
         #expect(readings.first?.digits == "0306406153")
     }
 
+    /// `ISBN 699-0000-00-7`: the check digit is right, but 978-699 is a range the range message does
+    /// not define, so no book carries it: refused (`prefix`), not read.
+    @Test func aNumberInNoRangeOfTheRangeMessageIsRefused() throws {
+        let readings = reader.read(try page("undefined-range"))
+        #expect(readings.map(\.verdict) == [.rejected(Rejection(.prefix, "9786990000008 lies in no range of the ISBN range message: not a printed ISBN"))])
+        #expect(readings.first?.digits == "6990000007")
+    }
+
     @Test func aPageOfNumbersWithoutTheKeywordGivesNothing() throws {
         #expect(reader.read(try page("no-isbn-numbers")) == [])
         // Nor does a blank page, in any orientation.
