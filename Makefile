@@ -1,15 +1,19 @@
+# SPDX-License-Identifier: Apache-2.0
 # isbnscan — targets:
-#   make deps    install the Debian packages the build and tests need (only what is missing;
-#                V4L2 needs only the kernel headers; the tests compile the fake camera with cc;
-#                SDL2's, libheif's, libtiff's and Tesseract's headers (opened with dlopen when first needed,
-#                not linked) and Tesseract's English data (tesseract-ocr-eng, for scan --text),
-#                and Xvfb, xdotool, xwd, netpbm, Xlib for the preview's tests)
+#   make deps    install the Debian packages the build and every feature need (only what is
+#                missing): the libraries' headers (SDL2's, libheif's, libtiff's, Tesseract's and the
+#                lookup's too: opened with dlopen when first needed, not linked; their -dev packages
+#                bring the libraries), V4L2's header, strip, Tesseract's English data (scan --text)
+#   make test-deps  deps, then what only the tests use: cc (the fake camera), setpriv, zint, python3,
+#                groff, zsh, fish, dpkg-dev, and Xvfb, xdotool, xwd, netpbm, Xlib for the preview's tests
 #   make build   debug build
-#   make test    deps, then `swift test` (all test suites), then the packaging tests (make install
-#                and make deb into scratch folders) in a second `swift test`
+#   make test    test-deps, then `swift test` (all test suites), then the packaging tests (make install
+#                and make deb into scratch folders) in a second `swift test`; whole output in
+#                .build/test-logs, counts (and failures in full) on the terminal [VERBOSE=1: all of it]
 #   make scan    deps, release build, then scan the bundled test images (the main job)
-#   make try-camera [PREVIEW=1]  release build, then `isbnscan camera` on the fake V4L2 device
-#                (Tests/FakeV4L2) showing a book: no webcam needed; PREVIEW=1 with the window
+#   make try-camera [PREVIEW=1]  release build, then `isbnscan devices` and `isbnscan camera` on the
+#                fake V4L2 device (Tests/FakeV4L2) showing a book: no webcam needed; PREVIEW=1 with
+#                the window (under xvfb-run when there is no DISPLAY)
 #   make bench-deps      install what the benchmarks need: zbar-tools, zint, python3-venv (apt),
 #                        then Pillow, numpy and zxing-cpp (pip) in a venv at .build/bench-venv
 #   make bench           release build, then the per-call time of one small PNG and JPEG (isbnscan as
@@ -69,6 +73,17 @@ SWIFT ?= swift
 SUDO ?= $(if $(filter 0,$(shell id -u)),,sudo)
 RELEASE_BIN := .build/release/isbnscan
 
+# The commit `isbnscan --version` names (Package.swift hands it to Sources/CBuildInfo): 12 hex
+# digits, and "-modified" when tracked files differ from it. Empty outside a git checkout (a
+# tarball: the same sources give the same binary). A stamp per commit rebuilds the binaries
+# when it changes; none when git gives no commit, so that `sudo make install` (where git refuses
+# a checkout owned by another user) copies the binary `make docs` built instead of building anew.
+ifeq ($(origin ISBNSCAN_COMMIT),undefined)
+ISBNSCAN_COMMIT := $(if $(wildcard .git),$(shell git describe --always --abbrev=12 --match=NONE --dirty=-modified 2>/dev/null))
+endif
+export ISBNSCAN_COMMIT
+COMMIT_STAMP := $(if $(ISBNSCAN_COMMIT),.build/stamps/commit-$(ISBNSCAN_COMMIT))
+
 # Benchmarks: generated images (cached, reproducible) and a Python venv, both under .build.
 BENCH_DIR := .build/bench
 BENCH_VENV := .build/bench-venv
@@ -110,50 +125,68 @@ DOCS_DIR := .build/docs
 INSTALLED := $(BINDIR)/isbnscan $(MANDIR)/man1/isbnscan.1 $(BASHCOMPDIR)/isbnscan $(ZSHCOMPDIR)/_isbnscan \
              $(FISHCOMPDIR)/isbnscan.fish
 
-.PHONY: deps build test scan try-camera bench-deps bench bench-accuracy bench-camera bench-text bench-catalog bench-lookup clean docs install uninstall deb ranges-source fuzz
+.PHONY: deps test-deps deb-deps deb-maintainer try-camera-deps build test scan try-camera bench-deps bench bench-accuracy bench-camera bench-text bench-catalog bench-lookup clean docs install uninstall deb ranges-source fuzz
+
+# What each set needs, as shell tests that add the missing Debian package to $$missing.
+need-cmd = command -v $(1) >/dev/null 2>&1 || missing="$$missing $(2)";
+need-file = [ -f $(1) ] || missing="$$missing $(2)";
+need-pc = pkg-config --exists $(1) 2>/dev/null || missing="$$missing $(2)";
+# The build and every feature at run time: headers of the linked and dlopened libraries (their
+# -dev packages pull in the libraries), V4L2's header, strip for make install, Tesseract's data.
+BUILD_NEEDS = $(call need-cmd,pkg-config,pkg-config) \
+  $(foreach pair,$(PKG_MODULES),$(call need-pc,$(firstword $(subst :, ,$(pair))),$(lastword $(subst :, ,$(pair))))) \
+  $(call need-pc,sdl2,libsdl2-dev) $(call need-file,/usr/include/linux/videodev2.h,linux-libc-dev) \
+  $(call need-cmd,strip,binutils) $(call need-file,/usr/share/tesseract-ocr/5/tessdata/eng.traineddata,tesseract-ocr-eng)
+# The tests' tools: cc (the fake camera), setpriv (another user), zint (barcodes the fake camera
+# shows), python3 (the lookup tests' provider server), groff, man, zsh and fish (the man page and
+# completions), dpkg-shlibdeps (make deb), Xvfb, xdotool, xwd, netpbm and Xlib (the preview's tests).
+TEST_NEEDS = $(call need-cmd,cc,gcc) $(call need-cmd,setpriv,util-linux) $(call need-cmd,zint,zint) \
+  $(call need-cmd,python3,python3) $(call need-cmd,groff,groff-base) $(call need-cmd,mandb,man-db) $(call need-cmd,zsh,zsh) $(call need-cmd,fish,fish) \
+  $(call need-cmd,dpkg-shlibdeps,dpkg-dev) $(call need-cmd,Xvfb,xvfb) $(call need-cmd,xdotool,xdotool) \
+  $(call need-cmd,xwd,x11-apps) $(call need-cmd,xwdtopnm,netpbm) $(call need-file,/usr/include/X11/Xlib.h,libx11-dev)
+
+# $(call apt-install,TARGET,NEEDS): installs what NEEDS finds missing, with apt-get.
+define apt-install
+@missing=""; $(2) \
+if [ -n "$$missing" ]; then \
+  echo "make $(1): installing$$missing"; \
+  $(SUDO) apt-get update -qq && \
+  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $$missing; \
+else \
+  echo "make $(1): all packages present"; \
+fi
+endef
 
 deps:
-	@missing=""; \
-	command -v pkg-config >/dev/null 2>&1 || missing="pkg-config"; \
-	for pair in $(PKG_MODULES); do \
-	  module=$${pair%%:*}; package=$${pair#*:}; \
-	  pkg-config --exists $$module 2>/dev/null || missing="$$missing $$package"; \
-	done; \
-	command -v setpriv >/dev/null 2>&1 || missing="$$missing util-linux"; \
-	command -v cc >/dev/null 2>&1 || missing="$$missing gcc"; \
-	command -v zint >/dev/null 2>&1 || missing="$$missing zint"; \
-	command -v python3 >/dev/null 2>&1 || missing="$$missing python3"; \
-	[ -f /usr/include/linux/videodev2.h ] || missing="$$missing linux-libc-dev"; \
-	command -v groff >/dev/null 2>&1 || missing="$$missing groff-base"; \
-	command -v zsh >/dev/null 2>&1 || missing="$$missing zsh"; \
-	command -v fish >/dev/null 2>&1 || missing="$$missing fish"; \
-	command -v dpkg-shlibdeps >/dev/null 2>&1 || missing="$$missing dpkg-dev"; \
-	command -v strip >/dev/null 2>&1 || missing="$$missing binutils"; \
-	pkg-config --exists sdl2 2>/dev/null || missing="$$missing libsdl2-dev"; \
-	[ -f /usr/share/tesseract-ocr/5/tessdata/eng.traineddata ] || missing="$$missing tesseract-ocr-eng"; \
-	command -v Xvfb >/dev/null 2>&1 || missing="$$missing xvfb"; \
-	command -v xdotool >/dev/null 2>&1 || missing="$$missing xdotool"; \
-	command -v xwd >/dev/null 2>&1 || missing="$$missing x11-apps"; \
-	command -v xwdtopnm >/dev/null 2>&1 || missing="$$missing netpbm"; \
-	[ -f /usr/include/X11/Xlib.h ] || missing="$$missing libx11-dev"; \
-	if [ -n "$$missing" ]; then \
-	  echo "make deps: installing$$missing"; \
-	  $(SUDO) apt-get update -qq && \
-	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $$missing; \
-	else \
-	  echo "make deps: all packages present"; \
-	fi
+	$(call apt-install,deps,$(BUILD_NEEDS))
+
+test-deps: deps
+	$(call apt-install,test-deps,$(TEST_NEEDS))
+
+deb-deps:
+	$(call apt-install,deb-deps,$(call need-cmd,dpkg-shlibdeps,dpkg-dev) $(call need-cmd,strip,binutils))
+
+# try-camera: cc for the fake camera; with PREVIEW=1 and no DISPLAY, xvfb-run.
+try-camera-deps:
+	$(call apt-install,try-camera,$(call need-cmd,cc,gcc) $(if $(and $(PREVIEW),$(if $(DISPLAY),,1)),$(call need-cmd,xvfb-run,xvfb)))
 
 build: deps
 	$(SWIFT) build
 
 # The packaging tests (make install, make deb) run on their own: see Tests/ISBNScanCLITests/PackagingTests.swift.
-test: deps
+# Each run's whole output goes to a log; the terminal gets the counts, and on a failure every
+# line but the progress ones (Tests/quiet-run.sh). VERBOSE=1 streams the whole output too.
+TEST_LOGS := .build/test-logs
+test: test-deps
 	@[ -d "$${ISBNSCAN_CORPUS:-../shared/corpus}/zxing-cpp" ] || echo "make test: NOTE: $${ISBNSCAN_CORPUS:-../shared/corpus}/zxing-cpp is missing, so the corpus tests will fail; copy the shared corpus there or set ISBNSCAN_CORPUS (README, Tests)" >&2
-	$(SWIFT) test
-	ISBNSCAN_PACKAGING_TESTS=1 $(SWIFT) test --skip-build --filter PackagingTests
+	@Tests/quiet-run.sh $(TEST_LOGS)/swift-test.log "swift test" $(SWIFT) test
+	@Tests/quiet-run.sh $(TEST_LOGS)/packaging-tests.log "packaging tests" \
+	  env ISBNSCAN_PACKAGING_TESTS=1 $(SWIFT) test --skip-build --filter PackagingTests
 
-$(RELEASE_BIN): deps $(shell find Sources -type f) Package.swift
+$(if $(COMMIT_STAMP),$(COMMIT_STAMP)):
+	@mkdir -p $(dir $@) && rm -f $(dir $@)commit-* && touch $@
+
+$(RELEASE_BIN): deps $(shell find Sources -type f) Package.swift $(COMMIT_STAMP)
 	$(SWIFT) build -c release --product isbnscan
 
 scan: $(RELEASE_BIN)
@@ -163,11 +196,16 @@ scan: $(RELEASE_BIN)
 
 # The camera without a webcam: the tests' fake V4L2 device (Tests/FakeV4L2, LD_PRELOAD) shows a
 # book in the band; `isbnscan camera` prints its ISBN. PREVIEW=1 adds the window for 300 frames (a DISPLAY, or
-# xvfb-run from make deps).
-try-camera: $(RELEASE_BIN) $(FAKE_V4L2)
+# xvfb-run, which it installs when missing, and then the window's last picture in TRY_SNAPSHOT).
+TRY_SNAPSHOT := .build/try-camera-preview.ppm
+try-camera: try-camera-deps $(RELEASE_BIN) $(FAKE_V4L2)
+	@echo "isbnscan devices, with the fake camera preloaded (LD_PRELOAD=$(abspath $(FAKE_V4L2))):" >&2
+	@LD_PRELOAD=$(abspath $(FAKE_V4L2)) $(RELEASE_BIN) devices
 	@echo "isbnscan camera$(if $(PREVIEW), --preview) on the fake camera (TestImages/roi/band-inside.png):" >&2
 	@LD_PRELOAD=$(abspath $(FAKE_V4L2)) FAKE_V4L2_FRAMES=TestImages/roi/band-inside.png \
-	  $(if $(PREVIEW),$(if $(DISPLAY),,xvfb-run -a)) $(RELEASE_BIN) camera $(if $(PREVIEW),--preview --continuous --max-frames 300)
+	  $(if $(PREVIEW),$(if $(DISPLAY),,xvfb-run -a)) $(RELEASE_BIN) camera \
+	  $(if $(PREVIEW),--preview --continuous --max-frames 300 $(if $(DISPLAY),,--preview-snapshot $(TRY_SNAPSHOT)))
+	@$(if $(and $(PREVIEW),$(if $(DISPLAY),,1)),echo "make try-camera: without a display the window was drawn under Xvfb; its last picture is $(TRY_SNAPSHOT) (PPM)" >&2)
 
 # Debian packages first (only those dpkg lacks); then the venv. Pillow and numpy are required (fallback:
 # Debian's python3-pil/python3-numpy through a venv that sees system packages); zxing-cpp is optional.
@@ -225,7 +263,7 @@ $(FAKE_V4L2): Tests/FakeV4L2/fakev4l2.c
 # confirmation; with --preview also the window (its own thread: a frame copy and a redraw at most
 # 30 times a second), under Xvfb when there is no DISPLAY. Bench/camera.sh pins each run to CPU 0,
 # the preview runs also to CPUs 0-1 (the window's thread on a core of its own).
-bench-camera: bench-deps $(RELEASE_BIN) $(FAKE_V4L2)
+bench-camera: bench-deps test-deps $(RELEASE_BIN) $(FAKE_V4L2)
 	$(BENCH_PY) Bench/make_camera_frames.py --out $(BENCH_DIR)/camera --seed 1
 	@BEFORE_BIN=$(BEFORE_BIN) Bench/camera.sh $(RELEASE_BIN) $(FAKE_V4L2) $(BENCH_FRAMES) $(BENCH_DIR)/camera
 	$(BENCH_PY) Bench/make_camera_blur.py --out $(BENCH_DIR)/camblur
@@ -254,7 +292,7 @@ bench-lookup: $(RELEASE_BIN)
 
 # deps is order-only here: `make docs` as yourself, then `sudo make install` only copies files
 # (no build as root, where swift may not be on the PATH).
-$(STATIC_BIN): $(shell find Sources -type f) Package.swift | deps
+$(STATIC_BIN): $(shell find Sources -type f) Package.swift $(COMMIT_STAMP) | deps
 	$(SWIFT) build -c release --product isbnscan --static-swift-stdlib --disable-local-rpath --scratch-path $(STATIC_DIR)
 
 # The man page and completions, written by the binary from its own option tables.
@@ -267,29 +305,66 @@ $(DOCS) &: $(STATIC_BIN)
 	$(STATIC_BIN) help --completions fish > $(DOCS_DIR)/isbnscan.fish
 docs: $(DOCS)
 
+# What make install created, for make uninstall (kept at INSTALL_MANIFEST; none when empty, as
+# for the .deb): each folder that did not exist before (and cat1, where man caches the formatted
+# page), and the man index when mandb made it. make uninstall removes those folders once empty,
+# and never one that was there before.
+INSTALL_MANIFEST ?= $(PREFIX)/share/isbnscan/install-manifest
+INSTALL_DIRS = $(BINDIR) $(MANDIR)/man1 $(MANDIR)/cat1 $(BASHCOMPDIR) $(ZSHCOMPDIR) $(FISHCOMPDIR) \
+  $(if $(INSTALL_MANIFEST),$(patsubst %/,%,$(dir $(INSTALL_MANIFEST))))
 install: $(STATIC_BIN) $(DOCS)
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR) \
-	  $(DESTDIR)$(FISHCOMPDIR)
-	install -m 0755 $(STATIC_BIN) $(DESTDIR)$(BINDIR)/isbnscan
-	strip --remove-section=.comment --remove-section=.note $(DESTDIR)$(BINDIR)/isbnscan
-	install -m 0644 $(DOCS_DIR)/isbnscan.1 $(DESTDIR)$(MANDIR)/man1/isbnscan.1
-	install -m 0644 $(DOCS_DIR)/isbnscan.bash $(DESTDIR)$(BASHCOMPDIR)/isbnscan
-	install -m 0644 $(DOCS_DIR)/_isbnscan $(DESTDIR)$(ZSHCOMPDIR)/_isbnscan
-	install -m 0644 $(DOCS_DIR)/isbnscan.fish $(DESTDIR)$(FISHCOMPDIR)/isbnscan.fish
-	@if [ -z "$(DESTDIR)" ] && command -v mandb >/dev/null 2>&1; then mandb -q $(MANDIR) 2>/dev/null || true; fi
+	@manifest="$(if $(INSTALL_MANIFEST),$(DESTDIR)$(INSTALL_MANIFEST))"; \
+	  new=$$( { [ -n "$$manifest" ] && sed -n 's/^dir //p' "$$manifest" 2>/dev/null; \
+	    for dir in $(INSTALL_DIRS); do \
+	      d=$$dir; up=""; while [ "$$d" != / ] && [ "$$d" != . ] && [ ! -e "$(DESTDIR)$$d" ]; do up="$$d $$up"; d=$$(dirname "$$d"); done; \
+	      for d in $$up; do echo "$$d"; done; \
+	    done; } | awk '!seen[$$0]++'); \
+	  index=$$( { [ -n "$$manifest" ] && sed -n 's/^index //p' "$$manifest" 2>/dev/null; \
+	    [ -z "$(DESTDIR)" ] && [ ! -e "$(MANDIR)/index.db" ] && echo "$(MANDIR)/index.db"; } | head -1); \
+	  install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR) \
+	    $(DESTDIR)$(FISHCOMPDIR) && \
+	  install -m 0755 $(STATIC_BIN) $(DESTDIR)$(BINDIR)/isbnscan && \
+	  strip --remove-section=.comment --remove-section=.note $(DESTDIR)$(BINDIR)/isbnscan && \
+	  install -m 0644 $(DOCS_DIR)/isbnscan.1 $(DESTDIR)$(MANDIR)/man1/isbnscan.1 && \
+	  install -m 0644 $(DOCS_DIR)/isbnscan.bash $(DESTDIR)$(BASHCOMPDIR)/isbnscan && \
+	  install -m 0644 $(DOCS_DIR)/_isbnscan $(DESTDIR)$(ZSHCOMPDIR)/_isbnscan && \
+	  install -m 0644 $(DOCS_DIR)/isbnscan.fish $(DESTDIR)$(FISHCOMPDIR)/isbnscan.fish || exit 1; \
+	  if [ -z "$(DESTDIR)" ] && command -v mandb >/dev/null 2>&1; then mandb -q $(MANDIR) 2>/dev/null || true; fi; \
+	  [ -n "$$index" ] && [ ! -e "$$index" ] && index=""; \
+	  if [ -n "$$manifest" ]; then \
+	    install -d "$$(dirname "$$manifest")" && \
+	    { echo "# Written by make install: what make uninstall removes (folders only when empty)."; \
+	      for d in $$new; do echo "dir $$d"; done; [ -z "$$index" ] || echo "index $$index"; } > "$$manifest"; \
+	  fi; \
+	  echo "make install: $(DESTDIR)$(BINDIR)/isbnscan, its man page and completions$${manifest:+; make uninstall PREFIX=$(PREFIX)$(if $(DESTDIR), DESTDIR=$(DESTDIR)) removes them}"
 
 # The package's files are `make install PREFIX=/usr` into .build/deb/debian/isbnscan; Packaging/deb.sh adds
 # the copyright file, the gzipped man page, DEBIAN/control (Depends from dpkg-shlibdeps).
 DEB_DIR := .build/deb
-# Maintainer: DEB_MAINTAINER, else DEBFULLNAME and DEBEMAIL as for dch, else a placeholder.
-DEB_MAINTAINER ?= $(if $(DEBEMAIL),$(DEBFULLNAME) <$(DEBEMAIL)>,isbnscan developers <isbnscan@localhost>)
-deb: $(STATIC_BIN) $(DOCS)
+# Maintainer: DEB_MAINTAINER, else DEBFULLNAME and DEBEMAIL as for dch, else the git identity
+# (user.name, user.email) of whoever builds it; deb.sh refuses a name or address Debian rejects.
+GIT_EMAIL = $(shell git config user.email 2>/dev/null)
+DEB_MAINTAINER ?= $(if $(DEBEMAIL),$(DEBFULLNAME) <$(DEBEMAIL)>,$(if $(GIT_EMAIL),$(shell git config user.name 2>/dev/null) <$(GIT_EMAIL)>))
+deb-maintainer:
+	@Packaging/deb.sh --check-maintainer "$(DEB_MAINTAINER)"
+deb: deb-deps deb-maintainer $(STATIC_BIN) $(DOCS)
 	rm -rf $(DEB_DIR)/debian
-	$(MAKE) --no-print-directory install PREFIX=/usr DESTDIR=$(CURDIR)/$(DEB_DIR)/debian/isbnscan
+	$(MAKE) --no-print-directory install PREFIX=/usr DESTDIR=$(CURDIR)/$(DEB_DIR)/debian/isbnscan INSTALL_MANIFEST=
 	Packaging/deb.sh $(DEB_DIR) "$(DEB_MAINTAINER)"
 
+# The files, the page man formatted into cat1, the man index's entry (mandb), then what the
+# manifest says make install created: the index if no other page is left, and each folder if empty.
 uninstall:
-	rm -f $(addprefix $(DESTDIR),$(INSTALLED))
+	rm -f $(addprefix $(DESTDIR),$(INSTALLED)) $(DESTDIR)$(MANDIR)/cat1/isbnscan.1 $(DESTDIR)$(MANDIR)/cat1/isbnscan.1.gz
+	@if [ -z "$(DESTDIR)" ] && command -v mandb >/dev/null 2>&1; then mandb -q $(MANDIR) 2>/dev/null || true; fi; \
+	  manifest="$(if $(INSTALL_MANIFEST),$(DESTDIR)$(INSTALL_MANIFEST))"; \
+	  if [ -z "$$manifest" ] || [ ! -f "$$manifest" ]; then \
+	    echo "make uninstall: no $${manifest:-INSTALL_MANIFEST} (make install wrote none), so no folder is removed"; exit 0; fi; \
+	  dirs=$$(sed -n 's/^dir //p' "$$manifest" | tac); index=$$(sed -n 's/^index //p' "$$manifest"); \
+	  rm -f "$$manifest"; \
+	  if [ -n "$$index" ] && [ -z "$$(find $(DESTDIR)$(MANDIR) -type f ! -name index.db 2>/dev/null | head -1)" ]; then \
+	    rm -f "$$index"; fi; \
+	  for d in $$dirs; do rmdir "$(DESTDIR)$$d" 2>/dev/null || true; done
 
 ranges-source:
 	python3 Sources/ISBN/Resources/bundle.py Sources/ISBN/Resources/RangeMessage.xml > Sources/ISBN/BundledRangeMessage.swift.new

@@ -1,4 +1,5 @@
 // swift-tools-version:6.0
+// SPDX-License-Identifier: Apache-2.0
 // isbnscan — reads book barcodes (EAN-13 / EAN-8, ISBN-13) on Linux with zbar.
 import PackageDescription
 
@@ -6,6 +7,16 @@ import PackageDescription
 // includes them and only opens the library at run time, so the flag is given without pkg-config's
 // link flags, to CXML2 and to the Swift modules that import it.
 let libxml2Headers = ["-I/usr/include/libxml2"]
+
+// The commit `isbnscan --version` names: ISBNSCAN_COMMIT, which the Makefile sets from `git
+// describe` (hex digits, then "-modified" when tracked files differ); anything else is ignored.
+// Read from the environment rather than Context.gitInformation, which SwiftPM's manifest cache
+// keeps from the first build: a later commit would be built under the old one's name.
+let commit: String = {
+    let value = Context.environment["ISBNSCAN_COMMIT"] ?? ""
+    let hash = value.hasSuffix("-modified") ? value.dropLast("-modified".count) : Substring(value)
+    return (1...40).contains(hash.count) && hash.allSatisfy(\.isHexDigit) ? value : ""
+}()
 
 let package = Package(
     name: "isbnscan",
@@ -54,6 +65,8 @@ let package = Package(
         // C shim: the SIGINT/SIGTERM stop flag and the file removed on a fatal signal (the CLI's);
         // the names of the stop signals, for the CLI's messages and Capture's error text.
         .target(name: "CSignals"),
+        // C: the commit the binary was built from (one file, so that a new commit recompiles only it).
+        .target(name: "CBuildInfo", cSettings: commit.isEmpty ? [] : [.define("ISBNSCAN_COMMIT", to: "\"\(commit)\"")]),
         // C: the hot loops of CandidateMap on SSE2 vectors (block gradient sums, the bar-length walk's profiles).
         .target(name: "CKernels"),
 
@@ -89,7 +102,7 @@ let package = Package(
         .target(name: "Preview", dependencies: ["CSDL2", "LiveScan", "Imaging", "Scanning"]),
         // Argument parsing, commands, output, exit statuses.
         .target(name: "ISBNScanCLI", dependencies: ["ISBN", "Imaging", "Scanning", "Batch", "Capture", "LiveScan", "Preview",
-                                                    "Records", "Catalog", "Lookup", "CSignals", "TextReading"]),
+                                                    "Records", "Catalog", "Lookup", "CSignals", "TextReading", "CBuildInfo"]),
         .executableTarget(name: "isbnscan", dependencies: ["ISBNScanCLI"]),
 
         .testTarget(name: "ISBNTests", dependencies: ["ISBN"]),

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Accuracy benchmark (make bench-accuracy): how many images each reader decodes, per set and per category.
 
     accuracy.py --bin .build/release/isbnscan --corpus ../shared/corpus [--hard DIR] [--misread DIR]

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # make bench-camera: frames per second of `isbnscan camera` on the fake V4L2 device (Tests/FakeV4L2),
 # 1280x720 YUYV delivered as fast as asked (FAKE_V4L2_FPS=0), band region of interest, without and
 # with --preview. The preview's window goes to $DISPLAY, or to an Xvfb started here.

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Time to the first ISBN for blurred books held in front of a webcam (make bench-camera).
 
     camera_blur.py --binary BIN --fake libfakev4l2.so --sets DIR [--timeout 10] [--label L --args "..."]...

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """make bench-catalog: several `isbnscan scan --db` writers on one catalogue, killed at random.
 
 A generated shelf (copies of the bundled test images, each made a distinct file by trailing

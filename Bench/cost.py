@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Where there is nothing to find (make bench, issue 10): isbnscan at each effort with one and two
 workers, zbarimg, and zxing-cpp in one and in two processes, side by side on
 

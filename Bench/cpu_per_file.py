@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """CPU time per file of two isbnscan binaries over the same files, side by side.
 
     cpu_per_file.py --before BIN --after BIN [--effort normal] [--rounds 5] FILE|DIR...

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Lookups per second each provider gets from `isbnscan lookup`, against the tests' local provider
 server (Tests/ProviderServer/provider_server.py): the rate limiter's pace, never the internet.
 

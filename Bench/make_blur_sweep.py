@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Generate the blur sweep for the accuracy benchmark (make bench-accuracy, issue 11), reproducibly.
 
     make_blur_sweep.py --out DIR [--per-cell 16] [--seed 13]

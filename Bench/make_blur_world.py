@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Generate "blur as the world makes it": blurred photos of book barcodes, a tune part and a held-out part.
 
     make_blur_world.py --out DIR [--per-category 1.0] [--seed 19] [--holdout-seed 23] [--jobs N]

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Blurred books held in front of a fixed-focus webcam: frame sequences for `make bench-camera`.
 
     make_camera_blur.py --out DIR [--sequences 10] [--seed 31] [--holdout-seed 37] [--jobs N]

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Realistic camera frames for `make bench-camera` (issue 10): a book's back cover filling the
 frame, text blocks above, below and through the band, the EAN-13 lying across the band (or no
 barcode in the band), slight blur and sensor noise. Seeded; 8-bit PGM, the frame's size, which

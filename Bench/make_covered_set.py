@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Real photos of book barcodes with the bars covered: only the printed `ISBN ...` line left.
 
     make_covered_set.py --bin ISBNSCAN --corpus DIR --out DIR

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Generate the "no quiet zone" set: EAN-13 photos cropped at the guard bars, as people crop them.
 
     make_crop_set.py --out DIR [--per-category 8] [--seed 29]

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Generate the hard synthetic set for the accuracy benchmark (make bench-accuracy), reproducibly.
 
     make_hard_set.py --out DIR [--seed 7] [--per-category 18]

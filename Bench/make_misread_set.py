@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Generate the misread-prone set for the accuracy benchmark (make bench-accuracy), reproducibly.
 
     make_misread_set.py --out DIR [--seed 11] [--count 120]

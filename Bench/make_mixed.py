@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Generate a reproducible mixed folder of phone-size photos, half of them without any barcode
 (make bench, issue 10).
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Generate the noise/texture set for the accuracy benchmark (make bench-accuracy, issue 11), reproducibly.
 
     make_noise_set.py --out DIR [--count 200] [--seed 17]

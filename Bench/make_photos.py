@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Generate reproducible 'photos of book backs' for the throughput benchmark (make bench).
 
     make_photos.py --out DIR [--count 300] [--seed 1] [--size WxH] [--jpeg-only]

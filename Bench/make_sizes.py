@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Generate photos of five sizes, with and without a barcode, for the per-size cost benchmark (make bench).
 
     make_sizes.py --out DIR [--per-kind 2] [--seed 9]

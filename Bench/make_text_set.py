@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Generate pages whose ISBN is printed as text (no barcode): a tune part and a held-out part.
 
     make_text_set.py --out DIR [--count 100] [--seed 31] [--holdout-seed 37]

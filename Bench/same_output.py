@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Do two isbnscan binaries scan alike? Byte-for-byte comparison of `scan --json -r` per effort.
 
     same_output.py --before OLD_BIN --after NEW_BIN [--effort fast,normal,thorough] [FOLDER ...]

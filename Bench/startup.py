@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Per-call cost (make bench): one small photo per invocation, isbnscan vs zbarimg, paired runs.
 
     startup.py --bin .build/static/release/isbnscan [--bin OTHER ...] [--runs N] [FILE ...]

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Synthetic images for the isbnscan benchmarks: barcodes rendered by zint on generated book covers.
 
 * barcodes: EAN check digits, random ISBNs and other codes, zint renders (quiet zones kept);

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Printed-ISBN reading (`isbnscan scan --text`) on the pages of make_text_set.py: read rate, wrong ISBNs, time.
 
     text_bench.py --bin BIN [--set DIR] [--covered DIR [--tesseract]] [--jobs 1]

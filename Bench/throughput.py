@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Throughput benchmark (make bench): isbnscan vs zbarimg vs zxing-cpp on one folder of photos.
 
     throughput.py --bin .build/release/isbnscan --photos DIR --mem-photos DIR [--jobs N]

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Where do the digits printed under the bars change a verdict? A bench set's photos with rivals.
 
     witness_reach.py --bin BIN SET_DIR [SET_DIR ...]

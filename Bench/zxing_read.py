@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Read EAN barcodes in image files with zxing-cpp's Python reader; the benchmarks run it as a child process.
 
     zxing_read.py [--addons] [--] FILE...

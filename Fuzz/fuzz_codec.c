@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /*
  * libFuzzer target for one CCodecs decoder, chosen at compile time with -DFUZZ_<NAME>
  * (PNG, JPEG, MJPEG, EXIF, TIFF, WEBP, GIF, HEIF, BMP). `make fuzz` builds one binary per

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Writes Fuzz/regressions/: small hostile files for every decoder, replayed by `make test`
 (Tests/ImagingTests/FuzzRegressionTests.swift: each must give an image or a clear error, never a
 crash). Findings of `make fuzz` that were fixed are added here by hand, named after what they hit.

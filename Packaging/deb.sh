@@ -1,7 +1,9 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Turns a tree installed with `make install DESTDIR=DIR/debian/isbnscan PREFIX=/usr` into a
 # Debian package:
 #   Packaging/deb.sh DIR MAINTAINER
+#   Packaging/deb.sh --check-maintainer MAINTAINER   (make deb, before it builds anything)
 # Adds the copyright file and a changelog entry, gzips the man page (gzip -9n, no time stamp), writes DEBIAN/control
 # (Depends from dpkg-shlibdeps and libsqlite3-0, Recommends for the other libraries opened on demand, Installed-Size in KiB) and DEBIAN/md5sums, then builds
 # OUTDIR/isbnscan_<version>_<arch>.deb with dpkg-deb, files owned by root. Prints its path.
@@ -10,7 +12,21 @@ outdir=$1 maintainer=$2
 root=$outdir/debian/isbnscan
 here=$(cd "$(dirname "$0")" && pwd)
 
-version=$(env -i "$root/usr/bin/isbnscan" --version | sed -n 's/^isbnscan //p')
+# Debian rejects a Maintainer without a name or with an address whose host is no domain (lintian:
+# bogus-mail-host, e.g. a user@localhost placeholder): refuse it.
+case $maintainer in
+  *' <'?*'@'*'.'*'>') host=${maintainer##*@}; host=${host%>}; name=${maintainer%% <*} ;;
+  *) host="" name="" ;;
+esac
+if [ -z "$name" ] || ! printf '%s\n' "$host" | grep -Eqx '([A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?\.)+[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?'; then
+  echo "deb.sh: the package needs a maintainer 'Name <address@domain>'${maintainer:+, not '$maintainer'}:" \
+       "give DEB_MAINTAINER='Your Name <you@example.org>' (or DEBFULLNAME and DEBEMAIL, or git config user.name and user.email)" >&2
+  exit 1
+fi
+[ "$outdir" != --check-maintainer ] || exit 0
+
+# `isbnscan 0.2.0` or `isbnscan 0.2.0 (commit …)`: the version is the second word.
+version=$(env -i "$root/usr/bin/isbnscan" --version | sed -n 's/^isbnscan \([^ ]*\).*/\1/p')
 [ -n "$version" ] || { echo "deb.sh: $root/usr/bin/isbnscan --version printed no version" >&2; exit 1; }
 arch=$(dpkg --print-architecture)
 

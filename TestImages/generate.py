@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Regenerate the isbnscan test fixtures in this folder.
 
     python3 TestImages/generate.py            # (re)write every fixture, then verify

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Writes TestImages/formats/: the images of isbn/ in TIFF, WebP, GIF, HEIF and BMP.
 
 Python stdlib for the uncompressed TIFF and BMP files (written byte by byte), then Debian tools:

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Write TestImages/jpbook/: Japanese books' two-row barcodes (ISBN above, 書籍JANコード second row below).
 
     python3 TestImages/make_jp_book_code.py

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Write TestImages/text/: pages with an ISBN printed as text and no barcode (`isbnscan scan --text`).
 
     .build/bench-venv/bin/python TestImages/make_text_pages.py     (Pillow: make bench-deps)

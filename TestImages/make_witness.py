@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Write TestImages/witness/: barcodes whose bars read two ways, and the digits printed under them.
 
     python3 TestImages/make_witness.py

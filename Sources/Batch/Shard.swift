@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 public import Imaging
 
 /// One of `count` disjoint parts of a batch (`scan --shard index/count`), chosen by a stable

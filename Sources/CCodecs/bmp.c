@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Windows bitmap (BMP) → luminance. A small strict reader: every offset and length is checked
  * against the buffer before it is read. Layout from Microsoft's BITMAPFILEHEADER,
  * BITMAPCOREHEADER, BITMAPINFOHEADER and BITMAPV4/V5HEADER documentation. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "ccodecs.h"
 #include <libexif/exif-data.h>
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* GIF (first frame) → luminance with giflib (no longjmp: every call returns a status). */
 #include "ccodecs.h"
 #include "luma.h"

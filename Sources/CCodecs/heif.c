@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* HEIF/HEIC and AVIF → luminance with libheif (no longjmp: every call returns a heif_error). */
 #include "ccodecs.h"
 #include "luma.h"

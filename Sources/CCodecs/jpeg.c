@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* JPEG → luminance with libjpeg-turbo. All setjmp/longjmp stays in this file. */
 #include "ccodecs.h"
 #include "luma.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Internal helpers shared by the decoders: colour → Rec. 601 luminance, message copying. */
 #ifndef ISBNSCAN_LUMA_H
 #define ISBNSCAN_LUMA_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Motion-JPEG frames from webcams → luminance. setjmp stays in C (see jpeg.c). */
 #include "ccodecs.h"
 #include "luma.h"

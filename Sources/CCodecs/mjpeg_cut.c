@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* The rows of a Motion-JPEG frame above the camera's band, walked without libjpeg.
  *
  * A JPEG without restart markers cannot be entered in the middle: every Huffman code above the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Between mjpeg.c (libjpeg) and mjpeg_cut.c (the rows above a camera's band, walked without it). */
 #ifndef ISBNSCAN_MJPEG_CUT_H
 #define ISBNSCAN_MJPEG_CUT_H

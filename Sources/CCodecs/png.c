@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* PNG → luminance with libpng. All setjmp/longjmp stays in this file. */
 #include "ccodecs.h"
 #include "luma.h"

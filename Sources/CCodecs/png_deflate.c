@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* PNG → luminance for the common layout (8-bit samples, not interlaced) with libdeflate.
  *
  * zlib's streaming inflate and its Adler-32 were over half of the CPU time of `scan --effort

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Shared between png.c (libpng) and png_deflate.c (the libdeflate path for common PNGs). */
 #ifndef ISBNSCAN_PNG_INTERNAL_H
 #define ISBNSCAN_PNG_INTERNAL_H

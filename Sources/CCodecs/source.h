@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Internal: the bytes a decoder reads, either a buffer in memory or a regular file read with
  * pread(2) at the decoder's position, so that only the bytes the decoder asks for are ever read
  * (memory follows the image size, not the file size). One reader for both, so the fuzz targets

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* TIFF → luminance with libtiff. libtiff reports errors through handlers (no longjmp). */
 #include "ccodecs.h"
 #include "luma.h"

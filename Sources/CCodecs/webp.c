@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* WebP → luminance with libwebp (no longjmp: every call returns a status). */
 #include "ccodecs.h"
 #include "luma.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* libcurl opened on the first lookup (see ccurl.h). */
 #include "ccurl.h"
 #include "cloader.h"

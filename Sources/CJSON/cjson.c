@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* json-c opened on the first JSON answer (see cjson.h). */
 #include "cjson.h"
 #include "cloader.h"

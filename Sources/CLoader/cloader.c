@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* dlopen on first use, once per library and process (see cloader.h). */
 #include "cloader.h"
 

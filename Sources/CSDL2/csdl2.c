@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* SDL2 opened on first use (see csdl2.h). */
 #include "csdl2.h"
 #include "cloader.h"

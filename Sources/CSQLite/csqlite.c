@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* SQLite opened on the first catalogue (see csqlite.h). */
 #include "csqlite.h"
 #include "cloader.h"

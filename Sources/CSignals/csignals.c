@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* SIGINT/SIGTERM as a flag, a file removed when a signal ends the process, and the stop signals
  * named for messages (see csignals.h). */
 #define _GNU_SOURCE

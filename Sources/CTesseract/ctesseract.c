@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Tesseract opened on first use (see ctesseract.h). */
 #include "ctesseract.h"
 #include "cloader.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Fixed-argument wrappers for the V4L2 ioctls (see cv4l2.h). */
 #define _GNU_SOURCE
 #include "cv4l2.h"

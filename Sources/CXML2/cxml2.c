@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* libxml2 opened on the first XML answer or HTML entity (see cxml2.h). */
 #include "cxml2.h"
 #include "cloader.h"

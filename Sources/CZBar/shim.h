@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #ifndef ISBNSCAN_CZBAR_SHIM_H
 #define ISBNSCAN_CZBAR_SHIM_H
 #include <zbar.h>

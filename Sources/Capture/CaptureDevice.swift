@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 internal import CV4L2
 #if canImport(Glibc)
 import Glibc

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// What VIDIOC_QUERYCAP says about a device node.
 public struct DeviceInfo: Sendable, Equatable {
     /// Driver name (`uvcvideo`).

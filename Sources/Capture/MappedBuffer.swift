@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 internal import CV4L2
 
 /// One memory-mapped V4L2 buffer: `length` bytes the driver fills, mapped with mmap(2) at the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 internal import CV4L2
 
 /// A V4L2 pixel format, by its fourcc (V4L2 API, "Image Formats").

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Records
 
 /// The book lookup's cache (schema version 4): what the providers said about each ISBN, their

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import ISBN
 import Records
 
@@ -160,7 +161,8 @@ extension Catalog {
             try db.execute("ALTER TABLE files ADD COLUMN \(column)")
         }
         guard columns.contains("record") else { return }
-        try recordsFromJSON("SELECT id, record, id FROM files WHERE id > ? ORDER BY id LIMIT 256")
+        // NULL: a catalogue of version 6 or later set back by hand (see trapOlderWriters()).
+        try recordsFromJSON("SELECT id, record, id FROM files WHERE id > ? AND record IS NOT NULL ORDER BY id LIMIT 256")
         guard try Statement(db, "PRAGMA foreign_keys").scalar() == 0 else {
             throw CatalogError(code: CatalogError.misuse, message: "foreign keys are on: rebuilding files would delete its sightings",
                                sql: Schema.filesWithoutRecord, path: path, sqliteMessage: false)
@@ -176,6 +178,25 @@ extension Catalog {
                                message: "rows refer to rows that do not exist (\(rows)); not upgraded, left as it was",
                                sql: "PRAGMA foreign_key_check", path: path, sqliteMessage: false)
         }
+    }
+
+    /// Migration 6: `files.record` added back (when missing), NULL, with the triggers that
+    /// refuse a row setting it (``Schema/olderWriterTriggers``): an isbnscan of a version
+    /// before 5 that opened the catalogue before it was migrated, and waited for the migration's
+    /// lock, then fails with a sentence saying what happened instead of "table files has no
+    /// column named record". One that opens it afterwards refuses it by its version already.
+    func trapOlderWriters() throws(CatalogError) {
+        try addColumn("record TEXT", to: "files")
+        try db.execute(Schema.olderWriterTriggers)
+    }
+
+    /// `ALTER TABLE table ADD COLUMN column` (`name TYPE`), unless `table` has it already (a
+    /// catalogue whose version was set back by hand).
+    func addColumn(_ column: String, to table: String) throws(CatalogError) {
+        var columns = Set<String>()
+        try Statement(db, "SELECT name FROM pragma_table_info(?)").run([.text(table)]) { columns.insert($0.text(0) ?? "") }
+        guard !columns.contains(String(column.prefix { $0 != " " })) else { return }
+        try db.execute("ALTER TABLE \(table) ADD COLUMN \(column)")
     }
 
     /// Writes the record of each JSON line `select` returns into its file's row and rows:

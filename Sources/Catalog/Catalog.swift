@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -391,9 +392,12 @@ public final class Catalog {
     /// unchanged only when ``lookUp(_:typed:)`` finds its row and that row is its scan as the
     /// file is now, and `rescan` is off. `identify` false: an input with no identity to take
     /// (standard input, or one the walk already found unreadable).
-    public func decision(for path: [UInt8], identify: Bool, rescan: Bool) -> ScanDecision {
+    /// - Throws: ``CatalogError`` when the catalogue cannot be read: the run stops rather than
+    ///   scan again, as new, a file the catalogue may hold.
+    public func decision(for path: [UInt8], identify: Bool, rescan: Bool) throws(CatalogError) -> ScanDecision {
         let identity = identify ? FileIdentity(path: path) : nil
-        let found = identity.flatMap { try? lookUp($0, typed: path) }
+        var found: (stored: StoredFile, unchanged: Bool)?
+        if let identity { found = try lookUp(identity, typed: path) }
         if !rescan, let found, found.unchanged { return .unchanged(found.stored) }
         return .scan(identity: identity, replacing: found?.stored.id)
     }
@@ -498,8 +502,8 @@ public final class Catalog {
     private func insert(symbols: [SymbolRecord], isbns: [ISBNRecord], fileID: Int64?, device: String?, frame: Int?,
                         source: String, at time: String) throws(CatalogError) {
         let sighting = try statement("""
-            INSERT OR IGNORE INTO sightings (isbn13, isbn10, addon, file_id, device, frame, source, polygon, seen_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT OR IGNORE INTO sightings (isbn13, isbn10, addon, jp_book_code, file_id, device, frame, source, polygon, seen_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
         for isbn in isbns {
             let polygon = symbols.first { $0.isbn?.isbn13 == isbn.isbn13 }?.json["polygon"]?.encoded ?? "[]"
@@ -508,8 +512,8 @@ public final class Catalog {
             let file: Statement.Value = fileID.map { .int($0) } ?? .null
             let deviceValue: Statement.Value = device.map { .text($0) } ?? .null
             let frameValue: Statement.Value = frame.map { .int(Int64($0)) } ?? .null
-            try sighting.run([.text(isbn.isbn13), isbn10, addOn, file, deviceValue, frameValue, .text(source), .text(polygon),
-                              .text(time)])
+            try sighting.run([.text(isbn.isbn13), isbn10, addOn, .optional(isbn.jpBookCode?.code), file, deviceValue, frameValue,
+                              .text(source), .text(polygon), .text(time)])
         }
         let refusal = try statement("""
             INSERT OR IGNORE INTO refusals (file_id, device, frame, source, type, data, reason, detail, seen_at)
@@ -532,6 +536,8 @@ public final class Catalog {
         public var isbn10: String?
         /// The last add-on read with it, if any.
         public var addOn: String?
+        /// The 13 digits of the last Japanese book code (second row) read with it, if any.
+        public var jpBookCode: String?
         /// Sightings: files it was accepted in, plus camera confirmations.
         public var count: Int
         public var firstSeen: String
@@ -543,15 +549,22 @@ public final class Catalog {
     /// Every book, in order of first sighting.
     public func books() throws(CatalogError) -> [Book] {
         var books: [Book] = []
+        // Before version 6 (a catalogue opened read-only) sightings keep no Japanese book code.
+        let secondRow = version < 6 ? "NULL" : """
+            (SELECT j.jp_book_code FROM sightings j WHERE j.isbn13 = s.isbn13 AND j.jp_book_code IS NOT NULL
+             ORDER BY j.seen_at DESC, j.id DESC LIMIT 1)
+            """
         try statement("""
             SELECT s.isbn13, MAX(s.isbn10), (SELECT a.addon FROM sightings a WHERE a.isbn13 = s.isbn13 AND a.addon IS NOT NULL
                                              ORDER BY a.seen_at DESC, a.id DESC LIMIT 1),
                    COUNT(*), MIN(s.seen_at), MAX(s.seen_at),
-                   (SELECT f.source FROM sightings f WHERE f.isbn13 = s.isbn13 ORDER BY f.seen_at, f.id LIMIT 1)
+                   (SELECT f.source FROM sightings f WHERE f.isbn13 = s.isbn13 ORDER BY f.seen_at, f.id LIMIT 1),
+                   \(secondRow)
             FROM sightings s GROUP BY s.isbn13 ORDER BY MIN(s.seen_at), MIN(s.id)
             """).run { row in
-            books.append(Book(isbn13: row.text(0) ?? "", isbn10: row.text(1), addOn: row.text(2), count: Int(row.int(3)),
-                              firstSeen: row.text(4) ?? "", lastSeen: row.text(5) ?? "", firstSource: row.text(6) ?? ""))
+            books.append(Book(isbn13: row.text(0) ?? "", isbn10: row.text(1), addOn: row.text(2), jpBookCode: row.text(7),
+                              count: Int(row.int(3)), firstSeen: row.text(4) ?? "", lastSeen: row.text(5) ?? "",
+                              firstSource: row.text(6) ?? ""))
         }
         return books
     }
@@ -631,6 +644,8 @@ public final class Catalog {
         public var files = 0
         public var sightings = 0
         public var refusals = 0
+        /// Book lookup answers taken (the other's, where this catalogue had none or an older one).
+        public var lookups = 0
     }
 
     /// Adds the catalogue at `other` to this one, without duplicates: a file recorded in both
@@ -683,8 +698,10 @@ public final class Catalog {
                     symbol_count = excluded.symbol_count, error = excluded.error, warnings = excluded.warnings,
                     width = excluded.width, height = excluded.height, pages = excluded.pages, warning = excluded.warning,
                     scanned_at = excluded.scanned_at;
-                INSERT OR IGNORE INTO main.sightings (isbn13, isbn10, addon, file_id, device, frame, source, polygon, seen_at)
-                SELECT s.isbn13, s.isbn10, s.addon, \(mainID), s.device, s.frame, s.source, s.polygon, s.seen_at FROM other.sightings s
+                INSERT OR IGNORE INTO main.sightings (isbn13, isbn10, addon, jp_book_code, file_id, device, frame, source, polygon,
+                                                      seen_at)
+                SELECT s.isbn13, s.isbn10, s.addon, \(sourceVersion >= 6 ? "s.jp_book_code" : "NULL"), \(mainID), s.device, s.frame,
+                       s.source, s.polygon, s.seen_at FROM other.sightings s
                 WHERE s.file_id IS NULL OR \(newer);
                 """ + (sourceVersion >= 2 ? """
                 INSERT OR IGNORE INTO main.refusals (file_id, device, frame, source, type, data, reason, detail, seen_at)
@@ -712,14 +729,16 @@ public final class Catalog {
             try db.execute("DROP TABLE temp.merge_newer")
             // The other's lookup answers where this catalogue has none, or an older one.
             let mine = try cachedLookups()
+            var lookups = 0
             for (isbn13, theirs) in try source.cachedLookups().sorted(by: { $0.key < $1.key }) {
                 if let mine = mine[isbn13], mine.fetchedAt >= theirs.fetchedAt { continue }
                 let outcome: LookupRecord.Outcome = theirs.metadata.map { .found($0) } ?? .notFound(providers: theirs.providers)
                 try store([LookupRecord(isbn13: isbn13, outcome: outcome, response: try source.cachedResponse(of: isbn13)?.body)],
                           at: theirs.fetchedAt)
+                lookups += 1
             }
             let after = try totals()
-            count = MergeCount(files: after.0 - before.0, sightings: after.1 - before.1, refusals: after.2 - before.2)
+            count = MergeCount(files: after.0 - before.0, sightings: after.1 - before.1, refusals: after.2 - before.2, lookups: lookups)
         }
         return count
     }

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 internal import CSQLite
 
 /// A catalogue operation failed: the SQLite result code, SQLite's message and the SQL that

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 internal import CSQLite
 
 /// SQLite's functions, opened with the first catalogue (isc_sqlite3_load: dlopen of

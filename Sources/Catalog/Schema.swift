@@ -1,7 +1,8 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The catalogue's schema: one migration per version, applied in order; `PRAGMA user_version`
 /// holds the version reached (0 for a new file). Documentation/catalog.md documents the tables.
 ///
-/// Tables (version 5):
+/// Tables (version 6):
 /// - `files`: one row per file, keyed by `path`. `path` is the canonical absolute path
 ///   (realpath(3)) as bytes; `device`, `inode`, `size`, `mtime_ns` (stat(2)) and
 ///   `content_hash` (``FileIdentity/contentHash``) tell whether the row still describes the
@@ -26,8 +27,13 @@
 ///   are not stored. These rows are what the scan reported, replayed for unchanged files
 ///   (`scan -o`); `sightings` and `refusals` are what the catalogue counts, lists and forgets
 ///   (`catalog remove`), so a book removed there stays in the record of the scan that read it.
+/// - `files.record` (version 6; before version 5 the file's JSON line): always NULL. It is
+///   there so that an older isbnscan, which sets it, is refused by a trigger with a sentence
+///   (``olderWriterMessage``) when it writes a catalogue migrated while it ran.
 /// - `sightings`: one row per ISBN accepted in one file's scan (`file_id`) or confirmed by a
 ///   camera frame (`device`, `frame`); a file's sightings are replaced when it is scanned again.
+///   `addon` and (version 6) `jp_book_code`, the 13 digits of a Japanese book's second row,
+///   are what was read beside the ISBN there.
 /// - `refusals`: codes refused, like sightings (misreads of an accepted code are not refusals
 ///   to count: they are in `file_refusals` only).
 /// - `lookups` (version 4): what the book lookup found per ISBN: `found` 1 with the fields
@@ -207,7 +213,31 @@ enum Schema {
             PRIMARY KEY (file_id, position)
         );
         """, then: { catalog throws(CatalogError) in try catalog.moveRecordsOutOfJSON() }),
+        // 6: a writer of a version before 5 that opened the catalogue before a newer one migrated
+        // it (the migration holds the write lock; that writer waits, then writes `files.record`)
+        // is stopped by triggers with a sentence, not with SQLite's "no such column"; a sighting
+        // keeps the Japanese book code read with its ISBN (a camera's sightings have no record).
+        Migration(sql: "", then: { catalog throws(CatalogError) in
+            try catalog.trapOlderWriters()
+            try catalog.addColumn("jp_book_code TEXT", to: "sightings")
+        }),
     ]
+
+    /// What an older isbnscan, still writing a catalogue a newer one has migrated meanwhile,
+    /// says when it tries to record a file (through ``olderWriterTriggers``).
+    static let olderWriterMessage = "upgraded by a newer isbnscan while this one was writing it, and this isbnscan cannot "
+        + "write it any more: nothing of this batch was recorded; run the newer isbnscan (the one that said it was "
+        + "upgrading the catalogue)"
+
+    /// The triggers that refuse a `files` row setting `record` (always NULL from version 6;
+    /// before version 5 every writer of a file row set it to the file's JSON line), with
+    /// ``olderWriterMessage``.
+    static let olderWriterTriggers = """
+        CREATE TRIGGER IF NOT EXISTS files_insert_by_an_older_isbnscan BEFORE INSERT ON files WHEN NEW.record IS NOT NULL
+        BEGIN SELECT RAISE(ABORT, '\(olderWriterMessage)'); END;
+        CREATE TRIGGER IF NOT EXISTS files_update_by_an_older_isbnscan BEFORE UPDATE OF record ON files WHEN NEW.record IS NOT NULL
+        BEGIN SELECT RAISE(ABORT, '\(olderWriterMessage)'); END;
+        """
 
     /// The version a catalogue has after ``migrations``.
     static var version: Int { migrations.count }

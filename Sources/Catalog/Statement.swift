@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 internal import CSQLite
 
 /// One prepared SQLite statement; the only owner of its `sqlite3_stmt`, finalized in `deinit`.

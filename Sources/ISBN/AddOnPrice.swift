@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The meaning of a book's 5-digit (EAN-5) add-on: the suggested retail price in the convention
 /// publishers use.
 ///

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Check-digit arithmetic shared by every EAN/UPC number (EAN-13, EAN-8, ISBN-13).
 ///
 /// GS1 General Specifications, section 7.9 (standard check digit calculation for GS1 data

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A validated ISBN-13: 978 ("Bookland"), or 979 when the caller accepts it; 978 ones have an
 /// ISBN-10 form.
 ///

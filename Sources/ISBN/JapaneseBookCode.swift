@@ -1,12 +1,20 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The second barcode of a Japanese book (書籍JANコード, the second row): `192` + the 4-digit
 /// C-code (分類コード) + the price in yen before tax (5 digits) + the EAN-13 check digit.
 ///
 /// `191` is the older form whose price included consumption tax; a price of `00000` means
 /// 100,000 yen or more. The C-code's digits are the audience (販売対象), the format (発行形態) and
-/// the subject (内容, two digits), named here from the Japan ISBN Agency's published table
-/// (日本図書コード管理委員会, 「書籍JANコード利用の手引き」 C-code table), in Japanese and English.
+/// the subject (内容, two digits), named in Japanese as the table gives them and in English.
 ///
 /// It is not an ISBN: the ISBN is the first barcode of the pair (978-4…).
+///
+/// Source: the C-code table (分類コード表) of the Japan ISBN Agency (日本図書コード管理センター,
+/// https://isbn.jpo.or.jp/), in 「ISBNコード/日本図書コード/書籍JANコード利用の手引き」. Its names
+/// here are those of the copies that reproduce it whole or in part, which agree with each other
+/// and with this table entry by entry: blog.naosan.jp/2014/01/3187/ (audiences, formats, subjects
+/// 00–34), geibishobo.com/?p=1998 (audiences, formats), soei-pb.co.jp/column/soeibunko013
+/// (audiences, subjects 00–16), recommended-reading.net/ccode/97/ (audiences, formats 0–3). The
+/// table leaves subject numbers such as 03, 13 or 99 unused (``subject`` is `nil` for them).
 public struct JapaneseBookCode: Sendable, Hashable, CustomStringConvertible {
     /// The 13 digits as read (`1920095015002`).
     public let code: String

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 extension RangeMessage {
     /// The message's table as bytes, for a copy kept beside an installed message so that later
     /// runs read it instead of parsing the XML (``init(compactForm:)`` reads it back).

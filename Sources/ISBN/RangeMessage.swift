@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The International ISBN Agency's range message (ISO 2108 §5; `RangeMessage.xml` from
 /// isbn-international.org): how long the registration-group and registrant elements of an ISBN
 /// are, which gives its hyphenated form and its registration group (country or language area).

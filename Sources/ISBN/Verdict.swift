@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Why a code is not accepted as an ISBN. The raw values are the names used on the command
 /// line and in JSON output.
 public enum RejectionReason: String, Sendable, CaseIterable, Hashable {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// One option of a command: `--long`, optionally `-s`, a flag or taking a value.
 struct OptionSpec: Sendable {
     /// Long name without dashes, kebab-case (`max-pixels`).

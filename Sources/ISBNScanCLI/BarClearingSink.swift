@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A sink that takes the progress bar off before each line: standard error, and standard output
 /// when it is the terminal the bar is drawn on.
 final class BarClearingSink: TextSink {

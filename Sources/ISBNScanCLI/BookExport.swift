@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Records
 
 /// `catalog export --format goodreads|libib|bibtex|ris|csl-json`: the books in the formats the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Catalog
 import ISBN
 import Records
@@ -6,7 +7,7 @@ import Records
 /// knows of it.
 struct BookRecord: JSONRecord {
     let book: Catalog.Book
-    /// The ISBN hyphenated, with its group and the price of its add-on.
+    /// The ISBN hyphenated, with its group, the price of its add-on and its Japanese book code.
     let isbn: ISBNRecord
     /// The cache's answer, or `nil` when the book has not been looked up.
     let lookup: Catalog.CachedLookup?
@@ -15,6 +16,7 @@ struct BookRecord: JSONRecord {
         self.book = book
         var isbn = ISBNRecord(isbn13: book.isbn13, isbn10: book.isbn10, addOn: book.addOn)
         isbn.hyphenate(with: ranges)
+        isbn.jpBookCode = book.jpBookCode.flatMap(JapaneseBookCode.init(ean:))
         self.isbn = isbn
         self.lookup = lookup
     }
@@ -35,18 +37,22 @@ struct BookRecord: JSONRecord {
     var json: JSONValue {
         .object(["isbn13": .string(book.isbn13), "isbn10": .optional(book.isbn10), "hyphenated": .optional(isbn.hyphenated),
                  "group": isbn.group.map(\.json) ?? .null, "addon": .optional(book.addOn), "price": isbn.price.map(\.json) ?? .null,
-                 "count": .int(book.count), "first_seen": .string(book.firstSeen), "last_seen": .string(book.lastSeen),
+                 "jp_book_code": isbn.jpBookCode?.json ?? .null, "count": .int(book.count), "first_seen": .string(book.firstSeen), "last_seen": .string(book.lastSeen),
                  "first_source": .string(book.firstSource), "book": bookJSON])
     }
 
-    /// `Title: Subtitle / A. Author, B. Author` (the by-statement when no author is named), or
-    /// `nil` when no provider knew the book.
+    /// `Title: Subtitle / A. Author, B. Author` (the by-statement when no author is named), then
+    /// `; C-code …, <price>` for a Japanese book code read with it; `nil` when neither is known.
     var titleLine: String? {
-        guard let metadata else { return nil }
-        var line = metadata.title ?? "(no title)"
-        if let subtitle = metadata.subtitle { line += ": \(subtitle)" }
-        if let authors = metadata.authors, !authors.isEmpty { line += " / " + authors.joined(separator: ", ") }
-        else if let by = metadata.byStatement { line += " / " + by }
-        return line
+        var parts: [String] = []
+        if let metadata {
+            var line = metadata.title ?? "(no title)"
+            if let subtitle = metadata.subtitle { line += ": \(subtitle)" }
+            if let authors = metadata.authors, !authors.isEmpty { line += " / " + authors.joined(separator: ", ") }
+            else if let by = metadata.byStatement { line += " / " + by }
+            parts.append(line)
+        }
+        if let code = isbn.jpBookCode { parts.append(code.description) }
+        return parts.isEmpty ? nil : parts.joined(separator: "; ")
     }
 }

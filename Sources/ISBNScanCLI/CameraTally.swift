@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import LiveScan
 
 /// What a camera session printed: the ISBNs (for undo), duplicates, undone ones and unusable
@@ -30,6 +31,17 @@ struct CameraTally {
         undone += 1
         if printed.contains(where: { $0.isbn13 == last.isbn13 }) { duplicates -= 1 }
         return last
+    }
+
+    /// The exit status of a session that ended with `end`: 1 when the camera failed or an ISBN
+    /// could not be recorded (`catalogFailed`), 130 after a signal, else 0 when an ISBN was
+    /// printed (even if undone since) and 4 when none was. q, Esc or closing the preview window
+    /// (`stopped` with signal 0) is the user's way to end a session: a normal end, as --timeout.
+    func exitStatus(_ end: CameraSession.End, catalogFailed: Bool) -> ExitStatus {
+        if case .failed = end { return .inputError }
+        if catalogFailed { return .inputError }
+        if case .stopped(let signal) = end, signal != 0 { return .interrupted }
+        return count + undone > 0 ? .found : .nothingFound
     }
 
     /// `camera: <n> frames in <s> s (<rate> frames/s, <ms> ms CPU per frame…), <n> ISBNs printed…`,

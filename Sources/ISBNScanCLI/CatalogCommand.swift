@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -43,18 +44,22 @@ enum CatalogCommand {
         discussion: """
         OUTPUT:
           list: '<isbn13> <hyphenated> <group> <count> <first seen> <last seen>
-          <first file or device>[ | <title>[: <subtitle>] / <authors>]' per
-          book, in order of first sighting; times in UTC (ISO 8601); '-' for
-          an ISBN that cannot be hyphenated; the title from the lookup cache
-          ('catalog lookup', --lookup), when a provider knew the book.
+          <first file or device>[ | <title>[: <subtitle>] / <authors>][; C-code
+          <c-code> <meaning>, <price>]' per book, in order of first sighting;
+          times in UTC (ISO 8601); '-' for an ISBN that cannot be hyphenated;
+          the title from the lookup cache ('catalog lookup', --lookup), when a
+          provider knew the book; the C-code and price of the Japanese book
+          code (second row) last read with it, when one was.
           export --format csv: isbn13,isbn10,hyphenated,group,agency,count,
-          first_seen,last_seen,first_source,addon,price,title,authors
-          (joined with '; '),publisher,year; the ISBN-13 and ISBN-10
+          first_seen,last_seen,first_source,addon,price (the add-on's, else
+          the Japanese book code's: JPY 3200),title,authors (joined with
+          '; '),publisher,year,c_code; the ISBN-13 and ISBN-10
           written as ="9780306406157" so that a spreadsheet keeps them as
           text (leading zeros included); a text field that starts with =,
           +, -, @, a tab or CR gets a leading '. jsonl: {"isbn13",
           "isbn10", "hyphenated", "group": {"prefix", "agency"}, "addon",
-          "price", "count", "first_seen", "last_seen", "first_source",
+          "price", "jp_book_code" (as in 'scan --json', or null), "count",
+          "first_seen", "last_seen", "first_source",
           "book"} with "book" null (not looked up) or {"found", the keys of
           'lookup --json' from "title" to "url", "fetched_at"}.
           isbn-list: one ISBN-13 per line.
@@ -82,8 +87,11 @@ enum CatalogCommand {
           merge: a file recorded in both keeps its later scan, with that
           scan's sightings only (the same folder scanned into both counts
           each book once); a camera sighting or refusal recorded in both is
-          kept once. The catalogues merged in are only read. merge waits
-          for other writers of --db (see scan --db).
+          kept once; a book's lookup answer is taken where --db has none or
+          an older one. The catalogues merged in are only read. merge waits
+          for other writers of --db (see scan --db). On stderr per catalogue:
+          '<db>: added <n> files, <n> sightings, <n> refused codes, <n> book
+          lookups'.
           lookup: '<isbn13>: <title> / <authors>; ... (<provider>)' per book
           answered, as 'isbnscan lookup' prints it (--json: its objects), each
           answer stored in the catalogue as it comes (the provider, the time,
@@ -247,7 +255,8 @@ enum CatalogCommand {
                     let added = try catalog.merge(from: other)
                     stderr.write("\(escaped(other, json: false)): added \(added.files) file\(added.files == 1 ? "" : "s"), "
                                  + "\(added.sightings) sighting\(added.sightings == 1 ? "" : "s"), "
-                                 + "\(added.refusals) refused code\(added.refusals == 1 ? "" : "s")\n")
+                                 + "\(added.refusals) refused code\(added.refusals == 1 ? "" : "s"), "
+                                 + "\(added.lookups) book lookup\(added.lookups == 1 ? "" : "s")\n")
                 }
                 return .found
             default:
@@ -272,7 +281,7 @@ enum CatalogCommand {
     static let actions = ["list", "export", "stats", "lookup", "merge", "remove"]
 
     static let csvHeader = CSV.row(["isbn13", "isbn10", "hyphenated", "group", "agency", "count", "first_seen", "last_seen",
-                                    "first_source", "addon", "price", "title", "authors", "publisher", "year"])
+                                    "first_source", "addon", "price", "title", "authors", "publisher", "year", "c_code"])
 
     /// One book as `list` (text or JSON) or `export` in `format` prints it.
     static func line(_ record: BookRecord, action: String, format: String, json: Bool, index: Int = 0) -> String {
@@ -296,9 +305,9 @@ enum CatalogCommand {
             // is lost otherwise); checked with LibreOffice Calc 7.4 (see README).
             return CSV.row([spreadsheetText(book.isbn13), book.isbn10.map(spreadsheetText) ?? "", isbn.hyphenated ?? "", isbn.group?.prefix ?? "", isbn.group?.agency ?? "",
                             String(book.count), book.firstSeen, book.lastSeen, CSV.text(book.firstSource), book.addOn ?? "",
-                            isbn.price?.description ?? "", CSV.text(BookExport.fullTitle(m) ?? ""),
+                            isbn.price?.description ?? isbn.jpBookCode?.csvPrice ?? "", CSV.text(BookExport.fullTitle(m) ?? ""),
                             CSV.text(m?.authors?.joined(separator: "; ") ?? ""), CSV.text(m?.publisher ?? ""),
-                            m?.year.map(String.init) ?? ""])
+                            m?.year.map(String.init) ?? "", isbn.jpBookCode?.cCode ?? ""])
         }
     }
 

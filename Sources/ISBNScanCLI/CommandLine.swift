@@ -1,6 +1,8 @@
+// SPDX-License-Identifier: Apache-2.0
 #if canImport(Glibc)
 import Glibc
 #endif
+internal import CBuildInfo
 import Imaging
 
 /// The `isbnscan` command line: dispatches to a subcommand and returns the exit status.
@@ -8,6 +10,15 @@ import Imaging
 /// Results go to `stdout`, diagnostics (`Error:`, `Warning:`, summaries) to `stderr`.
 public enum ISBNScanCommand {
     public static let version = "0.2.0"
+
+    /// The git commit this binary was built from (`git describe`: 12 hex digits, "-modified"
+    /// when tracked files differed), or "" for a build outside a git checkout or without make.
+    public static let commit = String(cString: isc_build_commit())
+
+    /// What `--version` prints: `isbnscan 0.2.0`, and `(commit 402a2df521b3)` when known.
+    public static var versionLine: String {
+        "isbnscan \(version)" + (commit.isEmpty ? "" : " (commit \(commit))")
+    }
 
     static let overview = """
     OVERVIEW: Read book barcodes (EAN-13 ISBNs) from photos and scans.
@@ -37,7 +48,7 @@ public enum ISBNScanCommand {
 
     OPTIONS:
       -h, --help              Show this help.
-      --version               Show the version.
+      --version               Show the version and the git commit built from.
 
     EXAMPLES:
       isbnscan scan photo.jpg                 print the ISBN in a photo
@@ -68,7 +79,7 @@ public enum ISBNScanCommand {
             stdout.write(overview)
             return .success
         case "--version":
-            stdout.write("isbnscan \(version)\n")
+            stdout.write(versionLine + "\n")
             return .success
         case "help" where rest.first == "--man" || rest.first == "--completions":
             // Hidden: the man page and shell completions, generated for `make install` / `make deb`.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Batch
 import Capture
 import Scanning
@@ -18,7 +19,7 @@ enum Documentation {
 
     /// Options of `isbnscan` itself (before any subcommand).
     static let globalOptions = [OptionSpec("help", short: "h", help: "Show the help."),
-                                OptionSpec("version", help: "Show the version.")]
+                                OptionSpec("version", help: "Show the version and the git commit built from.")]
 
     /// Every option a subcommand accepts, its own and `--help`.
     static func options(of command: CommandSpec) -> [OptionSpec] { command.options + [helpOption] }

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 internal import CSignals
 
 /// The exit statuses of `isbnscan`, documented in `--help` and README.

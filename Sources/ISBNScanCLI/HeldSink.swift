@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Text held back until the catalogue batch that records it is committed, so that a run killed
 /// (even with SIGKILL) never printed a result the catalogue lost.
 final class HeldSink: TextSink {

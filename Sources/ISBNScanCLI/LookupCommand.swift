@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -95,10 +96,15 @@ enum LookupCommand {
           provider does not give is null.
 
         PROVIDERS AND LIMITS:
-          openlibrary  https://openlibrary.org/api/books (several ISBNs per
-                       request); 1 request/s, 3/s with a contact
+          openlibrary  https://openlibrary.org/api/books (up to 20 ISBNs per
+                       request); 1 request/s, 3/s with a contact: about 20
+                       books/s, 60 with a contact
           google       https://www.googleapis.com/books/v1/volumes; 1 request/s
+                       (one ISBN each): about 1 book/s
           ndl          https://ndlsearch.ndl.go.jp/api/opensearch; 1 request/s
+                       (one ISBN each): about 1 book/s
+          "cover" is the cover's URL: no cover image is ever fetched (Open
+          Library allows 100 cover lookups by ISBN per 5 minutes).
           ISBNSCAN_OPENLIBRARY_URL, ISBNSCAN_GOOGLE_BOOKS_URL and ISBNSCAN_NDL_URL
           replace a provider's scheme, host and port (http://127.0.0.1:8080;
           the path stays the provider's), for mirrors. Proxies come from

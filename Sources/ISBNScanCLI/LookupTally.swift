@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Records
 
 /// What the lookups of one run gave, for its summary line and exit status; and the provider

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Imaging
 
 /// The one-line progress display of a batch run on a terminal's stderr:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Batch
 import Catalog
 import Imaging
@@ -23,11 +24,11 @@ struct ResumePlan {
     /// Without a catalogue: every input is scanned, and none is recorded.
     init(scanningAll all: [BatchInput]) { inputs = all }
 
-    /// - Throws: ``CatalogError`` when a record the catalogue keeps cannot be read (the file
-    ///   damaged, or failing to read): the run stops rather than scan again what it holds.
+    /// - Throws: ``CatalogError`` when the catalogue's row or record of an input cannot be read
+    ///   (the file damaged, or failing to read): the run stops rather than scan again what it holds.
     init(_ all: [BatchInput], catalog: Catalog, settings: ScanCommand.Settings, recordOptions: RecordOptions) throws(CatalogError) {
         for (position, input) in all.enumerated() {
-            let decision = catalog.decision(for: input.path.bytes, identify: !input.path.isStandardInput && input.error == nil,
+            let decision = try catalog.decision(for: input.path.bytes, identify: !input.path.isStandardInput && input.error == nil,
                                             rescan: settings.rescan)
             var scan: (identity: FileIdentity?, replacing: Int64?)
             switch decision {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Records
 #if canImport(Glibc)
 import Glibc
@@ -298,8 +299,8 @@ ArgumentParser.acceptOption,
             settings.jobs = try ArgumentParser.integer(text, option: "--jobs", in: 1...256)
         }
         if let effort = try ArgumentParser.effort(from: parsed) { settings.effort = effort }
-        if parsed.flag("json") && parsed.flag("csv") { throw UsageError("give either --json or --csv, not both") }
-        settings.format = parsed.flag("json") ? .json : parsed.flag("csv") ? .csv : .text
+        if shared.json && parsed.flag("csv") { throw UsageError("give either --json or --csv, not both") }
+        settings.format = shared.json ? .json : parsed.flag("csv") ? .csv : .text
         if let output = parsed.value("output") {
             guard !output.isEmpty else { throw UsageError("--output needs a file name") }
             settings.output = output == "-" ? nil : output

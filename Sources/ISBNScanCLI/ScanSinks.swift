@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Catalog
 
 /// Where a scan writes: its results (the `-o` file, which appears whole or not at all, or

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 internal import CSignals
 
 /// SIGINT/SIGTERM as a flag: handlers that only record the signal, installed without

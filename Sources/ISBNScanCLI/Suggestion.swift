@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Records
 
 /// "Did you mean …?" for a mistyped option, subcommand or action, as git and cargo do: the

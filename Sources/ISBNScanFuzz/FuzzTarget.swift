@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // libFuzzer target for isbnscan's Swift decoders, built only by `make fuzz` (Package.swift adds
 // this target when ISBNSCAN_FUZZ is set). The first input byte picks what is fuzzed; the rest
 // is its input:

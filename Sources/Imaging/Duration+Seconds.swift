@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 extension Duration {
     /// The duration in seconds, as a `Double`: elapsed times on `ContinuousClock` (a camera
     /// session and its out-of-focus budget, a capture's wait for a frame, a batch run's rate).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A point in pixel coordinates of the upright image: origin top-left, x right, y down.
 public struct Point: Hashable, Sendable, CustomStringConvertible {
     public var x: Int

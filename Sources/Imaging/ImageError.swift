@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Why an image file could not be turned into a ``LuminanceImage``. Every case names the
 /// file (as the caller gave it) and the cause; ``description`` is the one-line message the
 /// command line prints after `Error: `.

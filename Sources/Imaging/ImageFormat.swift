@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The container formats isbnscan decodes, recognised by their magic bytes — never by the
 /// file name's extension.
 public enum ImageFormat: String, Sendable, CaseIterable {

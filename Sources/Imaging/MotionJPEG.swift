@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 internal import CCodecs
 
 /// Motion-JPEG: the JPEG frames webcams send, often without Huffman tables.

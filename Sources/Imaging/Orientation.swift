@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// EXIF orientation (EXIF 2.3, tag 0x0112 `Orientation`): how the stored pixels must be
 /// transformed to show the picture upright. Raw values 1…8.
 public enum Orientation: Int, Sendable, CaseIterable {

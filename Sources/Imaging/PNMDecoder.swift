@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Decodes binary Netpbm images: PGM (`P5`) and PPM (`P6`), maxval 1…65535.
 ///
 /// Netpbm formats (netpbm.sourceforge.net/doc/pgm.html, ppm.html): a header of

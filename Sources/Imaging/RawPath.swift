@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A file-system path as the kernel sees it: a string of bytes without NUL, not necessarily
 /// UTF-8 (Linux file names are bytes; a camera card written by another OS can hold Latin-1 names).
 ///

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The part of the upright image to scan, in normalized coordinates 0…1: origin at the
 /// top-left, x to the right, y down; `width` and `height` are fractions of the image size.
 ///

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 extension String {
     /// `x` with `places` decimals (1 or more), rounded half away from zero: `12.3`, `0.05`;
     /// from `wholeFrom` on, a whole number instead (`123`). The one decimal formatter of the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Scanning
 
 /// Decides when a code seen in a video stream is reported: after it was read in

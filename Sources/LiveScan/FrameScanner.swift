@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Capture
 import ISBN
 import Imaging
@@ -125,7 +126,10 @@ public final class FrameScanner {
     ///
     /// Attempts that read nothing at one place (type on a cover is barcode-like too) back off:
     /// after n in a row, the next waits until 2ⁿ⁻¹ − 1 times the last attempt's time has passed (at
-    /// most ``longestBackoff`` seconds); something barcode-like at another place is tried at once.
+    /// most ``longestBackoff`` seconds); something barcode-like at another place is tried at once,
+    /// and a place where an attempt read a code is tried on every frame the recovery is free for
+    /// (a blurred book held by hand reads in some frames only, and the code needs a second
+    /// sighting).
     func offerToRecovery(_ image: LuminanceImage, region: PixelRect) {
         guard let recovery, !recovery.isBusy else { return }
         let mapFrame = barcodeLikeInView || framesWithoutRead % Self.mapEvery == 0
@@ -137,7 +141,7 @@ public final class FrameScanner {
         guard let place = candidates.first?.rect else { return }
         let now = ContinuousClock.now
         if let last = lastPlace, last.intersection(place) != nil, let wait = notBefore, now < wait { return }
-        if let last = lastPlace, last.intersection(place) == nil { failedAttempts = 0 }
+        if let last = lastPlace, last.intersection(place) == nil { failedAttempts = 0; placeRead = false }
         if recovery.offer(image, candidates: candidates, region: region) { lastPlace = place }
     }
 
@@ -147,6 +151,8 @@ public final class FrameScanner {
     private var lastPlace: PixelRect?
     /// Attempts in a row that read nothing.
     private var failedAttempts = 0
+    /// An attempt at ``lastPlace`` read a code: it is a barcode, not type.
+    private var placeRead = false
     /// No attempt at ``lastPlace`` before this.
     private var notBefore: ContinuousClock.Instant?
 
@@ -163,7 +169,9 @@ public final class FrameScanner {
     func addRecovered(to report: inout ScanReport, region: PixelRect) {
         guard let recovery, let recovered = recovery.take(region: region) else { return }
         failedAttempts = recovered.codes.isEmpty ? failedAttempts + 1 : 0
-        let wait = failedAttempts == 0 ? 0 : min(Self.longestBackoff, recovery.lastSeconds * Double((1 << min(failedAttempts - 1, 16)) - 1))
+        if !recovered.codes.isEmpty { placeRead = true }
+        let wait = failedAttempts == 0 || placeRead
+            ? 0 : min(Self.longestBackoff, recovery.lastSeconds * Double((1 << min(failedAttempts - 1, 16)) - 1))
         notBefore = ContinuousClock.now + .milliseconds(Int(wait * 1000))
         let new = recovered.codes.filter { code in !report.codes.contains { $0.symbol.data == code.symbol.data } }
         guard !new.isEmpty else { return }

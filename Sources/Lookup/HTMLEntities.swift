@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 internal import CXML2
 
 /// Decodes the HTML character references some providers leave in their text (`&amp;`, `&#39;`,

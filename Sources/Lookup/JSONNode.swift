@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 internal import CJSON
 
 /// A parsed JSON value (RFC 8259), copied out of json-c's tree so that no C object outlives the parse.

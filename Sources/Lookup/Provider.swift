@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A bibliographic service `lookup` asks, with its published limits.
 public enum Provider: String, Sendable, CaseIterable, Hashable {
     /// Open Library's Books API: `GET /api/books?bibkeys=ISBN:a,ISBN:b&format=json&jscmd=data`.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 internal import CXML2
 
 /// An element of a parsed XML document, copied out of libxml2's tree (which is freed before

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Why the preview window could not be shown.
 public enum PreviewError: Error, Equatable, CustomStringConvertible {
     /// No display to open a window on (no X11 or Wayland server, or SDL has no video driver

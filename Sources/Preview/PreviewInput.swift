@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// What the user asked for in the preview window. The window only reports these; the caller
 /// decides what they do to the session.
 public enum PreviewInput: Sendable, Equatable {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Imaging
 import LiveScan
 import Scanning
@@ -100,6 +101,27 @@ public struct PreviewState: Sendable {
         case .badFrame, .deviceError:
             break
         }
+    }
+
+    /// An ISBN printed: `shown` (hyphenated when the range data is there), its ISBN-13, its
+    /// Japanese book code as the strip shows it, the ISBNs this session now, and whether the
+    /// catalogue held it already.
+    public mutating func printed(_ shown: String, isbn13: String, japaneseCode: String?, count: Int, alreadyInCatalogue: Bool) {
+        isbnCount = count
+        lastISBN = shown
+        lastISBN13 = isbn13
+        lastJapaneseCode = japaneseCode
+        self.alreadyInCatalogue = alreadyInCatalogue
+    }
+
+    /// The last ISBN printed taken back: the one before it (`nil`: none) is the last again,
+    /// without its notes.
+    public mutating func undone(back shown: String?, isbn13: String?, count: Int) {
+        isbnCount = count
+        lastISBN = shown
+        lastISBN13 = isbn13
+        lastJapaneseCode = nil
+        alreadyInCatalogue = false
     }
 
     /// `title` cut to ``titleLength`` characters (with `...`), so that the strip keeps its other parts.

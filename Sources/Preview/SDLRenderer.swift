@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 internal import CSDL2
 
 /// The renderer of one window (SDL_CreateRenderer); `deinit` destroys it (SDL_DestroyRenderer),

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 internal import CSDL2
 
 /// A streaming texture the frames are uploaded to (SDL_CreateTexture); `deinit` destroys it

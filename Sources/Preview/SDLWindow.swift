@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 internal import CSDL2
 
 /// One SDL window (SDL_CreateWindow); `deinit` destroys it (SDL_DestroyWindow).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// What a provider says about a book, as `lookup --json` and the catalogue report it.
 ///
 /// Every field is what the provider gave (HTML entities decoded, blank values dropped), `nil`

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// CSV as RFC 4180 defines it: fields with a comma, quote, CR or LF are quoted, quotes
 /// doubled; records end in CRLF.
 public enum CSV {

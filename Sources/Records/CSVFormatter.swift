@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The `--csv` output (RFC 4180, CRLF line ends).
 ///
 /// Per file: one row per code read (`status` `accepted` or `rejected` with `reason: detail` in

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Scanning
 
 /// A barcode-like region where no code was read (``Candidate``): `{"polygon", "angle", "inverted"}`.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// What `devices` reports for one video device node:
 /// `{"device", "driver", "card", "bus", "capture", "streaming", "read", "formats", "error"}`.
 public struct DeviceRecord: Sendable, Equatable, JSONRecord {

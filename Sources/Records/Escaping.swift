@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// `s` with control characters written as escapes (`\n`, `\t`, `\r`, else `\u00XX` in JSON
 /// or `\xXX` in text). JSON also escapes `"` and `\` (RFC 8259 §7). Text output uses it so a
 /// newline in a file name cannot split a result line.

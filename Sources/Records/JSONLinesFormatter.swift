@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// JSON Lines output: each record's ``JSONRecord/json`` on one line, keys in the documented order.
 public struct JSONLinesFormatter: Sendable {
     public init() {}

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A JSON value whose objects keep their keys in the order given, written by hand.
 ///
 /// Foundation's `JSONEncoder` on this toolchain reorders keys and drops `nil` fields, which

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import ISBN
 
 /// A code the ISBN layer refused: `{"type", "data", "reason", "detail"}`.

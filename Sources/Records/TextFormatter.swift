@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The plain-text output of every command, one line per result.
 ///
 /// Reasons are printed by name as the records carry them, so a new ``RejectionReason`` case

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// `--unique`: each accepted ISBN once, in order of first sight, with its count of files and
 /// the first file.
 public struct UniqueAggregator: Sendable {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// One ISBN of a `--unique` list: `{"isbn13", "isbn10", "count", "file"}`.
 public struct UniqueRecord: Sendable, Equatable, JSONRecord {
     public var isbn13: String

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import ISBN
 
 /// Decides, place by place, which reading of a barcode to trust: the one place in isbnscan

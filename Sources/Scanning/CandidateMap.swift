@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -142,7 +143,8 @@ public enum CandidateMap {
     /// (``Candidate/likeness``), with their
     /// rectangles mapped to the full image by `scale` (`image` is the picture at 1/`scale` of
     /// its size: a JPEG decoded at half size has scale 2).
-    public static func find(in image: LuminanceImage, within rect: PixelRect? = nil, scale: Int = 1) -> [Candidate] {
+    public static func find(in image: LuminanceImage, within rect: PixelRect? = nil, scale: Int = 1,
+                            minimumEdges: Int = CandidateMap.minimumEdges) -> [Candidate] {
         let area = rect ?? PixelRect(x: 0, y: 0, width: image.width, height: image.height)
         let columns = area.width / block, rows = area.height / block
         guard columns >= 2, rows >= 2 else { return [] }
@@ -290,7 +292,12 @@ public enum CandidateMap {
     static let minimumRegionCoherence = 0.8
 
     /// Edges a candidate must show on some line across it (a blurred EAN-13 loses a few of its 60).
-    static let minimumEdges = 20
+    public static let minimumEdges = 20
+    /// ``minimumEdges`` of a map made to find defocused symbols (``MultiPassDecoder``'s coarse
+    /// fit): a defocus of 2 modules leaves only the wide bars and spaces of an EAN-13, about a
+    /// third of its 60 edges; such a map's regions go to the fit of the whole symbol, which
+    /// reads a symbol there or nothing.
+    public static let minimumDefocusedEdges = 12
 
     /// Half-width of the moving mean that ``edgeCount(in:around:angle:)`` splits dark from light with.
     static let window = 7

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Imaging
 
 /// One recovery pass: a transform of the scanned area, the map from the transformed image's

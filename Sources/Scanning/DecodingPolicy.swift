@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import ISBN
 
 /// How ``MultiPassDecoder`` decodes (pixels, or a file for ``FileScanner``): the effort, the
@@ -31,6 +32,13 @@ public struct DecodingPolicy: Sendable, Equatable {
     /// a smaller barcode would lose too much at half size. Not used when add-ons are asked for
     /// (``halfSizeAbovePixels`` takes its place then: the small EAN-5 is often lost at half size).
     public var previewAbovePixels = 1_500_000
+
+    /// Beyond ``Effort/fast``, a JPEG of up to this many pixels whose half-size first look found
+    /// nothing barcode-like is still looked at in full: halving averages bars of under 2.5
+    /// pixels to grey, and a small label in a webcam's still (1920×1080) or a 3-megapixel photo
+    /// has such bars. Default 3.2 megapixels (2048×1536); a bigger photo ends at half size, as
+    /// its full decode would cost every photo without a barcode more than the few it reads.
+    public var fullLookUpToPixels = 3_200_000
 
     /// Images and areas with more pixels than this get their looks at half size: the first look
     /// of a region of interest (pixels of the region, in the full-size image), the JPEG preview

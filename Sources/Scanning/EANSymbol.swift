@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The EAN-13 and EAN-8 symbols, defined once for every decoder of isbnscan's own (the line
 /// decoder, the re-measurement's profile fit, the fit of the whole symbol): ISO/IEC 15420, GS1
 /// General Specifications §5.2.1.

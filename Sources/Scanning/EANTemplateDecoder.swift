@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -30,6 +31,11 @@ import ISBN
 /// perspective, the blur radius) and the levels `a`, `b` are searched: from the extent of the
 /// dark part of the line, over a grid, then refined one coordinate at a time.
 enum EANTemplateDecoder {
+    /// The levels of a fit: `a` + `b` × darkness.
+    struct Levels: Equatable {
+        var a: Double, b: Double
+    }
+
     /// A reading from one profile.
     struct Reading: Equatable {
         /// The 13 digits, check digit valid.
@@ -48,6 +54,11 @@ enum EANTemplateDecoder {
         /// zones) that the fit leaves: near 0 for a symbol, near 1 for a flat stretch of paper that
         /// a heavily blurred model fits as well as a constant does.
         var unexplained = 1.0
+        /// The levels the fit found: the luminance of the paper and its change under a bar.
+        var levels = Levels(a: 0, b: 0)
+        /// The valid codes that fit best after ``digits`` at ``geometry``
+        /// (``checkingRivals(_:of:within:)`` gives each its own geometry).
+        var rivals: [[UInt8]] = []
         /// Sample position (along the profile) of the symbol's left edge and of its right edge.
         var start: Double { geometry.position(0) }
         var end: Double { geometry.position(95) }
@@ -57,6 +68,10 @@ enum EANTemplateDecoder {
     }
 
     // MARK: The symbol
+
+    /// `(s + w × d) mod 10` at `[w][s * 10 + d]` for a weighted sum `s`, digit `d` and weight
+    /// `w` (1 or 3): the dynamic programme's step, without a division per step.
+    static let nextSum: [[Int]] = (0...3).map { w in (0..<100).map { k in (k / 10 + w * (k % 10)) % 10 } }
 
     /// Module patterns of the digits in sets A (L), B (G) and C (R) (``EANSymbol``).
     static let setA = EANSymbol.modulesA, setB = EANSymbol.modulesB, setC = EANSymbol.modulesC
@@ -152,16 +167,18 @@ enum EANTemplateDecoder {
         var a: Double, b: Double
         var secondSSE: Double
         var confidence: [Double]
+        /// The valid codes that fit best after ``digits`` at this geometry (with margins only).
+        var rivals: [[UInt8]] = []
     }
 
     /// The fit of the chain at `g` with levels `a`, `b` (levels refitted once by least squares
     /// on the best code, and the chain solved again with them).
     static func fit(_ profile: UnsafeBufferPointer<Double>, _ g: Geometry, levels: (a: Double, b: Double),
-                    edges: EdgeCache, refit: Bool = true) -> Fit? {
+                    edges: EdgeCache, refit: Bool = true, margins: Bool = true) -> Fit? {
         var (a, b) = levels
         var best: Fit?
         for round in 0..<(refit ? 2 : 1) {
-            guard let f = solve(profile, g, a: a, b: b, edges: edges) else { return best }
+            guard let f = solve(profile, g, a: a, b: b, edges: edges, margins: margins) else { return best }
             best = f
             guard round == 0, let refit = refitLevels(profile, g, digits: f.digits, edges: edges) else { break }
             (a, b) = refit
@@ -193,10 +210,17 @@ enum EANTemplateDecoder {
     /// Least-squares levels for `digits` rendered at `g`.
     static func refitLevels(_ profile: UnsafeBufferPointer<Double>, _ g: Geometry, digits: [UInt8],
                             edges: EdgeCache) -> (a: Double, b: Double)? {
+        codeFit(profile, g, digits: digits, edges: edges).map { ($0.a, $0.b) }
+    }
+
+    /// The fit of the one symbol `digits` encodes, rendered at `g`: its least-squares levels and
+    /// the sum of squared errors they leave over the fitted range (``range(_:count:)``).
+    static func codeFit(_ profile: UnsafeBufferPointer<Double>, _ g: Geometry, digits: [UInt8],
+                        edges: EdgeCache) -> (sse: Double, a: Double, b: Double)? {
         let m = modules(of: digits)
         let edge = edges.response(radius: g.blur * g.module)
         let r = range(g, count: profile.count)
-        var sx = 0.0, sy = 0.0, sxx = 0.0, sxy = 0.0, n = 0.0
+        var sx = 0.0, sy = 0.0, sxx = 0.0, sxy = 0.0, syy = 0.0, n = 0.0
         let positions = (0...95).map { g.position(Double($0)) }
         for j in r {
             let x = Double(j)
@@ -207,13 +231,51 @@ enum EANTemplateDecoder {
                 for k in k0...k1 where m[k] == 1 { dark += edge(x - positions[k]) - edge(x - positions[k + 1]) }
             }
             let y = profile[j]
-            sx += dark; sy += y; sxx += dark * dark; sxy += dark * y; n += 1
+            sx += dark; sy += y; sxx += dark * dark; sxy += dark * y; syy += y * y; n += 1
         }
         let det = n * sxx - sx * sx
         guard n > 0, abs(det) > 1e-9 else { return nil }
-        let b = (n * sxy - sx * sy) / det
-        return ((sy - b * sx) / n, b)
+        let b = (n * sxy - sx * sy) / det, a = (sy - b * sx) / n
+        return (max(0, syy - a * sy - b * sxy), a, b)
     }
+
+    /// The least sum of squared errors of the symbol `digits` encodes over geometries near `g`
+    /// that `allowed` admits (the search's moves, with their steps, for this one code).
+    static func bestFit(of digits: [UInt8], from g: Geometry, profile: UnsafeBufferPointer<Double>, edges: EdgeCache,
+                        allowed: (Geometry) -> Bool) -> (sse: Double, geometry: Geometry) {
+        guard var best = codeFit(profile, g, digits: digits, edges: edges)?.sse else { return (.infinity, g) }
+        var g = g
+        let module0 = g.module
+        for step in [0.5, 0.25, 0.125] {
+            var improved = true, rounds = 0
+            while improved && rounds < 4 {
+                improved = false
+                rounds += 1
+                for move in Self.moves(step: step, module: module0) {
+                    var trial = g
+                    move(&trial)
+                    guard allowed(trial), let t = codeFit(profile, trial, digits: digits, edges: edges), t.sse < best else { continue }
+                    (g, best) = (trial, t.sse)
+                    improved = true
+                }
+            }
+        }
+        return (best, g)
+    }
+
+    /// The search's moves of a geometry at `step`: the start by `step` modules (`module`
+    /// pixels), the module by `step` %, the perspective by 0.02 × `step`, the blur by `step`
+    /// modules; each way.
+    static func moves(step: Double, module: Double) -> [(inout Geometry) -> Void] {
+        [{ $0.x0 += step * module }, { $0.x0 -= step * module },
+         { $0.module *= 1 + 0.01 * step }, { $0.module *= 1 - 0.01 * step },
+         { $0.bend += 0.02 * step }, { $0.bend -= 0.02 * step },
+         { $0.blur += step }, { $0.blur -= step }]
+    }
+
+    /// Valid codes other than the best whose own best geometry is looked for when the margin of a
+    /// reading is measured (``Reading/margin``).
+    static let rivalCount = 3
 
     /// Edge responses by blur radius (pixels, to 0.02), made once per profile's search.
     final class EdgeCache {
@@ -229,7 +291,10 @@ enum EANTemplateDecoder {
 
     /// The chain at fixed geometry and levels: best valid code, its SSE, the second-best valid
     /// code's SSE and the per-character margins.
-    static func solve(_ profile: UnsafeBufferPointer<Double>, _ g: Geometry, a: Double, b: Double, edges: EdgeCache) -> Fit? {
+    /// With `margins` false only the best code and its SSE are found (``Fit/secondSSE`` infinite,
+    /// ``Fit/confidence`` empty): what the search of the geometry compares.
+    static func solve(_ profile: UnsafeBufferPointer<Double>, _ g: Geometry, a: Double, b: Double, edges: EdgeCache,
+                      margins: Bool = true) -> Fit? {
         let r = range(g, count: profile.count)
         guard r.count >= 95, g.module > 0.5 else { return nil }
         let edge = edges.response(radius: g.blur * g.module)
@@ -324,94 +389,142 @@ enum EANTemplateDecoder {
             c < 6 && EANSymbol.parities[lead][c] ? d + 10 : d
         }
         let inf = Double.infinity
-        var bestSSE = inf, bestDigits: [UInt8] = [], bestLead = 0
-        var perLead = [Double](repeating: inf, count: 10)
-        var marginals: [[Double]] = []  // for the best lead: [c][d]
+        // The weighted sum's state after a character: (s + weight × d) mod 10, by table.
+        let next = Self.nextSum
         var alpha = [Double](repeating: inf, count: 12 * 100)
         var back = [Int](repeating: -1, count: 12 * 100)
-        var beta = [Double](repeating: inf, count: 12 * 100)
-        for lead in 0..<10 {
-            // Forward: alpha[c * 100 + d * 10 + s], s the weighted sum of characters 0…c mod 10.
-            for i in alpha.indices { alpha[i] = inf }
-            for d in 0..<10 { alpha[d * 10 + (weight(0) * d) % 10] = first[option(0, d, lead: lead)] }
-            for c in 1..<12 {
-                let w = width(c)
-                let table = pairs[c - 1]
-                for dPrev in 0..<10 {
-                    let oPrev = option(c - 1, dPrev, lead: lead)
-                    for s in 0..<10 {
-                        let base = alpha[(c - 1) * 100 + dPrev * 10 + s]
-                        guard base < inf else { continue }
-                        for d in 0..<10 {
-                            let cost = base + table[oPrev * w + option(c, d, lead: lead)]
-                            let key = c * 100 + d * 10 + (s + weight(c) * d) % 10
-                            if cost < alpha[key] { alpha[key] = cost; back[key] = dPrev * 10 + s }
+        // Forward: alpha[c * 100 + d * 10 + s], s the weighted sum of characters 0…c mod 10. Returns
+        // the cost of the best valid code for `lead` and its last key.
+        // `forcing` (character, digit): only codes with that digit there.
+        func forward(_ lead: Int, forcing: (c: Int, d: Int)? = nil) -> (cost: Double, key: Int) {
+            alpha.withUnsafeMutableBufferPointer { alpha in
+                back.withUnsafeMutableBufferPointer { back in
+                    for i in 0..<alpha.count { alpha[i] = inf }
+                    for d in 0..<10 where forcing.map({ $0.c != 0 || $0.d == d }) ?? true {
+                        alpha[d * 10 + (weight(0) * d) % 10] = first[option(0, d, lead: lead)]
+                    }
+                    for c in 1..<12 {
+                        let w = width(c)
+                        next[weight(c)].withUnsafeBufferPointer { next in
+                        pairs[c - 1].withUnsafeBufferPointer { table in
+                            var options = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+                            withUnsafeMutableBytes(of: &options) { raw in
+                                let o = raw.bindMemory(to: Int.self)
+                                for d in 0..<10 { o[d] = option(c, d, lead: lead) }
+                                let digits = forcing.map { $0.c == c ? $0.d..<($0.d + 1) : 0..<10 } ?? 0..<10
+                                for dPrev in 0..<10 {
+                                    let row = option(c - 1, dPrev, lead: lead) * w
+                                    for s in 0..<10 {
+                                        let base = alpha[(c - 1) * 100 + dPrev * 10 + s]
+                                        guard base < inf else { continue }
+                                        for d in digits {
+                                            let cost = base + table[row + o[d]]
+                                            let key = c * 100 + d * 10 + next[s * 10 + d]
+                                            if cost < alpha[key] { alpha[key] = cost; back[key] = dPrev * 10 + s }
+                                        }
+                                    }
+                                }
+                            }
+                        }
                         }
                     }
+                    // Valid ends: lead + sum ≡ 0 (mod 10).
+                    let need = (10 - lead % 10) % 10
+                    var endKey = -1, endCost = inf
+                    for d in 0..<10 {
+                        let key = d * 10 + need
+                        let cost = alpha[1100 + key] + last[option(11, d, lead: lead)]
+                        if cost < endCost { endCost = cost; endKey = key }
+                    }
+                    return (endCost, endKey)
                 }
             }
-            // Valid ends: lead + sum ≡ 0 (mod 10).
-            let need = (10 - lead % 10) % 10
-            var endKey = -1, endCost = inf
-            for d in 0..<10 {
-                let key = d * 10 + need
-                let cost = alpha[1100 + key] + last[option(11, d, lead: lead)]
-                if cost < endCost { endCost = cost; endKey = key }
-            }
-            perLead[lead] = endCost
-            guard endCost < bestSSE else { continue }
-            bestSSE = endCost
-            bestLead = lead
+        }
+        var bestSSE = inf, bestLead = 0, bestKey = -1
+        var perLead = [Double](repeating: inf, count: 10)
+        for lead in 0..<10 {
+            let (cost, key) = forward(lead)
+            perLead[lead] = cost
+            if cost < bestSSE { bestSSE = cost; bestLead = lead; bestKey = key }
+        }
+        guard bestSSE < inf else { return nil }
+        // The 13 digits of the code the last forward pass (for `lead`) ended at `key` with.
+        func code(lead: Int, key end: Int) -> [UInt8] {
             var digits = [UInt8](repeating: 0, count: 12)
-            var key = endKey
+            var key = end
             for c in stride(from: 11, through: 0, by: -1) {
                 digits[c] = UInt8(key / 10)
                 if c > 0 { key = back[c * 100 + key] }
             }
-            bestDigits = [UInt8(lead)] + digits
-            // Backward: beta[c * 100 + d * 10 + t]: cost of pairs c…10 and the end given character
-            // c is d, with the weighted sum of characters c+1…11 ≡ t.
-            for i in beta.indices { beta[i] = inf }
-            for d in 0..<10 { beta[1100 + d * 10] = last[option(11, d, lead: lead)] }
-            for c in stride(from: 10, through: 0, by: -1) {
-                let w = width(c + 1)
-                let table = pairs[c]
-                for d in 0..<10 {
-                    let o = option(c, d, lead: lead)
-                    for dNext in 0..<10 {
-                        let pair = table[o * w + option(c + 1, dNext, lead: lead)]
-                        let add = (weight(c + 1) * dNext) % 10
-                        for t in 0..<10 {
-                            let rest = beta[(c + 1) * 100 + dNext * 10 + t]
-                            guard rest < inf else { continue }
-                            let key = c * 100 + d * 10 + (t + add) % 10
-                            beta[key] = min(beta[key], pair + rest)
-                        }
+            return [UInt8(lead)] + digits
+        }
+        // The best lead's tables again (the last forward pass was another lead's, unless it was 9).
+        if bestLead != 9 { _ = forward(bestLead) }
+        let bestDigits = code(lead: bestLead, key: bestKey)
+        guard margins else {
+            return Fit(digits: bestDigits, sse: bestSSE, samples: r.count, a: a, b: b, secondSSE: inf, confidence: [])
+        }
+        // Backward: beta[c * 100 + d * 10 + t]: cost of pairs c…10 and the end given character
+        // c is d, with the weighted sum of characters c+1…11 ≡ t.
+        let lead = bestLead, need = (10 - lead % 10) % 10
+        var beta = [Double](repeating: inf, count: 12 * 100)
+        for d in 0..<10 { beta[1100 + d * 10] = last[option(11, d, lead: lead)] }
+        for c in stride(from: 10, through: 0, by: -1) {
+            let w = width(c + 1)
+            let table = pairs[c]
+            for d in 0..<10 {
+                let o = option(c, d, lead: lead)
+                for dNext in 0..<10 {
+                    let pair = table[o * w + option(c + 1, dNext, lead: lead)]
+                    let add = (weight(c + 1) * dNext) % 10
+                    for t in 0..<10 {
+                        let rest = beta[(c + 1) * 100 + dNext * 10 + t]
+                        guard rest < inf else { continue }
+                        let key = c * 100 + d * 10 + (t + add) % 10
+                        beta[key] = min(beta[key], pair + rest)
                     }
-                }
-            }
-            marginals = (0..<12).map { c in
-                (0..<10).map { d in
-                    var m = inf
-                    for s in 0..<10 {
-                        let t = ((need - s) % 10 + 10) % 10
-                        m = min(m, alpha[c * 100 + d * 10 + s] + beta[c * 100 + d * 10 + t])
-                    }
-                    return m
                 }
             }
         }
-        guard bestSSE < inf else { return nil }
+        let marginals = (0..<12).map { c in
+            (0..<10).map { d in
+                var m = inf
+                for s in 0..<10 {
+                    let t = ((need - s) % 10 + 10) % 10
+                    m = min(m, alpha[c * 100 + d * 10 + s] + beta[c * 100 + d * 10 + t])
+                }
+                return m
+            }
+        }
         var second = inf
         for lead in 0..<10 where lead != bestLead { second = min(second, perLead[lead]) }
         var confidence = [Double](repeating: inf, count: 12)
+        var alternatives: [(cost: Double, c: Int, d: Int)] = []
         for c in 0..<12 {
             for d in 0..<10 where d != Int(bestDigits[c + 1]) {
                 confidence[c] = min(confidence[c], marginals[c][d] - bestSSE)
                 second = min(second, marginals[c][d])
+                alternatives.append((marginals[c][d], c, d))
             }
         }
-        return Fit(digits: bestDigits, sse: bestSSE, samples: r.count, a: a, b: b, secondSSE: second, confidence: confidence)
+        // The valid codes that fit best after the best one, here: each best code with another digit
+        // at one of the places where another digit costs least (a code differs from another valid
+        // one in two digits at least, so these are the runners-up), and the best code of another
+        // leading digit.
+        var rivals: [(sse: Double, digits: [UInt8])] = []
+        for alternative in alternatives.sorted(by: { $0.cost < $1.cost }) where alternative.cost < inf {
+            guard rivals.count < Self.rivalCount else { break }
+            let (cost, key) = forward(bestLead, forcing: (alternative.c, alternative.d))
+            guard cost < inf else { continue }
+            let digits = code(lead: bestLead, key: key)
+            if !rivals.contains(where: { $0.digits == digits }) { rivals.append((cost, digits)) }
+        }
+        if let other = (0..<10).filter({ $0 != bestLead && perLead[$0] < inf }).min(by: { perLead[$0] < perLead[$1] }) {
+            let (cost, key) = forward(other)
+            rivals.append((cost, code(lead: other, key: key)))
+        }
+        return Fit(digits: bestDigits, sse: bestSSE, samples: r.count, a: a, b: b, secondSSE: second, confidence: confidence,
+                   rivals: rivals.map(\.digits))
     }
 
     // MARK: One profile
@@ -438,7 +551,7 @@ enum EANTemplateDecoder {
         // (takes in the blur, or the cover next to a label), and the barcode-like region itself
         // (found in blocks). Each guess starts a search; the fit leaving the least is the reading.
         var guesses: [(Double, Double)] = []
-        if let around, let q = quietZones(samples, center: around.center, width: around.width) { guesses.append(q) }
+        if let around { guesses += quietZones(samples, center: around.center, width: around.width) }
         if let e = extent(samples) { guesses.append(e) }
         if let around, let q = flatZones(samples, center: around.center, width: around.width) { guesses.append(q) }
         if let around { guesses.append((around.center - around.width / 2, around.center + around.width / 2)) }
@@ -471,14 +584,9 @@ enum EANTemplateDecoder {
             var levels = initialLevels(profile, start: start, end: end)
             guard levels.b < 0 else { return nil }
             let edges = EdgeCache()
-            let last = Double(profile.count - 1)
             func score(_ g: Geometry, refit: Bool = true) -> Fit? {
-                // The whole symbol lies on the profile (its quiet zones may not: a cropped photo),
-                // and its centre lies in the barcode-like region.
-                guard g.module >= 0.7, g.blur >= 0, g.blur <= maximumBlur,
-                      g.position(0) >= 0, g.position(95) <= last else { return nil }
-                if let around, abs((g.position(0) + g.position(95)) / 2 - around.center) > around.width / 2 { return nil }
-                return fit(profile, g, levels: levels, edges: edges, refit: refit)
+                guard admits(g, count: profile.count, within: around) else { return nil }
+                return fit(profile, g, levels: levels, edges: edges, refit: refit, margins: false)
             }
             // Grid: the extent of the dark part misses faint guard bars or takes in blur.
             var best: (Geometry, Fit)?
@@ -492,7 +600,8 @@ enum EANTemplateDecoder {
                 }
             }
             if let known { best = score(known, refit: false).map { (known, $0) } }
-            guard var (g, f) = best, let refitted = fit(profile, best!.0, levels: levels, edges: edges) else { return nil }
+            guard var (g, f) = best, let refitted = fit(profile, best!.0, levels: levels, edges: edges, margins: false)
+            else { return nil }
             f = refitted
             levels = (f.a, f.b)
             guard f.b < 0, f.sse / Double(f.samples) / (f.b * f.b) <= maximumError else { return nil }
@@ -503,13 +612,7 @@ enum EANTemplateDecoder {
                 while improved && rounds < 4 {
                     improved = false
                     rounds += 1
-                    let moves: [(inout Geometry) -> Void] = [
-                        { $0.x0 += step * module0 }, { $0.x0 -= step * module0 },
-                        { $0.module *= 1 + 0.01 * step }, { $0.module *= 1 - 0.01 * step },
-                        { $0.bend += 0.02 * step }, { $0.bend -= 0.02 * step },
-                        { $0.blur += step }, { $0.blur -= step },
-                    ]
-                    for move in moves {
+                    for move in Self.moves(step: step, module: module0) {
                         var trial = g
                         move(&trial)
                         // Levels held while trying a move; fitted again on the move taken.
@@ -521,14 +624,73 @@ enum EANTemplateDecoder {
                     }
                 }
             }
+            // The margins over the second-best valid code, at the geometry and levels found.
+            guard let final = solve(profile, g, a: f.a, b: f.b, edges: edges, margins: true) else { return nil }
+            f = final
             let noise = f.sse / Double(f.samples)
             guard noise > 0, f.b < 0 else { return nil }
+            let secondSSE = f.secondSSE
             let r = range(g, count: profile.count)
             var sum = 0.0, squares = 0.0
             for j in r { sum += profile[j]; squares += profile[j] * profile[j] }
             let variance = squares - sum * sum / Double(r.count)
-            return Reading(digits: f.digits, error: noise / (f.b * f.b), margin: (f.secondSSE - f.sse) / noise,
-                           confidence: f.confidence.map { $0 / noise }, geometry: g, unexplained: variance > 0 ? f.sse / variance : 1)
+            return Reading(digits: f.digits, error: noise / (f.b * f.b), margin: (secondSSE - f.sse) / noise,
+                           confidence: f.confidence.map { $0 / noise }, geometry: g, unexplained: variance > 0 ? f.sse / variance : 1,
+                           levels: Levels(a: f.a, b: f.b), rivals: f.rivals)
+        }
+    }
+
+    /// Whether a fit of geometry `g` to a profile of `count` samples is admitted: modules of 0.7
+    /// samples or more, a blur of 0 to ``maximumBlur`` modules, the whole symbol on the profile
+    /// (its quiet zones may not be: a cropped photo) and its centre in the barcode-like region.
+    static func admits(_ g: Geometry, count: Int, within around: (center: Double, width: Double)?) -> Bool {
+        guard g.module >= 0.7, g.blur >= 0, g.blur <= maximumBlur, g.position(0) >= 0, g.position(95) <= Double(count - 1)
+        else { return false }
+        if let around, abs((g.position(0) + g.position(95)) / 2 - around.center) > around.width / 2 { return false }
+        return true
+    }
+
+    /// `reading` of `samples`, its margin measured against each runner-up (``Reading/rivals``) at
+    /// the geometry that suits that code best, as the best code was given its own. Where the bars
+    /// lie between two codes, a small change of geometry (another start, a blur a little wider)
+    /// turns one into the other, and a margin measured at the best code's geometry alone is wide
+    /// for whichever code the search happened to settle on. A runner-up that fits better at its
+    /// own geometry than the reading does is the better reading (the search settled in another
+    /// code's valley): it is taken, and its margin measured the same way, once.
+    static func checkingRivals(_ reading: Reading, of samples: [Double],
+                               within around: (center: Double, width: Double)? = nil) -> Reading {
+        samples.withUnsafeBufferPointer { profile -> Reading in
+            let edges = EdgeCache()
+            let allowed = { (g: Geometry) in admits(g, count: profile.count, within: around) }
+            func runnerUp(_ rivals: [[UInt8]], at g: Geometry) -> (sse: Double, geometry: Geometry) {
+                var best = (sse: Double.infinity, geometry: g)
+                for rival in rivals {
+                    let fitted = bestFit(of: rival, from: g, profile: profile, edges: edges, allowed: allowed)
+                    if fitted.sse < best.sse { best = fitted }
+                }
+                return best
+            }
+            guard var f = solve(profile, reading.geometry, a: reading.levels.a, b: reading.levels.b, edges: edges) else {
+                return reading
+            }
+            var g = reading.geometry
+            var rival = runnerUp(f.rivals, at: g)
+            if rival.sse < f.sse, let levels = fit(profile, rival.geometry, levels: (f.a, f.b), edges: edges, margins: false),
+               let better = solve(profile, rival.geometry, a: levels.a, b: levels.b, edges: edges), better.sse < f.sse, better.b < 0 {
+                (g, f) = (rival.geometry, better)
+                rival = runnerUp(f.rivals, at: g)
+            }
+            let noise = f.sse / Double(f.samples)
+            guard noise > 0 else { return reading }
+            var checked = reading
+            checked.digits = f.digits
+            checked.geometry = g
+            checked.levels = Levels(a: f.a, b: f.b)
+            checked.error = noise / (f.b * f.b)
+            checked.margin = (min(f.secondSSE, rival.sse) - f.sse) / noise
+            checked.confidence = f.confidence.map { $0 / noise }
+            checked.rivals = f.rivals
+            return checked
         }
     }
 
@@ -565,11 +727,14 @@ enum EANTemplateDecoder {
     /// each side of an EAN-13): walking out from `center`, the first stretch of 5 modules (the
     /// module guessed from `width`, 95 modules) whose moving mean stays within a fifth of the
     /// contrast of the light level. A space inside a symbol is at most 4 modules wide; the cover
-    /// around a label, darker than the label, is never reached.
-    static func quietZones(_ samples: [Double], center: Double, width: Double) -> (Double, Double)? {
+    /// around a label, darker than the label, is never reached. Where that finds no pair, the
+    /// light stretches are paired by the module their own distance gives (see the body); a grey
+    /// print on a dark cover adds the pair found against the bars' darkness. Each pair is a guess
+    /// (sample positions of the left and right ends); none, or one or two.
+    static func quietZones(_ samples: [Double], center: Double, width: Double) -> [(Double, Double)] {
         let n = samples.count
         let module = width / 95
-        guard module >= 0.5, n > 20 else { return nil }
+        guard module >= 0.5, n > 20 else { return [] }
         let w = max(1, Int((1.5 * module).rounded()))
         var prefix = [Double](repeating: 0, count: n + 1)
         for (k, v) in samples.enumerated() { prefix[k + 1] = prefix[k] + v }
@@ -577,14 +742,13 @@ enum EANTemplateDecoder {
             let lo = max(0, k - w), hi = min(n, k + w + 1)
             return (prefix[hi] - prefix[lo]) / Double(hi - lo)
         }
+        let c = min(max(Int(center), 0), n - 1)
         let lo = max(0, Int(center - 0.8 * width)), hi = min(n, Int(center + 0.8 * width) + 1)
-        guard hi - lo > 10 else { return nil }
-        let window = mean[lo..<hi]
-        let light = window.max()!, dark = window.min()!
-        guard light - dark >= 12 else { return nil }
+        guard hi - lo > 10 else { return [] }
+        let light = mean[lo..<hi].max()!, dark = mean[lo..<hi].min()!
+        guard light - dark >= 12 else { return [] }
         let threshold = light - 0.2 * (light - dark)
         let run = max(2, Int((5 * module).rounded()))
-        let c = min(max(Int(center), 0), n - 1)
         func edge(_ direction: Int) -> Int? {
             var k = c, count = 0
             while k >= 0 && k < n {
@@ -593,8 +757,67 @@ enum EANTemplateDecoder {
             }
             return nil
         }
-        guard let left = edge(-1), let right = edge(1), right - left >= 60 else { return nil }
-        return (Double(left), Double(right))
+        var pairs: [(Double, Double)] = []
+        if let left = edge(-1), let right = edge(1), right - left >= 60 { pairs.append((Double(left), Double(right))) }
+        // The region can be much wider than the symbol (the label's type, its digits, a cover
+        // beside it), and 5 of its modules longer than a label's quiet zone: the light stretches
+        // each side are then paired by the module their own distance gives. The nearest pair
+        // whose stretches are 4.5 of those modules long (or run off the profile: a cropped photo)
+        // is taken. Where the bars are much lighter than the cover around the label (a grey
+        // print on a label on a dark book), light is also judged against the bars' darkness
+        // (``levels(_:center:width:)``): against the cover's, the faint bars count as light.
+        func pair(_ threshold: Double) -> (Double, Double)? {
+        func runs(_ direction: Int) -> [(inner: Int, length: Int, open: Bool)] {
+            var found: [(inner: Int, length: Int, open: Bool)] = []
+            var k = c, start: Int?
+            while k >= 0 && k < n {
+                if mean[k] >= threshold { if start == nil { start = k } } else if let s = start {
+                    found.append((s, abs(k - s), false)); start = nil
+                }
+                k += direction
+            }
+            if let s = start { found.append((s, abs(k - s), true)) }
+            return found
+        }
+        var best: (Int, Int)?
+        let rights = runs(1)
+        for l in runs(-1) {
+            for r in rights where r.inner - l.inner >= 60 {
+                // 4.5 of those modules (more than any space inside a symbol), of which the moving
+                // mean takes up to `w` samples at each end.
+                let need = 4.5 * Double(r.inner - l.inner) / 95
+                func long(_ run: (inner: Int, length: Int, open: Bool)) -> Bool {
+                    Double(run.length + 2 * w) >= (run.open ? 0.4 : 1) * need
+                }
+                guard long(l), long(r) else { continue }
+                if best == nil || r.inner - l.inner < best!.1 - best!.0 { best = (l.inner, r.inner) }
+            }
+        }
+        return best.map { (Double($0.0), Double($0.1)) }
+        }
+        if pairs.isEmpty, let p = pair(threshold) { pairs.append(p) }
+        if let (_, bars) = levels(mean, center: center, width: width), bars - dark > 0.25 * (light - dark),
+           let p = pair(light - 0.2 * (light - bars)),
+           !pairs.contains(where: { abs($0.0 - p.0) < max(1, module) && abs($0.1 - p.1) < max(1, module) }) {
+            pairs.append(p)
+        }
+        return pairs
+    }
+
+    /// The light and dark levels a symbol's quiet zones are told apart by, from `profile`
+    /// around the barcode-like region (`center`, `width`: samples): the lightest within 0.8 of
+    /// its width of its centre (the paper), and the darkest of its middle half (the bars). The
+    /// cover around a label may be far darker than its bars (a grey print on a label stuck on a
+    /// dark book), and against the cover's darkness the bars would count as paper. `nil` when
+    /// the two are less than 12 grey levels apart.
+    static func levels(_ profile: [Double], center: Double, width: Double) -> (light: Double, dark: Double)? {
+        let n = profile.count
+        let lo = max(0, Int(center - 0.8 * width)), hi = min(n, Int(center + 0.8 * width) + 1)
+        let c = min(max(Int(center), 0), n - 1)
+        let mlo = max(0, min(c, Int(center - 0.25 * width))), mhi = min(n - 1, max(c, Int(center + 0.25 * width)))
+        guard hi - lo > 10 else { return nil }
+        let light = profile[lo..<hi].max()!, dark = profile[mlo...mhi].min()!
+        return light - dark >= 12 ? (light, dark) : nil
     }
 
     /// The symbol's ends as the inner edges of its quiet zones found by their flatness, not their
@@ -711,7 +934,12 @@ extension EANTemplateDecoder {
         }
         let scaled = ((half + 0.5) / Double(merge) - 0.5, extent / Double(merge))
         func good(_ r: Reading) -> Bool { r.margin >= margin && r.error <= error }
-        let whole = decode(mean(lines[0..<24]), around: scaled, maximumError: 4 * error)
+        let all = mean(lines[0..<24])
+        // Only a reading that would pass is worth measuring against its rivals' own geometries.
+        func checked(_ reading: Reading?, of profile: [Double]) -> Reading? {
+            reading.map { good($0) ? checkingRivals($0, of: profile, within: scaled) : $0 }
+        }
+        let whole = checked(decode(all, around: scaled, maximumError: 4 * error), of: all)
         if let whole, good(whole) {
             var out: [(Reading, band: Int)] = [(whole, 0)]
             for (k, band) in [lines[0..<8], lines[8..<16], lines[16..<24]].enumerated() {
@@ -727,7 +955,7 @@ extension EANTemplateDecoder {
         let middle = mean(lines[6..<18]), halves = [mean(lines[6..<12]), mean(lines[12..<18])]
         let unlike = min(correlation(mean(lines[0..<6]), middle), correlation(mean(lines[18..<24]), middle))
         guard 1 - unlike > 2 * (1 - correlation(halves[0], halves[1])) + Self.outerUnlikeness,
-              let centre = decode(middle, around: scaled, maximumError: 4 * error), good(centre)
+              let centre = checked(decode(middle, around: scaled, maximumError: 4 * error), of: middle), good(centre)
         else { return whole.map { [($0, 0)] } ?? [] }
         var out: [(Reading, band: Int)] = [(centre, 0)]
         for (k, half) in halves.enumerated() {
@@ -735,6 +963,67 @@ extension EANTemplateDecoder {
         }
         return out
     }
+
+    /// The direction across the bars of `candidate` (degrees, as ``Candidate/angle``), measured
+    /// from the bars themselves: the candidate map's direction comes from gradients over blocks
+    /// that also hold type and the label's edges, and is off by a few degrees on a small blurred
+    /// symbol, while lines averaged along the bars at a direction off by θ smear the profile by
+    /// `tan θ` times their spread (over the middle of a 100-pixel bar, 2 modules of a small
+    /// symbol at 3°). The mean of the upper lines and the mean of the lower lines are the same
+    /// profile shifted by `D tan θ`, `D` the distance between them: the shift that best
+    /// correlates them gives θ. A shift beyond ``angleSearch`` degrees, or a correlation too
+    /// weak to trust, leaves the map's direction.
+    static func refinedAngle(in image: LuminanceImage, around candidate: Candidate) -> Double {
+        let rect = candidate.rect
+        guard image.width >= 2, image.height >= 2 else { return candidate.angle }
+        let radians0 = candidate.angle * .pi / 180
+        let extent = abs(cos(radians0)) * Double(rect.width) + abs(sin(radians0)) * Double(rect.height)
+        let along = abs(sin(radians0)) * Double(rect.width) + abs(cos(radians0)) * Double(rect.height)
+        let cx = Double(rect.x) + Double(rect.width) / 2, cy = Double(rect.y) + Double(rect.height) / 2
+        let half = extent / 2, count = Int(2 * half) + 1
+        let distance = 0.35 * along
+        guard count >= 32, distance >= 8 else { return candidate.angle }
+        // The shift (samples) of the lower lines' mean against the upper lines' at `degrees`, and
+        // the correlation at that shift.
+        func shift(_ degrees: Double) -> (lag: Double, correlation: Double)? {
+            let radians = degrees * .pi / 180
+            let sampler = LineSampler(image: image, cx: cx, cy: cy, dx: cos(radians), dy: sin(radians), half: half,
+                                      count: count, outside: nil)
+            func mean(_ from: Double, _ to: Double) -> [Double] {
+                var m = [Double](repeating: 0, count: count)
+                for k in 0..<6 {
+                    let line = sampler.line((from + (to - from) * Double(k) / 5) * along)
+                    for i in 0..<count { m[i] += line[i] }
+                }
+                return m
+            }
+            let upper = mean(-0.3, -0.05), lower = mean(0.05, 0.3)
+            let reach = Int((distance * tan(angleSearch * .pi / 180)).rounded(.up)) + 1
+            guard count > 4 * reach else { return nil }
+            func correlation(_ lag: Int) -> Double {
+                let a = Array(upper[reach..<(count - reach)]), b = Array(lower[(reach + lag)..<(count - reach + lag)])
+                return Self.correlation(a, b)
+            }
+            let scores = (-reach...reach).map { correlation($0) }
+            guard let k = scores.indices.max(by: { scores[$0] < scores[$1] }), k > 0, k < scores.count - 1 else { return nil }
+            let (l, c, r) = (scores[k - 1], scores[k], scores[k + 1])
+            let curvature = l - 2 * c + r
+            let offset = curvature < 0 ? 0.5 * (l - r) / curvature : 0
+            return (Double(k - reach) + offset, c)
+        }
+        guard let first = shift(candidate.angle), first.correlation >= 0.5 else { return candidate.angle }
+        let turn = atan(first.lag / distance) * 180 / .pi
+        guard abs(turn) <= angleSearch else { return candidate.angle }
+        // Which way the shift turns the lines is the one that leaves the smaller shift.
+        var best = (angle: candidate.angle, lag: abs(first.lag))
+        for trial in [candidate.angle + turn, candidate.angle - turn] {
+            if let again = shift(trial), abs(again.lag) < best.lag { best = (trial, abs(again.lag)) }
+        }
+        return best.angle
+    }
+
+    /// How far (degrees) ``refinedAngle(in:around:)`` may turn the candidate map's direction.
+    static let angleSearch = 6.0
 
     /// How much less (in correlation) the outer lines of a region must resemble its middle than
     /// the middle's two halves resemble each other before the middle is read on its own: more

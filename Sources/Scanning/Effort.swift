@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// How hard to try on an image where the first scan finds nothing.
 public enum Effort: String, Sendable, CaseIterable {
     /// zbar scans of the image as it is (sparse, then every line).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Imaging
 
 /// Bilinear samples of an image along parallel lines: the geometry that the candidate map's walk

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Imaging
 
 extension MultiPassDecoder {
@@ -10,7 +11,8 @@ extension MultiPassDecoder {
     /// for a first look (``firstLook(_:region:scale:everyLine:)``; every line of it only for
     /// images over ``DecodingPolicy/halfSizeAbovePixels``). What that look reads and the fit of
     /// the bars confirms (``ReadingVerifier``) is the answer. When it reads nothing and nothing
-    /// in the half-size copy looks like a barcode (``CandidateMap``), the search ends there.
+    /// in the half-size copy looks like a barcode (``CandidateMap``), the search ends there — at
+    /// `fast`, or for a photo over ``DecodingPolicy/fullLookUpToPixels``.
     /// Otherwise the image is decoded again at full size — only the rows around the barcode-like
     /// regions when the search keeps to them (``searchedRows(around:of:region:)``) — and
     /// ``decode(_:region:)`` goes on from what the look found, measuring what it read again. Any other image (and a JPEG decoded
@@ -51,8 +53,13 @@ extension MultiPassDecoder {
         let rect = region.pixelRect(imageWidth: preview.image.width, imageHeight: preview.image.height)
         if symbols == nil, CandidateMap.canMap(rect) {
             let found = first.candidates ?? CandidateMap.find(in: preview.image, within: rect, scale: preview.scale)
-            if found.isEmpty { return SourceReport(ScanReport(symbols: [], accepting: policy.accepting), of: preview) }
-            candidates = found
+            // Halving averages bars of under 2.5 pixels to grey: beyond `fast`, a photo of up to
+            // ``DecodingPolicy/fullLookUpToPixels`` is looked at in full all the same.
+            let fullSize = preview.fullSize.width * preview.fullSize.height
+            if found.isEmpty, effort == .fast || fullSize > policy.fullLookUpToPixels {
+                return SourceReport(ScanReport(symbols: [], accepting: policy.accepting), of: preview)
+            }
+            candidates = found.isEmpty ? nil : found
         }
         // Something barcode-like, or a reading the fit could not confirm at half size: decode
         // at full size, where what the preview read is measured again. When the search will keep

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -261,6 +262,11 @@ public final class MultiPassDecoder {
         /// Passes run: (area, pass, lines), so that none runs twice on the same pixels.
         var ran: Set<String> = []
 
+        /// The map found nothing barcode-like where lines were already scanned across the whole
+        /// region: the full scan, the recovery passes and the fit have nothing to search (only
+        /// the coarser map may still find something).
+        var nothingBarcodeLike = false
+
         /// The first look ran here (not on a reduced copy before the search).
         var firstLookRan = false
         /// The digits printed under the barcodes, read where the bars leave a place in doubt
@@ -326,7 +332,8 @@ public final class MultiPassDecoder {
             // without a scan of every line at full size.
             let sparseLookRan = search.firstLookRan && policy.firstLookStep(width: search.rect.width, height: search.rect.height) > 1
             if search.candidates?.isEmpty == true, search.halved != nil || sparseLookRan, search.nothingRead {
-                return search.judged(search.readings, accepting: accepting)
+                search.nothingBarcodeLike = true
+                return nil
             }
             // Where nothing was read and something looks like a barcode, the full scan and the
             // recovery passes look there only: at each barcode-like region (most barcode-like first,
@@ -341,6 +348,7 @@ public final class MultiPassDecoder {
                 }
             }
         case .fullScan:
+            guard !search.nothingBarcodeLike else { return nil }
             for (area, _) in search.areas {
                 let read = withKnownMeasurements(scanner.scan(search.image, pixels: area, pass: .full, density: 1))
                 search.readings += Self.verified(read, in: search.image)
@@ -359,13 +367,17 @@ public final class MultiPassDecoder {
             search.settledByFirstPasses = Arbiter.isSettled(search.readings, minimumEvidence: 1, accepting: accepting)
                 && !search.readings.contains { if case .contradicted? = $0.verification { true } else { false } }
         case .recovery:
-            guard !search.settledByFirstPasses else { return nil }
+            guard !search.settledByFirstPasses, !search.nothingBarcodeLike else { return nil }
             // After the fit, what it settled needs no passes.
             if stage.afterFit, !search.all.isEmpty,
                Arbiter.isSettled(search.all, minimumEvidence: confirmations, accepting: accepting) { return nil }
             if stage.effort == .normal, search.nothingRead { search.found += quietZoneScan(search) }
             recover(&search, stage: stage)
+        case .coarseFit:
+            guard search.all.allSatisfy(\.symbology.isAddOn) else { return nil }
+            search.found += coarseFit(&search)
         case .symbolFit:
+            guard !search.nothingBarcodeLike else { return nil }
             if search.settledByFirstPasses {
                 // A code the fit could not confirm, read by one pass on a barcode-like region, may be
                 // zbar's reading of a blurred symbol: the structure fitted to the region has the last word.
@@ -383,6 +395,45 @@ public final class MultiPassDecoder {
             }
         }
         return nil
+    }
+
+    /// The map and the symbol fit on a copy of the region at half the scale the map was made at
+    /// (a quarter of the image when the map was made at half size), for an image where nothing
+    /// at all was read. A defocus that spreads each edge over several pixels leaves too little
+    /// gradient in each of the map's blocks to see the bars, and a symbol of large modules is
+    /// seen in pieces, each too short for the fit; halved, the same bars have twice the
+    /// gradient and fit in the blocks. The fit reads them in the reduced copy (its modules are
+    /// then over a pixel when they were over two).
+    func coarseFit(_ search: inout Search) -> [Symbol] {
+        let mappedAtHalf = search.halved != nil || search.rect.width * search.rect.height >= policy.mapAtHalfSizeAbovePixels
+        let factor = mappedAtHalf ? 4 : 2
+        let rect = search.rect.reduced(by: factor)
+        guard CandidateMap.canMap(rect) else { return [] }
+        let half = search.halved ?? search.image.downscaled(by: 2)
+        let reduced = factor == 4 ? half.downscaled(by: 2) : half
+        // The regions the fit already searched at the map's scale (and read nothing in): a coarse
+        // region mostly inside them is the same region again.
+        let searched = (search.candidates ?? []).prefix(max(0, policy.maximumAreas)).filter { !$0.hasSharpEdges || $0.isStrong }
+        func new(_ candidate: Candidate) -> Bool {
+            let r = candidate.rect.scaled(by: factor)
+            let covered = searched.reduce(0) { sum, c in sum + (c.rect.intersection(r).map { $0.width * $0.height } ?? 0) }
+            return covered * 5 < r.width * r.height * 3
+        }
+        var fitted: [Symbol] = []
+        for candidate in CandidateMap.find(in: reduced, within: rect, minimumEdges: CandidateMap.minimumDefocusedEdges)
+            .prefix(max(0, policy.maximumAreas))
+            where (!candidate.hasSharpEdges || candidate.isStrong) && new(candidate) {
+            let read = Self.templateSymbols(reduced, around: candidate, policy: policy).map { symbol in
+                var symbol = symbol
+                symbol.place = candidate.rect.scaled(by: factor)
+                return symbol
+            }
+            // A region the fit cannot read either is where to retake the photo.
+            if read.isEmpty { search.looked.append(candidate.scaled(by: factor)) }
+            fitted += read
+            if Arbiter.isSettled(fitted, minimumEvidence: confirmations, accepting: policy.accepting) { break }
+        }
+        return fitted
     }
 
     /// A missing quiet zone is evidence lowered, not the end of the attempt: an area whose
@@ -546,9 +597,13 @@ public final class MultiPassDecoder {
     /// (``EANTemplateDecoder/Light``): the first that reads is the reading. Both fit the same
     /// pixels, so they are one measurement, never two. `middle`: the middle lines may be read on
     /// their own where the region reaches past the bars (``EANTemplateDecoder/readings(in:around:margin:error:light:middle:)``).
+    /// The lines follow the bars' direction as measured from the bars themselves
+    /// (``EANTemplateDecoder/refinedAngle(in:around:)``), not the map's estimate of it.
     public static func templateSymbols(_ image: LuminanceImage, around candidate: Candidate,
                                        policy: DecodingPolicy = DecodingPolicy(), middle: Bool = true) -> [Symbol] {
         let templateMargin = policy.templateMargin, templateError = policy.templateError
+        var candidate = candidate
+        candidate.angle = EANTemplateDecoder.refinedAngle(in: image, around: candidate)
         for light in [EANTemplateDecoder.Light.pixelValues, .linear] {
             let results = EANTemplateDecoder.readings(in: image, around: candidate, margin: templateMargin,
                                                       error: templateError, light: light, middle: middle)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The name of the decoding pass that read a symbol, as `--json` reports it in `"pass"`.
 ///
 /// The first passes have constants (``full``, ``preview``, ``fit``); recovery passes are named by

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Imaging
 
 /// Reads the digits printed under an EAN-13 — its human-readable interpretation (GS1 General

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import ISBN
 
 /// One EAN-13/EAN-8 symbol and the ISBN layer's verdict on it.

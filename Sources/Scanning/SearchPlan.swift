@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Imaging
 
 /// What the search of one image does, in order: built once from the image's facts and the
@@ -12,6 +13,7 @@ import Imaging
 /// | ``SearchStage/Kind/fullScan`` | zbar on every line, of the areas around the barcode-like regions | fast |
 /// | ``SearchStage/Kind/recovery`` | transformed copies of each area (smoothing, tone curves, inversion, scales, ±30° turns, the line decoder) | normal |
 /// | ``SearchStage/Kind/symbolFit`` | the fit of the whole symbol to each barcode-like region (``EANTemplateDecoder``) | normal |
+/// | ``SearchStage/Kind/coarseFit`` | where nothing was read: the map and the fit again on a copy at half the map's scale, where defocused bars show | normal |
 /// | ``SearchStage/Kind/recovery`` (every line) | the same passes on every line of every area, 2× upscaling, turns of ±15/45/60°, inverted turns | thorough |
 ///
 /// **Each effort's plan extends the one below** (``stages`` of `thorough` begin with those of
@@ -30,7 +32,7 @@ public struct SearchPlan: Sendable, CustomStringConvertible {
         stages += [SearchStage(.map, from: .fast), SearchStage(.fullScan, from: .fast)]
         guard effort != .fast else { return }
         stages += [SearchStage(.recovery, from: .normal, passes: Self.passes(.normal, region: region, policy: policy)),
-                   SearchStage(.symbolFit, from: .normal)]
+                   SearchStage(.symbolFit, from: .normal), SearchStage(.coarseFit, from: .normal)]
         guard effort == .thorough else { return }
         var thorough = SearchStage(.recovery, from: .thorough, passes: Self.passes(.thorough, region: region, policy: policy))
         thorough.everyLine = true
@@ -68,6 +70,7 @@ public struct SearchPlan: Sendable, CustomStringConvertible {
 public struct SearchStage: Sendable, Hashable, CustomStringConvertible {
     public enum Kind: String, Sendable, Hashable {
         case firstLook = "first-look", map = "barcode-map", fullScan = "full-scan", recovery, symbolFit = "symbol-fit"
+        case coarseFit = "coarse-symbol-fit"
     }
     public var kind: Kind
     /// The lowest effort whose plan holds this stage.

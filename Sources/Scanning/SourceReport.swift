@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Imaging
 
 /// What ``MultiPassDecoder/decode(_:page:region:)`` read from an image file: the report, and what

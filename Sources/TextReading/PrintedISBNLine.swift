@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// What one recognised line says about an ISBN: the digits after its `ISBN` keyword, and the
 /// qualifier printed after them.
 ///

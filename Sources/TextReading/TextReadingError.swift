@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Why printed ISBNs cannot be read on this machine. Each case names the Debian package to install.
 public enum TextReadingError: Error, Equatable, Sendable, CustomStringConvertible {
     /// `libtesseract.so.5` could not be opened (dlopen's message).

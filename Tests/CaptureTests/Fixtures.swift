@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import CV4L2
 import FakeV4L2
 import Foundation

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 import ISBN
 import Scanning
@@ -162,7 +163,7 @@ import Testing
         }
     }
 
-    /// A catalogue of version 4 migrated: each JSON line read once into rows, the column gone,
+    /// A catalogue of version 4 migrated: each JSON line read once into rows, the lines gone,
     /// every output of the record as before.
     @Test func aVersion4CatalogueMigratesToTheSameOutput() throws {
         let file = TemporaryCatalog()
@@ -176,8 +177,8 @@ import Testing
         #expect(try reader.userVersion() == 4)
         var notices: [String] = []
         let catalog = try Catalog(path: file.path, access: .write, notice: { notices.append($0) })
-        #expect(notices == ["\(file.path): upgrading the catalogue from schema version 4 to 5 (isbnscan versions before it cannot write it afterwards)"])
-        #expect(try catalog.userVersion() == 5)
+        #expect(notices == ["\(file.path): upgrading the catalogue from schema version 4 to 6 (isbnscan versions before it cannot write it afterwards)"])
+        #expect(try catalog.userVersion() == 6)
         let back = try #require(try catalog.fileRecord(of: try Self.stored(catalog, "/books/shelf.tiff"), named: "/books/shelf.tiff",
                                                        options: Self.options))
         #expect(Self.outputs(back) == Self.outputs(record))
@@ -186,7 +187,9 @@ import Testing
         #expect(back.candidates.map(\.isStrong) == [false, false])
         var columns: [String] = []
         try Statement(try Connection(path: file.path), "SELECT name FROM pragma_table_info('files')").run { columns.append($0.text(0) ?? "") }
-        #expect(!columns.contains("record") && columns.contains("warning"))
+        #expect(columns.contains("warning"))
+        // The JSON lines are gone; version 6's record column is always empty (it only traps older writers).
+        #expect(try Statement(catalog.db, "SELECT COUNT(*) FROM files WHERE record IS NOT NULL").scalar() == 0)
         // The table rebuilt with foreign keys off kept its sightings; they are on again for writing.
         #expect(try Statement(catalog.db, "PRAGMA foreign_keys").scalar() == 1)
         #expect(try catalog.books().map(\.isbn13) == ["9784048930659", "9780553293357", "9780306406157", "9780131103627"])
@@ -234,15 +237,15 @@ import Testing
         #expect(try Statement(connection, "SELECT COUNT(*) FROM pragma_table_info('files') WHERE name = 'width'").scalar() == 0)
         try connection.execute("DROP TRIGGER fault")
         let catalog = try Catalog(path: file.path)
-        #expect(try catalog.userVersion() == 5)
+        #expect(try catalog.userVersion() == 6)
         for record in [first, second] {
             let back = try catalog.fileRecord(of: try Self.stored(catalog, record.file), named: record.file, options: Self.options)
             #expect(back.map(Self.outputs) == Self.outputs(record))
         }
     }
 
-    /// Merged from a catalogue of version 5 (rows) and one of version 4 (JSON lines, only read):
-    /// the records as they were.
+    /// Merged from catalogues of version 6 and 5 (rows) and one of version 4 (JSON lines, only
+    /// read): the records as they were.
     @Test func mergeCopiesRecordsFromRowsAndFromJSONLines() throws {
         let target = TemporaryCatalog(), rows = TemporaryCatalog(), lines = TemporaryCatalog()
         defer { target.remove(); rows.remove(); lines.remove() }
@@ -262,5 +265,21 @@ import Testing
         // Merging again adds nothing: each record once.
         let connection = try Connection(path: target.path)
         #expect(try Statement(connection, "SELECT COUNT(*) FROM symbols").scalar() == 16)
+        // The Japanese book code read with the ISBN came with its sighting from the catalogue of rows.
+        #expect(try catalog.books().first { $0.isbn13 == "9784048930659" }?.jpBookCode == "1923055032002")
+
+        // A catalogue of version 5: rows, and sightings without the Japanese book code.
+        let five = TemporaryCatalog()
+        defer { five.remove() }
+        let c = Self.shelf(file: "/books/c.tiff")
+        try Catalog(path: five.path).record(c, path: Array(c.file.utf8), size: 100, modificationNanoseconds: 1,
+                                            at: "2026-12-01T10:00:00.000Z")
+        try Connection(path: five.path).execute("""
+            DROP TRIGGER files_insert_by_an_older_isbnscan; DROP TRIGGER files_update_by_an_older_isbnscan;
+            ALTER TABLE files DROP COLUMN record; ALTER TABLE sightings DROP COLUMN jp_book_code; PRAGMA user_version = 5;
+            """)
+        #expect(try catalog.merge(from: five.path) == Catalog.MergeCount(files: 1, sightings: 4, refusals: 2))
+        #expect(try catalog.fileRecord(of: try Self.stored(catalog, c.file), named: c.file, options: Self.options).map(Self.outputs)
+                == Self.outputs(c))
     }
 }

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 import Records
 import Testing
@@ -32,8 +33,8 @@ func fileRecord(_ name: String, isbns: [String], refused: [String] = [], error: 
         let file = TemporaryCatalog()
         defer { file.remove() }
         let catalog = try Catalog(path: file.path)
-        #expect(try catalog.userVersion() == 5)
-        #expect(Catalog.schemaVersion == 5)
+        #expect(try catalog.userVersion() == 6)
+        #expect(Catalog.schemaVersion == 6)
         let connection = try Connection(path: file.path)
         var mode = ""
         try Statement(connection, "PRAGMA journal_mode").run { mode = $0.text(0) ?? "" }
@@ -56,7 +57,7 @@ func fileRecord(_ name: String, isbns: [String], refused: [String] = [], error: 
                 """)
         }
         let catalog = try Catalog(path: file.path)
-        #expect(try catalog.userVersion() == 5)
+        #expect(try catalog.userVersion() == 6)
         #expect(try catalog.books().map(\.isbn13) == ["9780306406157"])
         #expect(try catalog.statistics().refusals == [:])
         let stored = try #require(try catalog.storedFile(path: Array("a.png".utf8)))
@@ -70,8 +71,60 @@ func fileRecord(_ name: String, isbns: [String], refused: [String] = [], error: 
         defer { file.remove() }
         try Connection(path: file.path).execute("PRAGMA user_version = 99")
         #expect(throws: CatalogError(code: CatalogError.misuse,
-                                     message: "catalogue schema version 99 is newer than this isbnscan's (5); use a newer isbnscan",
+                                     message: "catalogue schema version 99 is newer than this isbnscan's (6); use a newer isbnscan",
                                      sql: nil, path: file.path, sqliteMessage: false)) { try Catalog(path: file.path) }
+    }
+
+    /// An isbnscan of version 4 writing a catalogue when a newer one migrates it: it waited for
+    /// the migration's lock, and its next file row (which sets `record`, the JSON line) is
+    /// refused with a sentence saying what happened, its statements as version 4 prepared them;
+    /// a camera sighting, whose table is unchanged, is still taken. The newer writer's rows are.
+    @Test func anOlderWriterStillRunningIsToldTheCatalogueWasUpgraded() throws {
+        let file = TemporaryCatalog()
+        defer { file.remove() }
+        _ = try Catalog(path: file.path, upTo: 4)
+        let older = try Connection(path: file.path)
+        // Version 4's statements, as its Catalog.write prepared them.
+        let insert = try Statement(older, """
+            INSERT INTO files (path, name, size, mtime_ns, device, inode, content_hash, status, isbn_count, refused_count,
+                               symbol_count, error, warnings, record, scanned_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            RETURNING id
+            """)
+        let update = try Statement(older, """
+            UPDATE files SET path = ?, name = ?, size = ?, mtime_ns = ?, device = ?, inode = ?, content_hash = ?, status = ?,
+                isbn_count = ?, refused_count = ?, symbol_count = ?, error = ?, warnings = ?, record = ?, scanned_at = ?
+            WHERE id = ?
+            """)
+        func row(_ name: String) -> [Statement.Value] {
+            [.blob(Array("/shelf/\(name)".utf8)), .text(name), .int(10), .int(1), .int(1), .int(Int64(name.utf8.count)), .int(7),
+             .text("no-barcode"), .int(0), .int(0), .int(0), .null, .null, .text(#"{"file": "\#(name)"}"#),
+             .text("2026-12-01T10:00:00.000Z")]
+        }
+        try insert.run(row("a.png"))
+        var notices: [String] = []
+        let newer = try Catalog(path: file.path, access: .write, notice: { notices.append($0) })
+        #expect(notices == ["\(file.path): upgrading the catalogue from schema version 4 to \(Catalog.schemaVersion) "
+                                  + "(isbnscan versions before it cannot write it afterwards)"])
+        for (statement, values) in [(insert, row("b.png")), (update, row("a.png") + [.int(1)])] {
+            do {
+                try statement.run(values)
+                Issue.record("an older writer's row was taken")
+            } catch {
+                #expect(error.message == Schema.olderWriterMessage)
+                #expect(error.code & 0xFF == CatalogError.constraint)
+            }
+        }
+        try older.execute("""
+            INSERT INTO sightings (isbn13, device, frame, source, polygon, seen_at)
+            VALUES ('9780306406157', '/dev/video0', 3, '/dev/video0', '[]', '2026-12-01T10:00:01.000Z')
+            """)
+        #expect(try newer.statistics().sightings == 1)
+        // The newer writer's own rows go in, the old row stays as it was (its record read into rows).
+        try newer.record([Catalog.FileEntry(record: fileRecord("c.png", isbns: ["9780306406157"]), identity: nil,
+                                            path: Array("/shelf/c.png".utf8))])
+        #expect(try newer.statistics().files == ["isbn": 1, "no-barcode": 1])
+        #expect(try newer.storedFile(path: Array("/shelf/a.png".utf8))?.name == "a.png")
     }
 
     @Test func aTextFileIsNotADatabase() throws {

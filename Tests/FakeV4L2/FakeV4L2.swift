@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// The fake V4L2 device of the test suite (`Tests/FakeV4L2/fakev4l2.c`), compiled with `cc`

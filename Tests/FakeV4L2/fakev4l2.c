@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /*
  * fakev4l2 — a fake V4L2 capture device for tests, with no kernel module.
  *
@@ -8,7 +9,9 @@
  *
  * It interposes open/open64/openat/close/ioctl/mmap/mmap64/munmap/poll/select/read. Calls on
  * any other file go straight to the kernel with syscall(2), so no dlsym(RTLD_NEXT) is needed
- * and the same code works preloaded or dlopen'ed. The device fd is a real descriptor (a
+ * and the same code works preloaded or dlopen'ed. Preloaded, it also interposes
+ * opendir/readdir/readdir64/closedir (through dlsym(RTLD_NEXT), libc's own) so that the
+ * device's folder lists the device, as /dev lists a real camera: `isbnscan devices` finds it. The device fd is a real descriptor (a
  * memfd named "fakev4l2-device") so /proc/self/fd shows it; each buffer is a memfd named
  * "fakev4l2-buffer", so the mapping the program gets is real shared memory and shows in
  * /proc/self/maps. Tests count both to prove nothing leaks.
@@ -43,6 +46,8 @@
  * Not thread-safe: one capture thread, as isbnscan has.
  */
 #define _GNU_SOURCE
+#include <dirent.h>
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -798,9 +803,13 @@ static int any_fake(struct pollfd *fds, nfds_t n) {
 
 /* ---- interposed entry points ----------------------------------------------------------- */
 
-static int fake_open(const char *path, int flags, mode_t mode) {
+static const char *served_device(void) {
     const char *served = setting("DEVICE");
-    if (served == NULL || *served == 0) served = "/dev/video0";
+    return served == NULL || *served == 0 ? "/dev/video0" : served;
+}
+
+static int fake_open(const char *path, int flags, mode_t mode) {
+    const char *served = served_device();
     if (path == NULL || strcmp(path, served) != 0) return sys_open(path, flags, mode);
     const char *fault = setting("FAULT");
     if (fault && !strcmp(fault, "busy")) { log_event("open EBUSY"); errno = EBUSY; return -1; }
@@ -968,3 +977,56 @@ __attribute__((destructor)) static void report_at_exit(void) {
     if (setting("LOG"))
         log_event("exit open=%d mapped=%d streaming=%d", fake_v4l2_open_devices(), live_mappings, streaming);
 }
+
+/* ---- the device's folder lists it -------------------------------------------------------- */
+
+/* The listing of the served device's folder that is open (one at a time, as `isbnscan devices`
+ * lists one folder): once its real entries are read, the device's name follows unless one of
+ * them was that name (a real node, or a file a test put there). */
+static DIR *listing;
+static int listing_named, listing_done;
+
+/* 1 when `path` names the folder of the served device (trailing slashes aside). */
+static int is_device_folder(const char *path) {
+    const char *served = served_device(), *slash = strrchr(served, '/');
+    if (path == NULL || slash == NULL) return 0;
+    size_t folder = slash == served ? 1 : (size_t)(slash - served), n = strlen(path);
+    while (n > 1 && path[n - 1] == '/') n--;
+    return n == folder && strncmp(path, served, n) == 0;
+}
+
+DIR *opendir(const char *path) {
+    static DIR *(*real)(const char *);
+    if (real == NULL) real = (DIR *(*)(const char *))dlsym(RTLD_NEXT, "opendir");
+    DIR *dir = real(path);
+    if (dir && is_device_folder(path)) { listing = dir; listing_named = 0; listing_done = 0; }
+    return dir;
+}
+
+int closedir(DIR *dir) {
+    static int (*real)(DIR *);
+    if (real == NULL) real = (int (*)(DIR *))dlsym(RTLD_NEXT, "closedir");
+    if (dir == listing) listing = NULL;
+    return real(dir);
+}
+
+/* The entry readdir or readdir64 returns after the real ones: the device as a character device. */
+#define LIST_DEVICE(entry_type, real_name)                                                       \
+    static entry_type *(*real)(DIR *);                                                         \
+    static entry_type entry;                                                                   \
+    if (real == NULL) real = (entry_type * (*)(DIR *)) dlsym(RTLD_NEXT, real_name);            \
+    entry_type *e = real(dir);                                                                 \
+    if (dir != listing) return e;                                                              \
+    const char *name = strrchr(served_device(), '/') + 1;                                      \
+    if (e) { if (strcmp(e->d_name, name) == 0) listing_named = 1; return e; }                  \
+    if (listing_named || listing_done || strlen(name) >= sizeof entry.d_name) return NULL;     \
+    listing_done = 1;                                                                          \
+    memset(&entry, 0, sizeof entry);                                                           \
+    entry.d_ino = 1;                                                                           \
+    entry.d_type = DT_CHR;                                                                     \
+    entry.d_reclen = sizeof entry;                                                             \
+    strcpy(entry.d_name, name);                                                                \
+    return &entry;
+
+struct dirent *readdir(DIR *dir) { LIST_DEVICE(struct dirent, "readdir") }
+struct dirent64 *readdir64(DIR *dir) { LIST_DEVICE(struct dirent64, "readdir64") }

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /*
  * xclose — asks an X11 window to close, as a window manager's close button does: a
  * WM_PROTOCOLS ClientMessage carrying WM_DELETE_WINDOW (ICCCM § 4.2.8.1). Tests use it to close

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 @testable import Catalog
 import FakeV4L2
 import Foundation
@@ -383,13 +384,14 @@ import TestSupport
 
     // MARK: devices
 
-    /// Runs `isbnscan devices` over a fake /dev holding `nodes` (the fake serves `video0`).
+    /// Runs `isbnscan devices` over a fake /dev holding `nodes` (the fake serves `video0`, and
+    /// is served from another folder when `nodes` has no `video0`: its own folder lists it).
     func devices(_ nodes: [String], settings: [String: String] = [:], json: Bool = false) throws -> (Run, String) {
         var fake = Fake(settings)
         let dev = fake.directory + "/dev"
         try FileManager.default.createDirectory(atPath: dev, withIntermediateDirectories: true)
         for node in nodes { _ = FileManager.default.createFile(atPath: dev + "/" + node, contents: nil) }
-        fake.settings["DEVICE"] = dev + "/video0"
+        fake.settings["DEVICE"] = nodes.contains("video0") ? dev + "/video0" : fake.directory + "/elsewhere/video0"
         var env = try fake.environment()
         env["ISBNSCAN_DEV_DIR"] = dev
         return (try isbnscan(["devices"] + (json ? ["--json"] : []), environment: env), dev)
@@ -430,6 +432,23 @@ import TestSupport
         #expect(run.status == 4)
         #expect(run.stdout == "")
         #expect(run.stderr == "No video devices (/dev/video*) found.\n")
+    }
+
+    /// The fake camera, preloaded, is in its folder's listing as a real camera is in /dev's, so
+    /// `devices` lists it (`make try-camera` shows it so) and nothing else of the folder.
+    @Test func devicesListsThePreloadedFakeCamera() throws {
+        let fake = Fake([:])
+        let dev = fake.directory + "/dev"
+        try FileManager.default.createDirectory(atPath: dev, withIntermediateDirectories: true)
+        _ = FileManager.default.createFile(atPath: dev + "/notes.txt", contents: nil)
+        var env = try fake.environment()
+        env["FAKE_V4L2_DEVICE"] = dev + "/video2"
+        env["ISBNSCAN_DEV_DIR"] = dev + "/"
+        let run = try isbnscan(["devices"], environment: env)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.hasPrefix("\(dev)/video2: 'Fake Camera' (driver fakev4l2, bus fake:0), capture, streaming\n"), "\(run.stdout)")
+        #expect(run.stdout.split(separator: "\n").filter { !$0.hasPrefix("  ") }.count == 1, "\(run.stdout)")
+        #expect(run.stderr == "")
     }
 
     /// A barcode rendered by zint (installed by make deps) into a temporary folder: EAN-13 of

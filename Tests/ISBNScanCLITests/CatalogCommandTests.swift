@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Catalog
 import Foundation
 import ISBN
@@ -253,9 +254,9 @@ import TestSupport
 
         let merge = try isbnscan(["catalog", "merge", "--db", dbOne, dbTwo])
         #expect(merge.status == 0)
-        #expect(merge.stderr == "\(dbTwo): added 2 files, 2 sightings, 0 refused codes\n")
+        #expect(merge.stderr == "\(dbTwo): added 2 files, 2 sightings, 0 refused codes, 0 book lookups\n")
         let again = try isbnscan(["catalog", "merge", "--db", dbOne, dbTwo])
-        #expect(again.stderr == "\(dbTwo): added 0 files, 0 sightings, 0 refused codes\n")
+        #expect(again.stderr == "\(dbTwo): added 0 files, 0 sightings, 0 refused codes, 0 book lookups\n")
 
         let list = try isbnscan(["catalog", "list", "--db", dbOne])
         #expect(list.status == 0)
@@ -270,7 +271,7 @@ import TestSupport
         #expect(isbnList.stdout == "9780306406157\n9780321125217\n")
         let csv = try isbnscan(["catalog", "export", "--db", dbOne])
         let csvRows = csv.stdout.components(separatedBy: "\r\n")
-        #expect(csvRows[0] == "isbn13,isbn10,hyphenated,group,agency,count,first_seen,last_seen,first_source,addon,price,title,authors,publisher,year")
+        #expect(csvRows[0] == "isbn13,isbn10,hyphenated,group,agency,count,first_seen,last_seen,first_source,addon,price,title,authors,publisher,year,c_code")
         // ="…": spreadsheets keep the digits as text (the ISBN-10's leading zero).
         #expect(csvRows[1].hasPrefix(#""=""9780306406157""","=""0306406152""",978-0-306-40615-7,978-0,English language,2,"#))
         let jsonl = try isbnscan(["catalog", "export", "--db", dbOne, "--format", "jsonl"])

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 @testable import Catalog
 @testable import ISBNScanCLI
 import Foundation
@@ -134,6 +135,85 @@ import TestSupport
         #expect(try stats(fresh).contains("files: 12 (12 with an ISBN,"))
     }
 
+    /// A file moved to another folder of the shelf is found by its device and inode: scanned
+    /// again into its old row, so its book is counted once, and the next run finds it unchanged.
+    @Test func aFileMovedToAnotherFolderIsStillOneRow() throws {
+        let shelf = try Shelf(["a.png": "isbn/png-gray8.png", "b.png": "isbn/png-rgb8.png", "sub/placeholder": "text:x"])
+        defer { shelf.remove() }
+        let db = shelf.path + ".db"
+        defer { for s in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: db + s) } }
+        #expect(try isbnscan(["scan", "-r", "--db", db, shelf.path]).status == 0)
+        try FileManager.default.moveItem(atPath: shelf.path + "/a.png", toPath: shelf.path + "/sub/a.png")
+        let moved = try isbnscan(["scan", "-r", "--db", db, shelf.path])
+        #expect(moved.status == 0)
+        #expect(moved.stdout == "\(shelf.path)/sub/a.png: 9780306406157\n")
+        #expect(try stats(db).hasPrefix("""
+            books: 2 (2 sightings, 0 from a camera)
+            files: 2 (2 with an ISBN, 0 with refused codes only, 0 without any barcode, 0 unreadable)
+
+            """))
+        let catalog = try Catalog(path: db, access: .read)
+        #expect(try catalog.storedFile(path: Array((shelf.path + "/a.png").utf8)) == nil)
+        #expect(try catalog.storedFile(path: Array((shelf.path + "/sub/a.png").utf8))?.status == "isbn")
+        #expect(try isbnscan(["scan", "-r", "--db", db, shelf.path]).stdout == "")
+    }
+
+    /// A file the user may not read is recorded as a failure, with its error on every run (never
+    /// "unchanged"), and scanned as soon as it can be read, without --rescan.
+    @Test func aFileThatCannotBeOpenedIsAFailureTriedAgain() throws {
+        let shelf = try Shelf(["photos/a.png": "isbn/png-gray8.png", "db/placeholder": "text:x"])
+        defer { shelf.remove() }
+        chmod(shelf.path + "/db", 0o777)
+        let photo = shelf.path + "/photos/a.png", db = shelf.path + "/db/books.db"
+        chmod(photo, 0o000)
+        for _ in 0..<2 {
+            let run = try isbnscan(["scan", "--db", db, photo], as: "65534")
+            #expect(run.status == 1)
+            #expect(run.stdout == "")
+            #expect(run.stderr == "Error: \(photo): permission denied\n")
+        }
+        #expect(try stats(db).contains("files: 1 (0 with an ISBN, 0 with refused codes only, 0 without any barcode, 1 unreadable)\n"))
+        chmod(photo, 0o644)
+        let readable = try isbnscan(["scan", "--db", db, photo], as: "65534")
+        #expect(readable.status == 0)
+        #expect(readable.stdout == "9780306406157\n")
+        #expect(try stats(db).contains("files: 1 (1 with an ISBN, 0 with refused codes only, 0 without any barcode, 0 unreadable)\n"))
+    }
+
+    /// Ctrl-C in a --db run with -o, then the same command again: -o holds every file's result in
+    /// input order, the interrupted run's lines as they were (from the catalogue), then the rest.
+    @Test func resumingAfterCtrlCWithTheSameOutputWritesEveryResult() throws {
+        var layout: [String: String] = [:]
+        for n in 0..<40 { layout[String(format: "img%03d.png", n)] = n % 2 == 0 ? "isbn/png-gray8.png" : "negative/noise.png" }
+        let shelf = try Shelf(layout)
+        defer { shelf.remove() }
+        let db = shelf.path + ".db", out = shelf.path + ".jsonl"
+        defer { for file in [db, db + "-wal", db + "-shm", out] { try? FileManager.default.removeItem(atPath: file) } }
+        let arguments = ["scan", "-q", "-j", "1", "--effort", "thorough", "--json", "--db", db, "-o", out, shelf.path]
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: isbnscanBinary)
+        process.arguments = arguments
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // Interrupted once the catalogue holds some of the files.
+        func recorded() -> Int { (try? Catalog(path: db, access: .read).statistics().files.values.reduce(0, +)) ?? 0 }
+        let deadline = Date().addingTimeInterval(120)
+        while recorded() == 0, process.isRunning, Date() < deadline { usleep(20_000) }
+        kill(process.processIdentifier, SIGINT)
+        process.waitUntilExit()
+        #expect(process.terminationReason == .exit && process.terminationStatus == 130)
+        let first = try String(contentsOfFile: out, encoding: .utf8).split(separator: "\n")
+        #expect(first.count >= 1 && first.count < 40, "\(first.count) lines before Ctrl-C")
+
+        let resumed = try isbnscan(arguments)
+        #expect(resumed.status == 0)
+        let lines = try String(contentsOfFile: out, encoding: .utf8).split(separator: "\n")
+        #expect(Array(lines.prefix(first.count)) == first)
+        let files = lines.map { (try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])?["file"] as? String }
+        #expect(files == (0..<40).map { String(format: "\(shelf.path)/img%03d.png", $0) })
+    }
+
     /// A writer that cannot get the lock in time stops, says why, and prints nothing it did not record.
     @Test func aResultThatCannotBeRecordedStopsTheRunAndIsNotPrinted() throws {
         let shelf = try Shelf(["a.png": "isbn/png-gray8.png", "b.png": "isbn/png-rgb8.png"])
@@ -173,7 +253,7 @@ import TestSupport
         let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         #expect(process.terminationStatus == 0)
-        #expect(stderr == "\(other): added 1 file, 1 sighting, 0 refused codes\n")
+        #expect(stderr == "\(other): added 1 file, 1 sighting, 0 refused codes, 0 book lookups\n")
     }
 
     /// With --db, -o holds every file's result, the catalogue's for unchanged files, in input order.
@@ -253,7 +333,7 @@ import TestSupport
             let out = shelf.path + "/out\(index)"
             let run = try isbnscan(["scan", "--addons", "--db", db, "-o", out] + format + [photo])
             #expect(run.status == 0)
-            let note = "Note: \(db): upgrading the catalogue from schema version 4 to 5 (isbnscan versions before it cannot write it afterwards)\n"
+            let note = "Note: \(db): upgrading the catalogue from schema version 4 to 6 (isbnscan versions before it cannot write it afterwards)\n"
             #expect(run.stderr.hasPrefix(index == 0 ? note + "\(photo): unchanged since" : "\(photo): unchanged since"), "\(format)")
             #expect(try String(contentsOfFile: out, encoding: .utf8) == fresh[format], "\(format)")
         }
@@ -279,7 +359,7 @@ import TestSupport
         let out = shelf.path + "/out.jsonl"
         let run = try isbnscan(["scan", "--json", "--db", db, "-o", out, photo])
         #expect(run.status == 4)
-        #expect(run.stderr.hasPrefix("Note: \(db): upgrading the catalogue from schema version 4 to 5"))
+        #expect(run.stderr.hasPrefix("Note: \(db): upgrading the catalogue from schema version 4 to 6"))
         #expect(!run.stderr.contains("unchanged since"))
         #expect(try String(contentsOfFile: out, encoding: .utf8) == fresh.stdout)
         // Scanned again, its row is whole: the next run finds it unchanged.
@@ -304,6 +384,21 @@ import TestSupport
         #expect(!run.stderr.contains("unchanged since"))
         #expect(!FileManager.default.fileExists(atPath: out))
         #expect(try FileManager.default.contentsOfDirectory(atPath: shelf.path).filter { $0.contains(".isbnscan-") } == [])
+    }
+
+    /// A file's row the catalogue cannot read (its table damaged) stops the run with the
+    /// catalogue's error before anything is scanned: the file is not taken for a new one.
+    @Test func aFileRowThatCannotBeReadStopsTheRunBeforeScanning() throws {
+        let shelf = try Shelf(["a.png": "isbn/png-gray8.png"])
+        defer { shelf.remove() }
+        let db = shelf.path + "/books.db", photo = shelf.path + "/a.png"
+        #expect(try isbnscan(["scan", "--db", db, photo]).status == 0)
+        try Connection(path: db).execute("ALTER TABLE files RENAME COLUMN content_hash TO hash")
+        let run = try isbnscan(["scan", "--db", db, photo])
+        #expect(run.status == 1)
+        #expect(run.stdout == "")
+        #expect(run.stderr.hasPrefix("Error: \(db): no such column: content_hash (SQLite 1) in: SELECT id, path, name, size"), "\(run.stderr)")
+        #expect(!run.stderr.contains("not recorded"), "\(run.stderr)")
     }
 
     /// A closed pipe stops a --db run as it stops one without --db.
@@ -376,12 +471,12 @@ import TestSupport
         #expect(stats.stderr == "")
         let merge = try isbnscan(["catalog", "merge", "--db", target, old])
         #expect(merge.status == 0)
-        #expect(merge.stderr == "\(old): added 0 files, 0 sightings, 0 refused codes\n")
+        #expect(merge.stderr == "\(old): added 0 files, 0 sightings, 0 refused codes, 0 book lookups\n")
         #expect(try Catalog(path: old, access: .read).openedVersion == 2)
         let scan = try isbnscan(["scan", "--db", old, shelf.path + "/a.png"])
         #expect(scan.status == 0)
-        #expect(scan.stderr == "Note: \(old): upgrading the catalogue from schema version 2 to 5 (isbnscan versions before it cannot write it afterwards)\n")
-        #expect(try Catalog(path: old, access: .read).openedVersion == 5)
+        #expect(scan.stderr == "Note: \(old): upgrading the catalogue from schema version 2 to 6 (isbnscan versions before it cannot write it afterwards)\n")
+        #expect(try Catalog(path: old, access: .read).openedVersion == 6)
     }
 
     /// A --db where the user may not create files: what to act on, not SQLite's words; reading a
@@ -420,7 +515,7 @@ import TestSupport
         #expect(try isbnscan(["scan", "--db", b, shelf.path]).status == 0)
         let merge = try isbnscan(["catalog", "merge", "--db", a, b])
         #expect(merge.status == 0)
-        #expect(merge.stderr == "\(b): added 0 files, 0 sightings, 0 refused codes\n")
+        #expect(merge.stderr == "\(b): added 0 files, 0 sightings, 0 refused codes, 0 book lookups\n")
         #expect(try stats(a).hasPrefix("books: 5 (5 sightings, 0 from a camera)\nfiles: 5 "))
     }
 }
@@ -435,6 +530,10 @@ import TestSupport
         let nul = try isbnscan(["scan", "--files-from", "/dev/zero", "-0"])
         #expect(nul.status == 1)
         #expect(nul.stderr == "Error: /dev/zero: the file list is longer than 32 MiB; give it in parts\n")
+        // The issue's own command: the list on standard input.
+        let piped = try isbnscan(["scan", "--files-from", "-", "-0"], stdinFile: "/dev/zero")
+        #expect(piped.status == 1)
+        #expect(piped.stderr == "Error: standard input: the file list is longer than 32 MiB; give it in parts\n")
         let shelf = try Shelf(["list.txt": "text:" + String(repeating: "a", count: 5000) + "\n"])
         defer { shelf.remove() }
         let long = try isbnscan(["scan", "--files-from", shelf.path + "/list.txt"])

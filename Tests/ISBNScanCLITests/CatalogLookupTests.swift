@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Catalog
 import Foundation
 import Testing
@@ -53,6 +54,21 @@ import TestSupport
         #expect(lines[0].hasPrefix(#"{"isbn13": "9780306406157", "found": true, "title": "Signals & systems", "#))
         #expect(lines[1].hasPrefix(#"{"isbn13": "9780553293357", "found": false, "#))
         #expect(try server.log().count == requests + 1)
+    }
+
+    /// `catalog merge` takes the other catalogue's answers with its books, and says how many.
+    @Test func mergeSaysHowManyLookupsItTook() throws {
+        let (shelf, db) = try Self.catalogued()
+        defer { shelf.remove() }
+        let server = try ProviderServer()
+        #expect(try isbnscan(["catalog", "lookup", "--db", db], environment: Self.environment(server.base)).status == 4)
+        let target = shelf.path + "/target.db"
+        let merge = try isbnscan(["catalog", "merge", "--db", target, db])
+        #expect(merge.status == 0)
+        #expect(merge.stderr == "\(db): added 2 files, 2 sightings, 0 refused codes, 2 book lookups\n")
+        #expect(try isbnscan(["catalog", "list", "--db", target]).stdout.contains("/a.png | Signals & systems / "))
+        let again = try isbnscan(["catalog", "merge", "--db", target, db])
+        #expect(again.stderr == "\(db): added 0 files, 0 sightings, 0 refused codes, 0 book lookups\n")
     }
 
     /// Each fault: one `Error:` line naming the provider and the cause, exit 1, the files and

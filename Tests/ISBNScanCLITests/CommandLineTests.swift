@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 import Testing
 @testable import ISBNScanCLI
@@ -289,6 +290,21 @@ import TestSupport
         for long in guide.long { #expect(man.contains("\\fB\\-\\-\(long.replacingOccurrences(of: "-", with: "\\-"))\\fR"), "man page lacks --\(long)") }
     }
 
+    /// The subcommands whose guide describes options in its prose (catalog's table is of its
+    /// actions): every option `--help` lists is named, backquoted, in the guide and in the man page.
+    @Test(arguments: ["catalog", "lookup", "ranges"])
+    func guideAndManPageNameEveryOption(command: String) throws {
+        let spec = try #require(ISBNScanCommand.specs[command])
+        let help = try Self.helpOptions(of: command)
+        #expect(help.long == Set(spec.options.map(\.long)).union(["help"]))
+        let guide = try String(contentsOfFile: "\(Self.repository)/Documentation/\(command).md", encoding: .utf8)
+        let man = try isbnscan(["help", "--man"]).stdout
+        for option in spec.options {
+            #expect(guide.contains("`--\(option.long)"), "Documentation/\(command).md does not name --\(option.long)")
+            #expect(man.contains("\\fB\\-\\-\(option.long.replacingOccurrences(of: "-", with: "\\-"))\\fR"), "man page lacks --\(option.long)")
+        }
+    }
+
     /// README is a first screen: at most 300 lines, a five-command quick start in the first 40,
     /// a section with an example for every subcommand (and one named for the catalogue), and
     /// links that lead to files that exist (a guide per subcommand among them).
@@ -320,8 +336,14 @@ import TestSupport
         }
     }
 
-    @Test func versionIsPrinted() throws {
-        #expect(try isbnscan(["--version"]).stdout == "isbnscan \(ISBNScanCommand.version)\n")
+    /// `--version` names the commit the build was given (make: ISBNSCAN_COMMIT, from git
+    /// describe), and only the version without one (a plain `swift build`, a tarball).
+    @Test func versionIsPrintedWithTheCommitBuiltFrom() throws {
+        let given = ProcessInfo.processInfo.environment["ISBNSCAN_COMMIT"] ?? ""
+        #expect(ISBNScanCommand.commit == given)
+        let run = try isbnscan(["--version"])
+        #expect(run.status == 0)
+        #expect(run.stdout == (given.isEmpty ? "isbnscan 0.2.0\n" : "isbnscan 0.2.0 (commit \(given))\n"))
     }
 
     @Test func parserHandlesBundlesEqualsAndDoubleDash() throws {

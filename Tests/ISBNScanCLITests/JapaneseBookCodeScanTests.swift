@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 import Testing
 import TestSupport
@@ -43,6 +44,33 @@ import TestSupport
             + #"(General/Monograph/Japanese literature: criticism, essays, other), 1500 yen before tax), not an ISBN; "#
             + #"the ISBN is the other barcode of the pair"}]"#))
         #expect(run.stdout.contains(#""verdict": "rejected", "reason": "jp-book-code", "jp_book_code": {"code": "1920095015002", "c_code": "0095", "#))
+    }
+
+    static let described = "C-code 3055 専門/単行本/電子通信 (Specialist/Monograph/Electronics, telecommunications), 3200 yen before tax"
+
+    /// The catalogue keeps the second row with its book, from a file or from the camera (whose
+    /// sightings have no file record), through a merge: `catalog list` shows it, as text and
+    /// JSON, and the CSV export has its C-code and price.
+    @Test func theCatalogueKeepsTheSecondRowWithItsBook() throws {
+        let shelf = try Shelf(["two-rows.png": "jpbook/two-rows.png", "a.png": "isbn/png-gray8.png"])
+        defer { shelf.remove() }
+        let files = shelf.path + "/files.db", camera = shelf.path + "/camera.db", merged = shelf.path + "/merged.db"
+        #expect(try isbnscan(["scan", "--db", files, shelf.path + "/two-rows.png", shelf.path + "/a.png"]).status == 0)
+        let fake = CameraCommandTests.Fake(["FRAMES": "\(Self.folder)/two-rows.png", "FPS": "0"])
+        #expect(try fake.run(["--roi", "0,0,1,1", "--max-frames", "60", "--db", camera]).status == 0)
+        #expect(try isbnscan(["catalog", "merge", "--db", merged, camera]).status == 0)
+        for db in [files, camera, merged] {
+            let list = try isbnscan(["catalog", "list", "--db", db]).stdout.split(separator: "\n")
+            #expect(list.first?.hasPrefix("9784048930659 978-4-04-893065-9 978-4 1 ") == true, "\(db)")
+            #expect(list.first?.hasSuffix(" | " + Self.described) == true, "\(db)")
+            let json = try isbnscan(["catalog", "list", "--json", "--db", db]).stdout
+            #expect(json.contains(#""price": null, "jp_book_code": \#(Self.secondRow), "count": 1, "#), "\(db)")
+        }
+        let rows = try isbnscan(["catalog", "export", "--db", files]).stdout.components(separatedBy: "\r\n")
+        #expect(rows[0].hasSuffix(",addon,price,title,authors,publisher,year,c_code"))
+        #expect(rows[1].hasSuffix("/two-rows.png,,JPY 3200,,,,,3055"))
+        #expect(rows[2].hasSuffix("/a.png,,,,,,,"))
+        #expect(try isbnscan(["catalog", "list", "--db", files]).stdout.split(separator: "\n").last?.hasSuffix("/a.png") == true)
     }
 
     /// The camera on the fake device, the two-row barcode (zint) in view: the ISBN printed with

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 import Testing
 import TestSupport
@@ -37,6 +38,25 @@ import TestSupport
             """)
         #expect(try server.log().map(\.path) == ["/books/v1/volumes?q=isbn:9781234567897",
                                                  "/api/books?bibkeys=ISBN:9781234567897&format=json&jscmd=data"])
+    }
+
+    /// libcurl takes the proxy from the environment, as curl does: the request for a host that
+    /// does not resolve goes to the proxy (here the provider server, which answers it), with
+    /// the whole URL as its target; no_proxy names the hosts asked directly.
+    @Test func theProxyComesFromTheEnvironment() throws {
+        let server = try ProviderServer()
+        var proxied = environment(nil, base: "http://books.example.invalid")
+        proxied["http_proxy"] = "http://127.0.0.1:\(server.port)"
+        let run = try isbnscan(["lookup", "--provider", "openlibrary", "0-451-52653-8"], environment: proxied)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.hasPrefix("9780451526533: The adventures of Tom Sawyer / Mark Twain; "))
+        #expect(try server.log().map(\.path)
+                == ["http://books.example.invalid/api/books?bibkeys=ISBN:9780451526533&format=json&jscmd=data"])
+        proxied["no_proxy"] = "books.example.invalid"
+        let direct = try isbnscan(["lookup", "--provider", "openlibrary", "0-451-52653-8"], environment: proxied)
+        #expect(direct.status == 1)
+        #expect(direct.stdout.hasPrefix("9780451526533: lookup failed: openlibrary: cannot resolve books.example.invalid ("))
+        #expect(try server.log().count == 1)
     }
 
     @Test func invalidISBNIsRefusedBeforeAnyRequest() throws {

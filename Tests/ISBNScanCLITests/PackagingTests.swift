@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 import Testing
 @testable import ISBNScanCLI
@@ -34,6 +35,15 @@ struct PackagingTests {
         return line.map { (String($0.split(separator: " ")[2]) as NSString).deletingLastPathComponent }
     }
 
+    /// The commit make builds this checkout as (ISBNSCAN_COMMIT when make test passes it down,
+    /// else the Makefile's `git describe`), which the binaries it makes name in `--version`.
+    func commit() throws -> String {
+        if let given = ProcessInfo.processInfo.environment["ISBNSCAN_COMMIT"] { return given }
+        let describe = try run(["/usr/bin/git", "describe", "--always", "--abbrev=12", "--match=NONE", "--dirty=-modified"])
+        try #require(describe.status == 0, "\(describe.stderr)")
+        return describe.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
     /// Checks that `binary` runs on Debian libraries alone: no runpath, no Swift library needed,
     /// every library resolved under /lib or /usr/lib, and it runs with an empty environment.
     func checkStandalone(_ binary: String) throws {
@@ -54,7 +64,8 @@ struct PackagingTests {
         }
         let version = try run(["/usr/bin/env", "-i", binary, "--version"])
         #expect(version.status == 0)
-        #expect(version.stdout == "isbnscan \(ISBNScanCommand.version)\n")
+        let commit = try commit()
+        #expect(version.stdout == "isbnscan \(ISBNScanCommand.version)\(commit.isEmpty ? "" : " (commit \(commit))")\n")
         let scan = try run(["/usr/bin/env", "-i", binary, "scan", "\(testImages)/isbn/png-gray8.png"])
         #expect(scan.status == 0)
         #expect(scan.stdout == "9780306406157\n")
@@ -89,7 +100,7 @@ struct PackagingTests {
             #expect((attributes[.posixPermissions] as? Int) == mode, "\(file)")
         }
         try checkStandalone("\(root)/opt/books/bin/isbnscan")
-        // About 9 MB stripped; Foundation linked in (an `import Foundation` in Sources) adds ~50 MB.
+        // About 11 MB stripped; Foundation linked in (an `import Foundation` in Sources) adds ~50 MB.
         let size = try #require(try FileManager.default.attributesOfItem(atPath: "\(root)/opt/books/bin/isbnscan")[.size] as? Int)
         #expect(size < 20_000_000, "the installed binary is \(size) bytes: is Foundation linked in?")
         // The installed page and completions are what this build generates from its tables.
@@ -101,10 +112,56 @@ struct PackagingTests {
         let uninstall = try run(["/usr/bin/make", "--no-print-directory", "uninstall", "DESTDIR=\(root)", "PREFIX=/opt/books"])
         #expect(uninstall.status == 0)
         for (file, _) in files { #expect(!FileManager.default.fileExists(atPath: "\(root)/opt/books/\(file)"), "\(file)") }
+        // Every folder below DESTDIR was made by the install: none is left.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: root) == [])
+    }
+
+    /// Every file and folder under `root` (relative paths, folders ending in "/").
+    func tree(_ root: String) -> [String] {
+        var found: [String] = []
+        let walk = FileManager.default.enumerator(atPath: root)
+        while let path = walk?.nextObject() as? String {
+            var isFolder: ObjCBool = false
+            _ = FileManager.default.fileExists(atPath: "\(root)/\(path)", isDirectory: &isFolder)
+            found.append(path + (isFolder.boolValue ? "/" : ""))
+        }
+        return found.sorted()
+    }
+
+    /// make install into a prefix (no DESTDIR: mandb indexes the page), the page read with man
+    /// (which caches it formatted in cat1), then make uninstall: the prefix is as it was, the
+    /// folders that were there before kept, with what they held.
+    @Test func uninstallLeavesThePrefixAsItWas() throws {
+        let root = try scratch("prefix")
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let prefix = root + "/local"
+        try FileManager.default.createDirectory(atPath: prefix + "/bin", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: prefix + "/share/man", withIntermediateDirectories: true)
+        try "#!/bin/sh\n".write(toFile: prefix + "/bin/other-tool", atomically: true, encoding: .utf8)
+        let before = tree(root)
+        let make = ["/usr/bin/make", "--no-print-directory"]
+        let install = try run(make + ["install", "PREFIX=\(prefix)"])
+        #expect(install.status == 0, "\(install.stderr)")
+        #expect(install.stdout.hasSuffix("make install: \(prefix)/bin/isbnscan, its man page and completions; make uninstall PREFIX=\(prefix) removes them\n"))
+        let installed = tree(root)
+        for path in ["local/bin/isbnscan", "local/share/man/man1/isbnscan.1", "local/share/man/index.db",
+                     "local/share/isbnscan/install-manifest", "local/share/zsh/site-functions/_isbnscan"] {
+            #expect(installed.contains(path), "\(path) not installed: \(installed)")
+        }
+        // mandb made cat1, where man keeps the page it formats.
+        #expect(installed.contains("local/share/man/cat1/"))
+        let page = try run(["/usr/bin/env", "MANPAGER=cat", "MANWIDTH=80", "/usr/bin/man", "-M", prefix + "/share/man", "isbnscan"])
+        #expect(page.status == 0, "\(page.stderr)")
+        #expect(page.stdout.contains("isbnscan"))
+        #expect(tree(root).contains("local/share/man/cat1/isbnscan.1.gz"))
+        let uninstall = try run(make + ["uninstall", "PREFIX=\(prefix)"])
+        #expect(uninstall.status == 0, "\(uninstall.stderr)")
+        #expect(tree(root) == before)
     }
 
     @Test func debPackageUnpacksAndScans() throws {
-        let build = try run(["/usr/bin/make", "--no-print-directory", "deb"])
+        let maintainer = "isbnscan tests <tests@isbnscan.example>"
+        let build = try run(["/usr/bin/make", "--no-print-directory", "deb", "DEB_MAINTAINER=\(maintainer)"])
         #expect(build.status == 0, "\(build.stderr)")
         // (The linker's warning about mktemp in Foundation may appear when the binary is linked.)
         #expect(!build.stderr.contains("dpkg-shlibdeps: warning") && !build.stderr.contains("dpkg-deb: warning"), "\(build.stderr)")
@@ -119,6 +176,7 @@ struct PackagingTests {
         #expect(try field("Version") == ISBNScanCommand.version)
         #expect(try field("Architecture") == arch)
         #expect(try field("Section") == "utils")
+        #expect(try field("Maintainer") == maintainer)
         let depends = try field("Depends")
         for package in ["libc6 (>= ", "libzbar0 (>= ", "libpng16-16 (>= ", "libdeflate0 (>= ", "libjpeg62-turbo (>= ", "libexif12 (>= ",
                         "libsqlite3-0"] {
@@ -148,7 +206,7 @@ struct PackagingTests {
         let packaged = try run(["/usr/bin/env", "-i", binary, "scan", "-r", "--json", "--all", "-j", "2", testImages])
         let built = try isbnscan(["scan", "-r", "--json", "--all", "-j", "2", testImages])
         #expect(packaged.status == 1)  // TestImages/corrupt
-        #expect(packaged.stdout.split(separator: "\n").count == 103)  // one JSON line per image file in TestImages
+        #expect(packaged.stdout.split(separator: "\n").count == 104)  // one JSON line per image file in TestImages
         #expect(packaged.stdout == built.stdout)
 
         // Installed-Size (KiB) matches the unpacked files; the man page is this build's, gzipped.
@@ -157,6 +215,12 @@ struct PackagingTests {
         #expect(abs(size - (Int(du) ?? 0)) <= 8, "Installed-Size \(size), du \(du)")
         let page = try run(["/bin/gzip", "-dc", "\(root)/usr/share/man/man1/isbnscan.1.gz"])
         #expect(page.stdout == (try isbnscan(["help", "--man"])).stdout)
+
+        // lintian (when installed: it is not among make test's packages) finds no error or warning.
+        if FileManager.default.isExecutableFile(atPath: "/usr/bin/lintian") {
+            let lintian = try run(["/usr/bin/lintian", "--fail-on", "error,warning", deb])
+            #expect(lintian.status == 0, "\(lintian.stdout)\(lintian.stderr)")
+        }
 
         // apt accepts it (a simulation: nothing is installed).
         let apt = try run(["/usr/bin/apt-get", "install", "--simulate", "--no-install-recommends", deb])

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Testing
 @testable import ISBN
 
@@ -29,6 +30,25 @@ import Testing
         #expect(code.priceYen == nil)
         #expect(code.priceText == "100000 yen or more")
         #expect(code.subject?.ja == "自然科学総記")
+    }
+
+    /// The Japan ISBN Agency's table as its copies give it (JapaneseBookCode's sources): every
+    /// audience and format, and which subject numbers are used.
+    @Test func theTableIsTheAgencys() {
+        #expect((0...9).map { JapaneseBookCode.audiences[$0]!.ja } == [
+            "一般", "教養", "実用", "専門", "検定教科書・消費税非課税品・その他", "婦人", "学参I（小中）", "学参II（高校）", "児童", "雑誌扱い",
+        ])
+        #expect((0...9).map { JapaneseBookCode.formats[$0]!.ja } == [
+            "単行本", "文庫", "新書", "全集・双書", "ムック・その他", "事・辞典", "図鑑", "絵本", "磁性媒体など", "コミック",
+        ])
+        #expect(JapaneseBookCode.subjects.keys.sorted() == [
+            0, 1, 2, 4, 10, 11, 12, 14, 15, 16, 20, 21, 22, 23, 25, 26, 30, 31, 32, 33, 34, 36, 37, 39,
+            40, 41, 42, 43, 44, 45, 47, 50, 51, 52, 53, 54, 55, 56, 57, 58, 60, 61, 62, 63, 65,
+            70, 71, 72, 73, 74, 75, 76, 77, 78, 79, 80, 81, 82, 84, 85, 87, 90, 91, 92, 93, 95, 97, 98,
+        ])
+        #expect([31, 39, 58, 65, 76, 78, 93, 98].map { JapaneseBookCode.subjects[$0]!.ja } == [
+            "政治－含む国防軍事", "民族・風習", "その他の工業", "交通・通信", "諸芸・娯楽", "日記・手帳", "日本文学、小説・物語", "外国文学、その他",
+        ])
     }
 
     @Test func anUnusedSubjectNumberHasNoName() throws {

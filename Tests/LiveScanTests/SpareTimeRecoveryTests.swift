@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Testing
 import Capture
 import Imaging
@@ -91,6 +92,17 @@ import Glibc
         #expect(scanner.recoveryAttempts == 2)
         #expect(scanner.scan(Self.stripes(left: 700)).codes.isEmpty)
         #expect(scanner.recoveryAttempts == 3)
+    }
+
+    /// A place where an attempt read a code is a barcode: the attempts that read nothing there
+    /// after it (a blurred book held by hand reads in some frames only) do not back off.
+    @Test func aPlaceThatReadDoesNotBackOff() {
+        let scanner = FrameScanner(region: .band, spareTime: .inline)
+        #expect(scanner.scan(Self.band(frame: 0)).isbns.map(\.isbn13) == ["9780262510875"])
+        for _ in 0..<4 { #expect(scanner.scan(Self.stripes(left: 400)).codes.isEmpty) }
+        #expect(scanner.recoveryAttempts == 5)
+        #expect(scanner.scan(Self.band(frame: 1)).isbns.map(\.isbn13) == ["9780262510875"])
+        #expect(scanner.recoveryAttempts == 6)
     }
 
     /// A blank band costs nothing more: nothing barcode-like, no attempt.

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """A local stand-in for Open Library, Google Books and NDL Search, for the lookup tests.
 
 Usage: provider_server.py LOG MODE [ARG]   (prints the port it listens on, then serves until killed)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Testing
 import Imaging
 import TestSupport
@@ -5,9 +6,15 @@ import TestSupport
 
 /// Reading out-of-focus barcodes by fitting the symbol's structure (issue 11). The pictures
 /// (``BlurredEAN13``) take their bars from GS1's table, not from the decoder's patterns.
+extension Double {
+    /// 1 or −1 by the sign; `nil` for a value within 0.5 of zero.
+    var nonZeroSign: Double? { abs(self) < 0.5 ? nil : (self > 0 ? 1 : -1) }
+}
+
 @Suite struct EANTemplateDecoderTests {
-    static func blurred(_ digits: String, module: Double, radius: Double, seed: UInt32 = 1) -> LuminanceImage {
-        BlurredEAN13.picture(digits, module: module, radius: radius, seed: seed)
+    static func blurred(_ digits: String, module: Double, radius: Double, seed: UInt32 = 1, height: Int = 150,
+                        top: Int = 40, barHeight: Int = 70) -> LuminanceImage {
+        BlurredEAN13.picture(digits, module: module, radius: radius, seed: seed, height: height, top: top, barHeight: barHeight)
     }
 
     /// The profile along the middle row band (mean of rows 60…89).
@@ -69,6 +76,47 @@ import TestSupport
             let report = MultiPassDecoder(scanner: BarcodeScanner(), effort: effort).decode(blend)
             #expect(report.isbns.isEmpty, "\(effort): \(report.isbns)")
         }
+    }
+
+    /// A label whose quiet zones are 7 modules, on a darker cover, in a barcode-like region 1.6
+    /// times as wide as the symbol (type beside it): 5 of the region's modules are 8 of the
+    /// symbol's, longer than either quiet zone, yet the light stretches either side, paired by the
+    /// module their own distance gives, are the symbol's ends.
+    @Test func quietZonesShorterThanTheRegionSuggestsArePairedByTheirDistance() throws {
+        let module = 2.0
+        let image = Self.blurred("9782628666301", module: module, radius: 1.0 * module, seed: 5)
+        var samples = Self.profile(image)
+        let start = 40 + 12 * module, end = start + 95 * module
+        // The label: 7 modules of paper either side of the symbol; the cover beyond it is grey.
+        for i in samples.indices where Double(i) < start - 7 * module || Double(i) > end + 7 * module { samples[i] = 120 }
+        let guesses = EANTemplateDecoder.quietZones(samples, center: (start + end) / 2, width: 1.6 * 95 * module)
+        let pair = try #require(guesses.first)
+        #expect(guesses.count == 1)
+        #expect(abs(pair.0 - start) <= 2 * module && abs(pair.1 - end) <= 2 * module, "\(pair) for \(start)...\(end)")
+        let reading = try #require(EANTemplateDecoder.decode(samples, around: ((start + end) / 2, 1.6 * 95 * module)))
+        #expect(reading.digits.map(String.init).joined() == "9782628666301")
+    }
+
+    /// A defocused symbol turned by 4°: from a direction 4° or 7° off, or right, the direction
+    /// measured from the bars themselves is the symbol's to within half a degree, and the fit
+    /// reads it along that direction.
+    @Test(arguments: [-4.0, 3.0, 0.0])
+    func theBarsDirectionIsMeasuredFromTheBars(offset: Double) throws {
+        let upright = Self.blurred("9780306406157", module: 2, radius: 2, seed: 9, height: 260, top: 60, barHeight: 140)
+        let (turned, _) = upright.rotated(degrees: 4)
+        let truth = try #require(EANTemplateDecoder.refinedAngle(in: turned, around: Self.region(in: turned, angle: 0)).nonZeroSign)
+        let start = truth * 4 + offset
+        let measured = EANTemplateDecoder.refinedAngle(in: turned, around: Self.region(in: turned, angle: start))
+        #expect(abs(measured - truth * 4) <= 0.5, "from \(start): \(measured)")
+        var candidate = Self.region(in: turned, angle: start)
+        candidate.angle = measured
+        #expect(MultiPassDecoder.templateSymbols(turned, around: candidate).map(\.data) == ["9780306406157"])
+    }
+
+    /// The middle of `image` as a barcode-like region at `angle`, as the map gives one.
+    static func region(in image: LuminanceImage, angle: Double) -> Candidate {
+        Candidate(rect: PixelRect(x: image.width / 2 - 110, y: image.height / 2 - 60, width: 220, height: 120), angle: angle,
+                  inverted: false, blocks: 60, coherence: 0.95, edges: 60)
     }
 
     /// Stripes with quiet zones either side (a grating, a fence): no code fits well enough.

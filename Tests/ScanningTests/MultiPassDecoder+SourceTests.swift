@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 import Testing
 @testable import Imaging
@@ -45,6 +46,23 @@ import TestSupport
         let read = try bytesReadByThisThread() - before
         #expect(result.report.codes.map(\.symbol.pass) == [.full], "the half-size look did not settle it: both decodes happened")
         #expect(read >= size && read < size + 4096, "\(read) bytes read of a \(size)-byte file")
+    }
+
+    /// A 1.9-megapixel JPEG of a label with 1.6-pixel modules: halved for the first look, its
+    /// bars average to grey and nothing looks like a barcode. `fast` ends there; `normal` looks
+    /// at the photo in full (up to ``DecodingPolicy/fullLookUpToPixels``) and reads it.
+    @Test func aPhotoWhoseBarsHalvingLosesIsLookedAtInFullBeyondFast() throws {
+        let path = "\(testImages)/blur-light/motion-along-fine-bars.jpg"
+        let source = try ImageSource(path: RawPath(path))
+        let preview = try source.decode(halvingJPEGAbovePixels: DecodingPolicy().previewAbovePixels)
+        #expect(preview.scale == 2 && CandidateMap.find(in: preview.image).isEmpty)
+        let fast = try MultiPassDecoder(scanner: BarcodeScanner(), policy: DecodingPolicy(effort: .fast)).decode(source)
+        #expect(fast.report.codes.isEmpty)
+        let normal = try MultiPassDecoder(scanner: BarcodeScanner(), policy: DecodingPolicy()).decode(source)
+        #expect(normal.report.isbns.map(\.isbn13) == ["9788821279720"])
+        var smaller = DecodingPolicy()
+        smaller.fullLookUpToPixels = 1_000_000
+        #expect(try MultiPassDecoder(scanner: BarcodeScanner(), policy: smaller).decode(source).report.codes.isEmpty)
     }
 
     /// A big JPEG whose half-size look finds a barcode-like region but reads nothing is decoded

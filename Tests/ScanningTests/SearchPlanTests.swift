@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 import Testing
 import ISBN
@@ -15,8 +16,8 @@ import TestSupport
         let normal = SearchPlan(effort: .normal, region: rect).stages
         let thorough = SearchPlan(effort: .thorough, region: rect).stages
         #expect(fast.map(\.kind) == [.firstLook, .map, .fullScan])
-        #expect(normal.map(\.kind) == [.firstLook, .map, .fullScan, .recovery, .symbolFit])
-        #expect(thorough.map(\.kind) == [.firstLook, .map, .fullScan, .recovery, .symbolFit, .recovery])
+        #expect(normal.map(\.kind) == [.firstLook, .map, .fullScan, .recovery, .symbolFit, .coarseFit])
+        #expect(thorough.map(\.kind) == [.firstLook, .map, .fullScan, .recovery, .symbolFit, .coarseFit, .recovery])
         #expect(Array(normal.prefix(fast.count)) == fast)
         #expect(Array(thorough.prefix(normal.count)) == normal)
         // thorough's own stage scans every line and holds every normal pass and its own.
@@ -25,9 +26,27 @@ import TestSupport
         #expect(Array(last.passes.prefix(normal[3].passes.count)) == normal[3].passes)
     }
 
+    /// A symbol of 3-pixel modules defocused by 2 modules, printed grey (40 % of the contrast):
+    /// its edges are too soft for any block of the map at full size, so `fast` finds nothing
+    /// barcode-like and ends; the coarse stage of `normal` maps it at half size and the fit reads
+    /// it there.
+    @Test func aDefocusedSymbolTheMapMissesIsFoundAtHalfScale() {
+        let sharp = BlurredEAN13.picture("9780306406157", module: 3, radius: 6, sigma: 2, seed: 4, height: 300, top: 60,
+                                         barHeight: 180)
+        let image = LuminanceImage(width: sharp.width, height: sharp.height,
+                                   pixels: sharp.pixels.map { UInt8(max(0, min(255, 160 + (Double($0) - 160) * 0.4))) })
+        #expect(CandidateMap.find(in: image).isEmpty)
+        #expect(MultiPassDecoder(scanner: BarcodeScanner(), effort: .fast).decode(image).codes.isEmpty)
+        for effort in [Effort.normal, .thorough] {
+            let report = MultiPassDecoder(scanner: BarcodeScanner(), effort: effort).decode(image)
+            #expect(report.isbns.map(\.isbn13) == ["9780306406157"], "\(effort)")
+            #expect(report.codes.map(\.symbol.pass) == [.symbolFit], "\(effort)")
+        }
+    }
+
     @Test func aPlanSkipsTheFirstLookAReducedCopyAlreadyHad() {
         let plan = SearchPlan(effort: .normal, region: PixelRect(x: 0, y: 0, width: 4000, height: 3000), firstLookDone: true)
-        #expect(plan.stages.map(\.kind) == [.map, .fullScan, .recovery, .symbolFit])
+        #expect(plan.stages.map(\.kind) == [.map, .fullScan, .recovery, .symbolFit, .coarseFit])
     }
 
     /// The camera's spare-time plan: the stages of `normal` after the map, the fit before the

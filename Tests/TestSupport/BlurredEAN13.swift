@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Imaging
 
 /// Test pictures of out-of-focus EAN-13 symbols, rendered independently of the decoders: the

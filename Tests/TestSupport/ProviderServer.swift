@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// `Tests/ProviderServer/provider_server.py` running on 127.0.0.1: a local Open Library, Google

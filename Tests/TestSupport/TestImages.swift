@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// `TestImages/` of this checkout, found from this file's path (every test target's one

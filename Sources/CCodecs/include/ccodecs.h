@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /*
  * CCodecs — the only place in isbnscan where libpng and libjpeg run.
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /*
  * CCurl — libcurl for the book lookup, opened on first use (see cloader.h): with its TLS,
  * Kerberos, LDAP, SSH and IDN libraries libcurl is some thirty shared objects, which a scan

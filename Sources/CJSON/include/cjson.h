@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /*
  * CJSON — json-c for the lookup's response parsing, opened on first use (see cloader.h): only
  * the book lookup reads JSON, so a scan never maps it.

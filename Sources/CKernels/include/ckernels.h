@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /*
  * CKernels — the hot pixel loops of isbnscan's barcode map, in C so that they run on SSE2
  * vectors (every x86-64 has them; other machines get the same arithmetic one pixel at a time).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /*
  * CLoader — shared libraries opened on first use (dlopen), for the features few runs need:
  * the preview window (SDL2, which brings X11, Wayland and the audio libraries) and the rarely

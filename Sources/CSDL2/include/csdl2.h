@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /*
  * CSDL2 — SDL2 for the camera preview window, opened on first use (see cloader.h): SDL brings
  * X11, Wayland, PulseAudio and ALSA, which a scan or a camera run without --preview should not

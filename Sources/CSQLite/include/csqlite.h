@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /*
  * CSQLite — SQLite 3 for the catalogue, opened on first use (see cloader.h): only `--db` and the
  * `catalog` commands use it, so a scan of one photo does not spend its start-up binding

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /*
  * CSignals — process signals for isbnscan's command line: SIGINT/SIGTERM recorded as a flag
  * (so a long run can stop cleanly, release a camera and write what it has), and one file

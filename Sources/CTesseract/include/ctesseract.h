@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /*
  * CTesseract — Tesseract OCR (its C API, tesseract/capi.h) for `scan --text`, opened on first use
  * (see cloader.h): libtesseract brings Leptonica, libarchive, libcurl and OpenMP, which a scan of

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /*
  * CV4L2 — fixed-argument wrappers for the Video4Linux2 ioctls isbnscan uses.
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /*
  * CXML2 — libxml2 for the book lookup (NDL Search's RSS, the HTML entity table for providers'
  * text), opened on first use (see cloader.h): libxml2 brings ICU and liblzma, which a scan of

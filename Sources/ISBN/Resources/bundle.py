@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Writes Sources/ISBN/BundledRangeMessage.swift from Resources/RangeMessage.xml (make ranges-source).
 
     bundle.py RangeMessage.xml > BundledRangeMessage.swift

@@ -1,0 +1,154 @@
+// SPDX-License-Identifier: Apache-2.0
+import Foundation
+import Testing
+import TestSupport
+
+/// The Makefile's quick parts, with nothing built: which Debian packages each target installs,
+/// the .deb's maintainer, and make test's runner (Tests/quiet-run.sh).
+@Suite struct MakefileTests {
+    let repository = (testImages as NSString).deletingLastPathComponent
+
+    func make(_ arguments: [String], environment: [String: String]? = nil) throws -> Run {
+        try isbnscan(["--no-print-directory"] + arguments, environment: environment, in: repository, executable: "/usr/bin/make")
+    }
+
+    func scratch(_ name: String) throws -> String {
+        let path = NSTemporaryDirectory() + "isbnscan-\(name)-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }
+
+    /// make install (through deps) installs what the build and the features need, and none of
+    /// the tests' tools; make test (through test-deps) installs both.
+    @Test func installNeedsNoTestTool() throws {
+        let install = try make(["-n", "install"])
+        #expect(install.status == 0, "\(install.stderr)")
+        for package in ["libzbar-dev", "libsdl2-dev", "libtesseract-dev", "tesseract-ocr-eng", "binutils"] {
+            #expect(install.stdout.contains(" \(package)\""), "make install lacks \(package)")
+        }
+        let testTools = ["gcc", "util-linux", "zint", "groff-base", "man-db", "zsh", "fish", "dpkg-dev", "xvfb", "xdotool", "x11-apps",
+                         "netpbm", "libx11-dev"]
+        for package in testTools { #expect(!install.stdout.contains(" \(package)\""), "make install installs \(package)") }
+        let test = try make(["-n", "test"])
+        #expect(test.status == 0, "\(test.stderr)")
+        for package in testTools + ["libzbar-dev"] { #expect(test.stdout.contains(" \(package)\""), "make test lacks \(package)") }
+    }
+
+    /// SwiftPM passes a system library's `pkg-config --cflags` on and warns "prohibited flag(s)"
+    /// for anything but -I (SDL2's -D_REENTRANT, when CSDL2 was one, made every build print
+    /// it): each system library of Package.swift gives include folders only.
+    @Test func systemLibrariesGiveOnlyIncludeFolders() throws {
+        let manifest = try String(contentsOfFile: repository + "/Package.swift", encoding: .utf8)
+        let modules = manifest.components(separatedBy: "pkgConfig: \"").dropFirst().map { String($0.prefix { $0 != "\"" }) }
+        #expect(modules.count >= 7, "\(modules)")
+        for module in modules {
+            let flags = try isbnscan(["--cflags", module], executable: "/usr/bin/pkg-config")
+            #expect(flags.status == 0, "\(module): \(flags.stderr)")
+            let prohibited = flags.stdout.split(whereSeparator: \.isWhitespace).filter { !$0.hasPrefix("-I") }
+            #expect(prohibited.isEmpty, "pkg-config --cflags \(module) gives \(prohibited)")
+        }
+    }
+
+    /// make try-camera lists the fake camera with `devices`, then runs `camera` on it; with
+    /// PREVIEW=1 and no display, under xvfb-run, keeping the window's last picture.
+    @Test func tryCameraShowsTheFakeCameraAndWithoutADisplayKeepsThePicture() throws {
+        let env = ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"]
+        // What make -n prints, continuation lines joined and spaces squeezed.
+        func commands(_ arguments: [String], display: String? = nil) throws -> String {
+            let run = try make(["-n", "try-camera"] + arguments, environment: env.merging(display.map { ["DISPLAY": $0] } ?? [:]) { $1 })
+            #expect(run.status == 0, "\(run.stderr)")
+            return run.stdout.replacingOccurrences(of: "\\\n", with: " ").split(separator: " ", omittingEmptySubsequences: true)
+                .joined(separator: " ").replacingOccurrences(of: " \n", with: "\n")
+        }
+        let fake = "LD_PRELOAD=\(repository)/.build/fakev4l2/libfakev4l2.so"
+        let plain = try commands([])
+        #expect(plain.contains("\(fake) .build/release/isbnscan devices\n"), "\(plain)")
+        #expect(plain.contains("\(fake) FAKE_V4L2_FRAMES=TestImages/roi/band-inside.png .build/release/isbnscan camera\n"), "\(plain)")
+        let preview = try commands(["PREVIEW=1"])
+        #expect(preview.contains("xvfb-run -a .build/release/isbnscan camera --preview --continuous --max-frames 300 "
+                                 + "--preview-snapshot .build/try-camera-preview.ppm\n"), "\(preview)")
+        #expect(preview.contains("its last picture is .build/try-camera-preview.ppm (PPM)"))
+        let display = try commands(["PREVIEW=1"], display: ":7")
+        #expect(display.contains("band-inside.png .build/release/isbnscan camera --preview --continuous --max-frames 300\n"), "\(display)")
+        #expect(!display.contains("xvfb-run") && !display.contains("snapshot"))
+    }
+
+    /// The .deb's maintainer: DEB_MAINTAINER, else DEBFULLNAME and DEBEMAIL, else the git
+    /// identity of whoever builds it; a placeholder Debian rejects, or none, stops make deb
+    /// before anything is built.
+    @Test func debMaintainerIsARealAddressOrMakeDebStops() throws {
+        let home = try scratch("home")
+        defer { try? FileManager.default.removeItem(atPath: home) }
+        try "[user]\n\tname = Ada Lovelace\n\temail = ada@example.org\n".write(toFile: home + "/.gitconfig", atomically: true, encoding: .utf8)
+        let base = ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin", "HOME": home,
+                    "XDG_CONFIG_HOME": home, "GIT_CONFIG_NOSYSTEM": "1"]
+        func maintainer(_ extra: [String: String]) throws -> String {
+            let run = try make(["-s", "--eval", "show-maintainer: ; @echo '$(DEB_MAINTAINER)'", "show-maintainer"],
+                               environment: base.merging(extra) { $1 })
+            #expect(run.status == 0, "\(run.stderr)")
+            return run.stdout
+        }
+        #expect(try maintainer([:]) == "Ada Lovelace <ada@example.org>\n")
+        #expect(try maintainer(["DEBFULLNAME": "Grace Hopper", "DEBEMAIL": "grace@example.org"]) == "Grace Hopper <grace@example.org>\n")
+        #expect(try maintainer(["DEB_MAINTAINER": "Alan Turing <alan@example.org>"]) == "Alan Turing <alan@example.org>\n")
+
+        let advice = "give DEB_MAINTAINER='Your Name <you@example.org>' (or DEBFULLNAME and DEBEMAIL, or git config user.name and user.email)\n"
+        let placeholder = try make(["deb", "DEB_MAINTAINER=isbnscan developers <isbnscan@localhost>"], environment: base)
+        #expect(placeholder.status == 2)
+        #expect(placeholder.stderr.hasPrefix("deb.sh: the package needs a maintainer 'Name <address@domain>', not "
+                                             + "'isbnscan developers <isbnscan@localhost>': " + advice), "\(placeholder.stderr)")
+        #expect(!placeholder.stdout.contains("swift build"), "\(placeholder.stdout)")
+        try FileManager.default.removeItem(atPath: home + "/.gitconfig")
+        let none = try make(["deb"], environment: base)
+        #expect(none.status == 2)
+        #expect(none.stderr.hasPrefix("deb.sh: the package needs a maintainer 'Name <address@domain>': " + advice), "\(none.stderr)")
+    }
+
+    /// make test's runner keeps the whole output in its log and prints the counts; on a failure,
+    /// every line but the progress ones too, so that each failure keeps its details; meanwhile,
+    /// a line of progress now and then.
+    @Test func makeTestPrintsCountsAndFailuresInFull() throws {
+        let folder = try scratch("quiet-run")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let lines = ["[1/3] Compiling Scanning Arbiter.swift", "\t Executed 0 tests, with 0 failures (0 unexpected) in 0.0 (0.0) seconds",
+                     "◇ Test run started.", "◇ Test a() started.", "✔ Test a() passed after 0.1 seconds.",
+                     "✔ Test b(x:) with 3 test cases passed after 0.1 seconds.", "➜ Test c() skipped: \"set X=1\""]
+        func runner(_ output: [String], status: Int32) throws -> Run {
+            let script = folder + "/output.txt"
+            try (output.joined(separator: "\n") + "\n").write(toFile: script, atomically: true, encoding: .utf8)
+            return try isbnscan([repository + "/Tests/quiet-run.sh", folder + "/logs/test.log", "swift test",
+                                 "/bin/sh", "-c", "cat '\(script)'; exit \(status)"], executable: "/bin/sh")
+        }
+        let passed = try runner(lines + ["✔ Test run with 3 tests in 1 suite passed after 0.2 seconds."], status: 0)
+        #expect(passed.status == 0)
+        #expect(passed.stdout == """
+            swift test: running /bin/sh -c cat '\(folder)/output.txt'; exit 0 (whole output: \(folder)/logs/test.log)
+            swift test: 2 passed, 0 failed, 1 skipped (3 tests in 1 suite passed after 0.2 seconds.)
+
+            """)
+        #expect(try String(contentsOfFile: folder + "/logs/test.log", encoding: .utf8).hasPrefix(lines[0] + "\n" + lines[1] + "\n"))
+
+        let failure = ["✘ Test d() recorded an issue at DTests.swift:12:9: Expectation failed: (run.status → 1) == 0",
+                       "Error: a message the test printed", "✘ Test d() failed after 0.3 seconds with 1 issue.",
+                       "✘ Test run with 4 tests in 1 suite failed after 0.4 seconds with 1 issue."]
+        let failed = try runner(lines + failure, status: 1)
+        #expect(failed.status == 1)
+        #expect(failed.stdout.split(separator: "\n").dropFirst().map(String.init) == [lines[6]] + failure
+                + ["swift test: 2 passed, 1 failed, 1 skipped (4 tests in 1 suite failed after 0.4 seconds with 1 issue.)"])
+
+        // A long run prints progress (every QUIET_RUN_EVERY seconds), the build's step first.
+        let slow = try isbnscan([repository + "/Tests/quiet-run.sh", folder + "/logs/slow.log", "swift test", "/bin/sh", "-c",
+                                 "echo '[2/9] Compiling Scanning Arbiter.swift'; sleep 3; echo '✔ Test run with 0 tests in 0 suites passed after 3 seconds.'"],
+                                environment: ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin", "QUIET_RUN_EVERY": "1"],
+                                executable: "/bin/sh")
+        #expect(slow.status == 0)
+        #expect(slow.stdout.contains(" s: building (step 2/9)\n"), "\(slow.stdout)")
+        #expect(slow.stdout.hasSuffix("swift test: 0 passed, 0 failed, 0 skipped (0 tests in 0 suites passed after 3 seconds.)\n"))
+
+        let broken = try runner(["[1/3] Compiling Scanning Arbiter.swift", "Arbiter.swift:3:1: error: expected declaration"], status: 1)
+        #expect(broken.status == 1)
+        #expect(broken.stdout.split(separator: "\n").dropFirst().map(String.init) == [
+            "Arbiter.swift:3:1: error: expected declaration",
+            "swift test: no test ran (exit status 1); the output above, whole in \(folder)/logs/test.log"])
+    }
+}
