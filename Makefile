@@ -30,14 +30,15 @@
 #                        a tune part and a held-out part reported apart, read rate per blur kind and size,
 #                        generated crops without a quiet zone (cut at, inside or outside the guard bars):
 #                        reads per reader and cut, and a third blur set drawn from a camera model
-#                        (Bench/make_blur_check.py: check-a to look at, check-b kept blind) (issue 27). Every set: wrong ISBNs per effort and files a
-#                        higher effort reads less than a lower one, with a summary. BENCH_JSON=file also
-#                        writes JSON
+#                        (Bench/make_blur_check.py: check-a to look at, check-b kept blind) (issue 27).
+#                        Every set: wrong ISBNs per effort and files a higher effort reads less than a
+#                        lower one, with a summary. BENCH_JSON=file also writes JSON. Then the printed-ISBN sets of bench-text (issue 28)
 #   make bench-text    release build, then printed-ISBN reading (scan --text) on generated pages
 #                (Bench/make_text_set.py: copyright pages, back covers, Japanese lines, look-alike numbers;
 #                6-14 pt at 150-300 dpi, rotation, blur, JPEG, uneven light; a tune part and a held-out part
 #                in other fonts, reported apart): read rate, wrong ISBNs, pages without an ISBN that gave
-#                one, ms per page
+#                one, ms per page; then the corpus's real photos of book barcodes with the bars covered
+#                (Bench/make_covered_set.py), beside the plain tesseract CLI. bench-accuracy runs it too
 #   make bench-camera  release build, then `isbnscan camera` on the fake V4L2 device (tests/):
 #                frames/s at 1280x720 YUYV with the band region of interest, without and with
 #                --preview (under Xvfb when DISPLAY is unset), and what the preview costs; then
@@ -88,7 +89,7 @@ COMMIT_STAMP := $(if $(ISBNSCAN_COMMIT),.build/stamps/commit-$(ISBNSCAN_COMMIT))
 BENCH_DIR := .build/bench
 BENCH_VENV := .build/bench-venv
 BENCH_PY := $(BENCH_VENV)/bin/python
-BENCH_DEBS := zbar-tools zint python3-venv fonts-dejavu-core fonts-liberation2 fonts-freefont-ttf fonts-urw-base35
+BENCH_DEBS := zbar-tools zint python3-venv fonts-dejavu-core fonts-liberation2 fonts-freefont-ttf fonts-urw-base35 tesseract-ocr
 CORPUS ?= ../shared/corpus
 BENCH_JSON ?=
 PIP := $(BENCH_PY) -m pip install -q --disable-pip-version-check --retries 1 --timeout 30
@@ -256,6 +257,7 @@ bench-accuracy: bench-deps $(RELEASE_BIN)
 	$(BENCH_PY) Bench/make_blur_check.py --out $(BENCH_DIR)/check-a --seed 101 --per-cell 12
 	$(BENCH_PY) Bench/make_blur_check.py --out $(BENCH_DIR)/check-b --seed 103 --per-cell 12
 	$(BENCH_PY) Bench/check_blur.py --bin $(RELEASE_BIN) $(BENCH_DIR)/check-a $(BENCH_DIR)/check-b
+	$(text-bench)
 $(FAKE_V4L2): Tests/FakeV4L2/fakev4l2.c
 	@mkdir -p $(dir $@)
 	cc -O2 -shared -fPIC -o $@ $< -ljpeg -lpng
@@ -272,9 +274,17 @@ bench-camera: bench-deps test-deps $(RELEASE_BIN) $(FAKE_V4L2)
 	$(BENCH_PY) Bench/camera_blur.py --binary $(RELEASE_BIN) --fake $(FAKE_V4L2) --sets $(BENCH_DIR)/camblur \
 	  --label default --args "" $(if $(BEFORE_BIN),--label before --args "" --binary-for-label before=$(BEFORE_BIN))
 
+# Printed ISBNs: the generated pages, then the corpus's real photos of book barcodes with the bars
+# covered (skipped without the corpus), also through the plain tesseract CLI. Part of bench-accuracy too.
+define text-bench
+$(BENCH_PY) Bench/make_text_set.py --out $(BENCH_DIR)/text --count 100 --seed 31 --holdout-seed 37
+$(if $(wildcard $(CORPUS)/zxing-cpp),$(BENCH_PY) Bench/make_covered_set.py --bin $(RELEASE_BIN) --corpus $(CORPUS) --out $(BENCH_DIR)/covered)
+$(BENCH_PY) Bench/text_bench.py --bin $(RELEASE_BIN) --set $(BENCH_DIR)/text \
+  $(if $(wildcard $(CORPUS)/zxing-cpp),--covered $(BENCH_DIR)/covered --tesseract)
+endef
+
 bench-text: bench-deps $(RELEASE_BIN)
-	$(BENCH_PY) Bench/make_text_set.py --out $(BENCH_DIR)/text --count 100 --seed 31 --holdout-seed 37
-	$(BENCH_PY) Bench/text_bench.py --bin $(RELEASE_BIN) --set $(BENCH_DIR)/text
+	$(text-bench)
 
 # Concurrent catalogue writers (Bench/catalog.py: standard library only, so no bench-deps).
 BENCH_CATALOG_ARGS ?=

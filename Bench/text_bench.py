@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """Printed-ISBN reading (`isbnscan scan --text`) on the pages of make_text_set.py: read rate, wrong ISBNs, time.
 
-    text_bench.py --bin BIN --set DIR [--jobs 1]
+    text_bench.py --bin BIN [--set DIR] [--covered DIR [--tesseract]] [--jobs 1]
 
 For each part (DIR/tune, DIR/holdout), reported apart: the ISBN lines printed and how many were read,
 per kind of page and per type size; wrong ISBNs (accepted and not printed on the page: the number that
@@ -11,6 +11,14 @@ or fail the check digit: reported, not accepted); and the time per page (wall ti
 `isbnscan scan --text --json -j JOBS` over the part's pages, CPU (user + system) and wall time divided by
 their number; -j 1 by default. The CPU time is the figure to compare: the wall time grows with whatever
 else the machine runs).
+
+--covered DIR: the real photos of book barcodes whose bars make_covered_set.py covered. Read rate on
+the photos whose `ISBN ...` line is legible (each photo twice: a paper-coloured patch, a price
+sticker), counting only an ISBN read from the printed line (type `ISBN text`); wrong ISBNs on all of
+them; any EAN-13 still read from the bars (the cover failed: must be 0); ms per photo. With
+--tesseract, the same photos through the plain `tesseract FILE stdout` (its defaults: page layout
+analysis, English): a photo counts as read when a line of its output has the ISBN-13 or ISBN-10 once
+spaces, hyphens and dots are taken out (no check digit, no keyword: generous to it).
 """
 
 import argparse
@@ -18,6 +26,7 @@ import csv
 import json
 import os
 import resource
+import shutil
 import subprocess
 import time
 
@@ -82,15 +91,92 @@ def summarise(name, rows, results, times):
             "refused": refused, "cpu_ms_per_page": 1000 * cpu / max(1, pages), "wall_ms_per_page": 1000 * wall / max(1, pages)}
 
 
+def run_covered(binary, folder, jobs, tesseract):
+    rows = list(csv.DictReader(open(os.path.join(folder, "truth.tsv")), delimiter="\t"))
+    files = [os.path.join(folder, "images", r["file"]) for r in rows]
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.monotonic()
+    proc = subprocess.run([binary, "scan", "--text", "--json", "-q", "-j", str(jobs)] + files,
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    wall = time.monotonic() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    if proc.returncode not in (0, 4):
+        raise SystemExit("text_bench: %s exited %d: %s" % (binary, proc.returncode, proc.stderr[-2000:]))
+    results = {os.path.basename(json.loads(l)["file"]): json.loads(l) for l in proc.stdout.splitlines()}
+    legible = [r for r in rows if r["part"] == "legible"]
+    read = wrong = bars = 0
+    lines = []
+    for r in rows:
+        record = results.get(r["file"], {})
+        accepted = {i["isbn13"] for i in record.get("isbns", [])}
+        from_text = {s["data"] for s in record.get("symbols", []) if s["type"] == "ISBN text" and s["verdict"] == "accepted"}
+        bars += sum(1 for s in record.get("symbols", []) if s["type"] == "EAN-13")
+        bad = accepted - {r["expected"]}
+        wrong += len(bad)
+        hit = r["expected"] in from_text
+        if r["part"] == "legible" and hit:
+            read += 1
+        refused = ["%s %s" % (s["data"], s["reason"] if "reason" in s else s["verdict"])
+                   for s in record.get("symbols", []) if s["type"] == "ISBN text" and s["verdict"] != "accepted"]
+        status = "WRONG %s" % " ".join(sorted(bad)) if bad else ("read" if hit else ("missed" if r["part"] == "legible" else "-"))
+        lines.append("  %-6s %-8s %-55s %s" % (r["part"], status, r["file"], ("refused " + ", ".join(refused)) if refused else ""))
+    n = len(rows)
+    print("== covered: %d covered photos from %d real photos (%d legible ISBN lines x 2 covers)"
+          % (n, len({r["source"] for r in rows}), len({r["source"] for r in legible})))
+    print("  isbnscan scan --text: read %d/%d (%.1f %%), wrong ISBNs %d (on all %d), EAN-13 still read from the bars %d, "
+          "%.0f ms CPU/photo (%.0f ms wall/photo)"
+          % (read, len(legible), 100.0 * read / max(1, len(legible)), wrong, n, bars, 1000 * cpu / max(1, n), 1000 * wall / max(1, n)))
+    for line in lines:
+        print(line)
+    summary = {"part": "covered", "photos": n, "legible": len(legible), "read": read, "wrong": wrong, "bars": bars,
+               "cpu_ms_per_photo": 1000 * cpu / max(1, n), "wall_ms_per_photo": 1000 * wall / max(1, n)}
+    if tesseract and not shutil.which("tesseract"):
+        print("  tesseract (plain CLI): skipped, no tesseract command (apt install tesseract-ocr; make bench-deps does)")
+    elif tesseract:
+        got = 0
+        start = time.monotonic()
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        for r in legible:
+            out = subprocess.run(["tesseract", os.path.join(folder, "images", r["file"]), "stdout"],
+                                 stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True).stdout
+            isbn10 = isbn10_of(r["expected"])
+            squeezed = [line.translate(str.maketrans("", "", " -.\u2013\u2014")).upper() for line in out.splitlines()]
+            if any(r["expected"] in line or (isbn10 and isbn10 in line) for line in squeezed):
+                got += 1
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+        print("  tesseract (plain CLI): read %d/%d (%.1f %%), %.0f ms CPU/photo"
+              % (got, len(legible), 100.0 * got / max(1, len(legible)), 1000 * cpu / max(1, len(legible))))
+        summary["tesseract_read"] = got
+    return summary
+
+
+def isbn10_of(isbn13):
+    """The ISBN-10 of a 978 ISBN-13, or None."""
+    if not isbn13.startswith("978"):
+        return None
+    nine = isbn13[3:12]
+    check = (11 - sum((10 - i) * int(d) for i, d in enumerate(nine)) % 11) % 11
+    return nine + ("X" if check == 10 else str(check))
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--bin", required=True)
-    parser.add_argument("--set", required=True, help="the folder make_text_set.py wrote")
+    parser.add_argument("--set", help="the folder make_text_set.py wrote")
+    parser.add_argument("--covered", help="the folder make_covered_set.py wrote")
+    parser.add_argument("--tesseract", action="store_true", help="also run the plain tesseract CLI on --covered")
     parser.add_argument("--jobs", type=int, default=1)
     args = parser.parse_args()
-    for part in ("tune", "holdout"):
-        rows, results, seconds = run_part(args.bin, os.path.join(args.set, part), args.jobs)
-        summarise(part, rows, results, seconds)
+    if not args.set and not args.covered:
+        parser.error("give --set, --covered or both")
+    if args.set:
+        for part in ("tune", "holdout"):
+            rows, results, seconds = run_part(args.bin, os.path.join(args.set, part), args.jobs)
+            summarise(part, rows, results, seconds)
+    if args.covered:
+        run_covered(args.bin, args.covered, args.jobs, args.tesseract)
 
 
 if __name__ == "__main__":

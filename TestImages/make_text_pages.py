@@ -7,11 +7,16 @@ Each page is typeset with Pillow in DejaVu Serif (fonts-dejavu-core) at 10 pt an
 (28 px per em), black on white, saved as 8-bit gray PNG. Each positive page NAME.png has NAME.txt with
 the expected ISBN-13s, one per line, no trailing newline (empty for a page that must give none).
 Re-running gives the same pixels.
+
+The page isbn10-hyphenated is also saved as a camera would save a photo taken with the phone turned:
+exif-orientation-N.jpg holds its pixels stored turned, with the EXIF Orientation tag N (3: upside
+down, 6: to be turned a quarter clockwise, 8: a quarter counter-clockwise) that turns them upright
+(8-bit gray JPEG, quality 90).
 """
 import os
 import shutil
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw, ImageFont, ImageOps
 
 HERE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "text")
 FONT = "/usr/share/fonts/truetype/dejavu/DejaVuSerif.ttf"
@@ -23,6 +28,7 @@ PAGES = {
     "isbn13-japan": (["Printed in Japan.", "ISBN 978-4-10-101001-4"], ["9784101010014"]),
     "isbn10-x-check-digit": (["Library of Congress Catalog Card Number 79-1234", "ISBN 0-8044-2957-X"], ["9780804429573"]),
     "wrong-check-digit": (["All rights reserved.", "ISBN 0-306-40615-3"], []),
+    "undefined-range": (["All rights reserved.", "ISBN 699-0000-00-7"], []),
     "japanese-c-code": (["Shinchosha, Tokyo.", "ISBN4-10-101001-3 C0193 \u00a5476E"], ["9784101010014"]),
     "two-isbns-qualifiers": (["Library of Congress Cataloging-in-Publication Data",
                               "ISBN 0-306-40615-2 (pbk.)", "ISBN 978-1-56619-909-4 (hardcover)"],
@@ -43,6 +49,48 @@ def page(lines):
     return img
 
 
+SANS = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
+
+
+def turned_label():
+    """A price label turned by 35 degrees on a dark cover: beyond the few degrees Tesseract's
+    layout analysis straightens."""
+    font = ImageFont.truetype(SANS, 24)
+    label = Image.new("L", (400, 120), 250)
+    draw = ImageDraw.Draw(label)
+    draw.text((20, 14), "$24.95  Higher in Canada", font=font, fill=20)
+    draw.text((20, 64), "ISBN 978-0-312-45678-8", font=font, fill=20)
+    turned = label.rotate(35, resample=Image.BICUBIC, expand=True, fillcolor=0)
+    mask = Image.new("L", label.size, 255).rotate(35, resample=Image.BICUBIC, expand=True, fillcolor=0)
+    cover = Image.new("L", (560, 460), 70)
+    cover.paste(turned, ((cover.width - turned.width) // 2, (cover.height - turned.height) // 2), mask)
+    return cover
+
+
+def cut_off():
+    """An ISBN-13 line the photo cuts off after 978-1-58573-0: those ten digits make a valid
+    ISBN-10 (of the 978 group), which must not be read."""
+    font = ImageFont.truetype(FONT, EM)
+    line = "ISBN 978-1-58573-057-5"
+    width = 40 + int(font.getlength("ISBN 978-1-58573-0"))
+    photo = Image.new("L", (width, 130), 255)
+    draw = ImageDraw.Draw(photo)
+    draw.text((40, 20), "Second printing.", font=font, fill=0)
+    draw.text((40, 20 + int(EM * 1.5)), line, font=font, fill=0)
+    return photo
+
+
+# Photos rather than pages: name -> (image, expected ISBN-13s).
+PHOTOS = {
+    "turned-35-degrees": (turned_label, ["9780312456788"]),
+    "cut-off-by-the-edge": (cut_off, []),
+}
+
+# EXIF Orientation: how the stored pixels are turned from the upright page (the tag says how to turn
+# them back).
+STORED = {3: Image.Transpose.ROTATE_180, 6: Image.Transpose.ROTATE_90, 8: Image.Transpose.ROTATE_270}
+
+
 def main():
     shutil.rmtree(HERE, ignore_errors=True)
     os.makedirs(HERE)
@@ -50,7 +98,22 @@ def main():
         page(lines).save(os.path.join(HERE, name + ".png"), optimize=True)
         with open(os.path.join(HERE, name + ".txt"), "w") as f:
             f.write("\n".join(expected))
-    print("make_text_pages: %d pages in %s" % (len(PAGES), HERE))
+    for name, (make, expected) in PHOTOS.items():
+        make().save(os.path.join(HERE, name + ".png"), optimize=True)
+        with open(os.path.join(HERE, name + ".txt"), "w") as f:
+            f.write("\n".join(expected))
+    lines, expected = PAGES["isbn10-hyphenated"]
+    upright = page(lines)
+    for orientation, stored in STORED.items():
+        exif = Image.Exif()
+        exif[0x0112] = orientation
+        path = os.path.join(HERE, "exif-orientation-%d" % orientation)
+        upright.transpose(stored).save(path + ".jpg", quality=90, exif=exif.tobytes())
+        with open(path + ".txt", "w") as f:
+            f.write("\n".join(expected))
+        # The tag turns the pixels back upright.
+        assert ImageOps.exif_transpose(Image.open(path + ".jpg")).size == upright.size
+    print("make_text_pages: %d pages and %d photos in %s" % (len(PAGES), len(PHOTOS) + len(STORED), HERE))
 
 
 if __name__ == "__main__":

@@ -24,8 +24,10 @@ struct PrintedISBNLine: Equatable, Sendable {
         let chars = Array(text.uppercased().map(normalised))
         var found: [PrintedISBNLine] = []
         var index = 0
-        if keywordSeen, keywordEnd(in: chars, from: 0) == nil, let first = chars.firstIndex(where: \.isDigit),
-           let (digits, end) = groups(in: chars, from: first) {
+        if keywordSeen, keywordEnd(in: chars, from: 0) == nil {
+            // After the keyword's tail where the reading kept it (`[SBN 1-…`), else from the first digit.
+            let start = keywordTail(in: chars) ?? 0
+            guard let first = chars[start...].firstIndex(where: \.isDigit), let (digits, end) = groups(in: chars, from: first) else { return [] }
             return [PrintedISBNLine(digits: digits, qualifier: qualifier(in: chars, from: end))]
         }
         while let keyword = keywordEnd(in: chars, from: index) {
@@ -53,14 +55,18 @@ struct PrintedISBNLine: Equatable, Sendable {
     /// readings give must still have an ISBN's shape and check digit.
     static func hasKeyword(_ text: String) -> Bool {
         let chars = Array(text.uppercased())
-        if keywordEnd(in: chars, from: 0) != nil { return true }
+        return keywordEnd(in: chars, from: 0) != nil || keywordTail(in: chars) != nil
+    }
+
+    /// The index after the first `SBN` that starts a word and ends one, or `nil`.
+    private static func keywordTail(in chars: [Character]) -> Int? {
         var i = 0
         while i + 3 <= chars.count {
             if String(chars[i..<i + 3]) == "SBN", i == 0 || !chars[i - 1].isLetter,
-               i + 3 == chars.count || !chars[i + 3].isLetter { return true }
+               i + 3 == chars.count || !chars[i + 3].isLetter { return i + 3 }
             i += 1
         }
-        return false
+        return nil
     }
 
     /// Letters the OCR gives for digits (`O`/`D` for 0, `I`/`L`/`|` for 1, `S` for 5, `B` for 8,

@@ -21,11 +21,11 @@ import Scanning
 /// 4. Each reading is judged by the ISBN rules (``ISBN/judge(typed:accepting:)``: check digit,
 ///    978/979; an ISBN-10 becomes its 978 ISBN-13) and must lie in a range the range message
 ///    defines (a number that cannot be hyphenated is no ISBN printed in a book). The line is
-///    accepted when two readings give the same ISBN; when they do not, the line is read a third
-///    time at another scale (28 pixels) and the ISBN two of the three readings give is accepted.
-///    Two different valid ISBNs from one line, or a single valid reading, are refused as
-///    ``RejectionReason/ambiguous``; a line whose readings fail is refused with the reason of the
-///    first that does (`check-digit`…).
+///    accepted when two readings give the same ISBN; when they do not, the line is read again at
+///    other scales (``moreLooks``) until two agree. Two different valid ISBNs from one line, or a
+///    single valid reading, are refused as ``RejectionReason/ambiguous``; a line whose readings
+///    fail is refused with the reason of the first that does (`check-digit`…); a line that runs
+///    to the photo's edge, with ``RejectionReason/length`` (its last digits may be cut off).
 /// 5. Orientation: the page is read as it is, then turned 90°, 270° and 180° clockwise, until a
 ///    turn shows an `ISBN` line or reads as text (five words of three letters or more, on lines of
 ///    confidence 70 or more): a photo's EXIF orientation is applied before.
@@ -33,11 +33,19 @@ import Scanning
 ///    at 150 dpi) is read once more at twice the size, in the turn that read most words; a page
 ///    where the layout analysis finds fewer than 3 lines (a few lines of large type, which it may
 ///    take for a picture) is read once more upright as one block of text (`PSM_SINGLE_BLOCK`).
+/// 7. When all that reads no ISBN, the lines found from the shapes of their characters, in any
+///    direction (``typeLines(in:)``, ``readTypeLines(_:photo:known:accepting:)``): the layout
+///    analysis reads photos poorly (a line beside a barcode or a sticker, small type, a label
+///    turned by any angle).
 ///
 /// One per worker: it owns a Tesseract engine, which is not thread-safe.
 public final class PrintedISBNReader: PrintedISBNReading {
     let engine: TesseractEngine
     private let ranges: RangeMessage
+
+    /// The text heights (pixels) of the looks at a line taken after the first two, one after
+    /// another, while no two readings agree on an ISBN.
+    static let moreLooks: [Double] = [28, 56, 34]
 
     /// The characters of the line re-read: what an ISBN line holds.
     static let whitelist = "0123456789XISBN-: C\u{00A5}E"
@@ -63,7 +71,8 @@ public final class PrintedISBNReader: PrintedISBNReading {
         public var qualifier: String?
         /// Tesseract's confidence in the line, 0…100.
         public var confidence: Int
-        /// Direction the line is read in, degrees clockwise from left-to-right: 0, 90, 180, 270.
+        /// Direction the line is read in, degrees clockwise from left-to-right: 0, 90, 180, 270 (the
+        /// nearest of them for a line at another angle).
         public var orientation: Int
         /// The line's quadrilateral in pixels of the image read, clockwise from the top-left of
         /// the line as read.
@@ -73,10 +82,36 @@ public final class PrintedISBNReader: PrintedISBNReading {
     /// The printed ISBNs of `image` (upright 8-bit luminance), in the order of the page read.
     public func read(_ image: LuminanceImage, accepting prefixes: ISBNPrefixes = .only978) -> [Reading] {
         let flat = Self.evenedOut(image)
+        let photo = Photo(left: 0, top: 0, right: Double(image.width), bottom: Double(image.height))
+        var (readings, upright) = readWithLayout(flat, photo: photo, accepting: prefixes)
+        // Where the layout analysis read no ISBN, the lines found from the characters' shapes, in
+        // any direction (a label beside a barcode or under a sticker, small type, a tilted photo),
+        // but those it read upright with confidence.
+        if !readings.contains(where: { $0.verdict.isbn != nil }) {
+            let found = readTypeLines(flat, photo: photo, known: upright.filter { $0.confidence >= 60 }, accepting: prefixes)
+            if found.contains(where: { $0.verdict.isbn != nil }) || readings.isEmpty { readings = found }
+        }
+        return readings
+    }
+
+    /// The photo's extent, in its pixels: where a line can be seen whole.
+    struct Photo {
+        var left: Double, top: Double, right: Double, bottom: Double
+
+        func contains(_ p: Point) -> Bool {
+            Double(p.x) >= left && Double(p.x) <= right && Double(p.y) >= top && Double(p.y) <= bottom
+        }
+    }
+
+    /// ``read(_:accepting:)`` of a page already evened out, with Tesseract's layout analysis; with
+    /// the lines it found on the page as it is (not turned).
+    private func readWithLayout(_ flat: LuminanceImage, photo: Photo, accepting prefixes: ISBNPrefixes) -> ([Reading], [RecognizedLine]) {
         var best: (turn: Int, lines: [RecognizedLine], words: Int)?
+        var upright: [RecognizedLine] = []
         for turn in [0, 90, 270, 180] {
-            let look = examine(Self.turned(flat, clockwise: turn), turn: turn, scale: 1, accepting: prefixes)
-            if let readings = look.readings { return readings }
+            let look = examine(Self.turned(flat, clockwise: turn), turn: turn, scale: 1, photo: photo, accepting: prefixes)
+            if turn == 0 { upright = look.lines }
+            if let readings = look.readings { return (readings, upright) }
             if look.words > best?.words ?? -1 { best = (turn, look.lines, look.words) }
             if look.words >= 5 { break }
         }
@@ -84,21 +119,21 @@ public final class PrintedISBNReader: PrintedISBNReading {
         // 150 dpi): one more look at the likeliest turn at twice the size. A page where it finds
         // hardly a line (a few lines of large type, taken for a picture): one look at the upright
         // page as a single block of text.
-        guard let best else { return [] }
+        guard let best else { return ([], upright) }
         let heights = best.lines.map(\.textHeight).sorted()
         if best.lines.count < 3 {
-            return examine(flat, turn: 0, scale: 1, layout: .block, accepting: prefixes).readings ?? []
+            return (examine(flat, turn: 0, scale: 1, layout: .block, photo: photo, accepting: prefixes).readings ?? [], upright)
         }
-        guard heights[heights.count / 2] < 22 else { return [] }
+        guard heights[heights.count / 2] < 22 else { return ([], upright) }
         let scaled = Self.turned(flat, clockwise: best.turn).upscaled(by: 2)
-        return examine(scaled, turn: best.turn, scale: 2, accepting: prefixes).readings ?? []
+        return (examine(scaled, turn: best.turn, scale: 2, photo: photo, accepting: prefixes).readings ?? [], upright)
     }
 
     /// One page reading of `image` (`turned` by `turn` clockwise and scaled by `scale` from the
     /// upright page): the readings of its `ISBN` lines, `nil` when it shows no such line; its
     /// lines; and how many words it read as text (five words of three letters or more, on
     /// lines of confidence 70 or more, mean the page was read the right way up).
-    private func examine(_ image: LuminanceImage, turn: Int, scale: Double, layout: PageLayout = .page,
+    private func examine(_ image: LuminanceImage, turn: Int, scale: Double, layout: PageLayout = .page, photo: Photo,
                          accepting prefixes: ISBNPrefixes) -> (readings: [Reading]?, lines: [RecognizedLine], words: Int) {
         let lines = engine.recognize(image, layout: layout)
         var readings: [Reading] = [], sawKeyword = false, words = 0
@@ -114,7 +149,8 @@ public final class PrintedISBNReader: PrintedISBNReading {
             let line = Self.joined(found, withLinesRightOf: across)
             let printed = PrintedISBNLine.parse(line.text)
             sawKeyword = true
-            readings += judge(line, printed, in: image, turn: turn, scale: scale, typical: typical, accepting: prefixes)
+            readings += judge(line, printed, in: image, typical: typical, orientation: (360 - turn) % 360,
+                              toPage: { Self.upright($0, turn: turn, scale: scale, size: image) }, photo: photo, accepting: prefixes)
         }
         return (sawKeyword ? readings : nil, lines, words)
     }
@@ -157,9 +193,16 @@ public final class PrintedISBNReader: PrintedISBNReading {
     }
 
     /// The readings of one `ISBN` line: the page's (`printed`), then the line's own.
-    private func judge(_ line: RecognizedLine, _ printed: [PrintedISBNLine], in image: LuminanceImage, turn: Int,
-                       scale: Double, typical: Double, accepting prefixes: ISBNPrefixes) -> [Reading] {
+    ///
+    /// - Parameters:
+    ///   - orientation: the direction the line is read in, degrees clockwise (``Reading/orientation``).
+    ///   - toPage: a point of `image` in pixels of the page read.
+    ///   - photo: the page's extent: a line that runs off its edge may have lost digits (a photo
+    ///     cropped through the line), so its readings are refused (``RejectionReason/length``).
+    func judge(_ line: RecognizedLine, _ printed: [PrintedISBNLine], in image: LuminanceImage, typical: Double,
+               orientation: Int, toPage: (Point2) -> Point, photo: Photo, accepting prefixes: ISBNPrefixes) -> [Reading] {
         let (band, corners) = Self.band(of: line, in: image, textHeight: 40, typical: typical)
+        let cut = Self.runsOffThePhoto(line.text, corners: corners, toPage: toPage, photo: photo)
         let reread = engine.recognize(band, layout: .singleLine, whitelist: Self.whitelist).map(\.text).joined(separator: " ")
         let second = PrintedISBNLine.parse(reread, keywordSeen: true)
         // One ISBN per keyword: the n-th of the page's reading goes with the n-th of the line's.
@@ -169,12 +212,13 @@ public final class PrintedISBNReader: PrintedISBNReading {
             var candidates = [index < printed.count ? printed[index] : nil, index < second.count ? second[index] : nil]
             var verdicts = candidates.map { $0.map { judge($0, accepting: prefixes) } }
             var valid = verdicts.compactMap { $0?.isbn }
-            if Set(valid).count != 1 || valid.count < 2 {
-                // No two readings agree: a third look, at another scale.
-                let (other, _) = Self.band(of: line, in: image, textHeight: 28, typical: typical)
-                let third = PrintedISBNLine.parse(engine.recognize(other, layout: .singleLine, whitelist: Self.whitelist)
+            // No two readings agree (and no two give different ISBNs, which settles it): more
+            // looks at other scales, until two agree.
+            for height in Self.moreLooks where Set(valid).count < 2 && valid.count < 2 {
+                let (other, _) = Self.band(of: line, in: image, textHeight: height, typical: typical)
+                let more = PrintedISBNLine.parse(engine.recognize(other, layout: .singleLine, whitelist: Self.whitelist)
                     .map(\.text).joined(separator: " "), keywordSeen: true)
-                candidates.append(index < third.count ? third[index] : nil)
+                candidates.append(index < more.count ? more[index] : nil)
                 verdicts.append(candidates.last!.map { judge($0, accepting: prefixes) })
                 valid = verdicts.compactMap { $0?.isbn }
             }
@@ -182,7 +226,11 @@ public final class PrintedISBNReader: PrintedISBNReading {
             let qualifier = printed.indices.contains(index) ? printed[index].qualifier : nil
             let digits = candidates.compactMap { $0?.digits }.first ?? ""
             let verdict: Verdict
-            if let (isbn, n) = counts.max(by: { $0.value < $1.value }), n >= 2, counts.count == 1 {
+            if cut, !candidates.allSatisfy({ $0 == nil }) {
+                let shown = candidates.compactMap { $0?.digits }.first ?? ""
+                verdict = .rejected(Rejection(.length, "the printed line runs off the edge of the photo after \(shown): digits may be missing",
+                                              remedy: .retakePhoto))
+            } else if let (isbn, n) = counts.max(by: { $0.value < $1.value }), n >= 2, counts.count == 1 {
                 verdict = .accepted(isbn)
             } else if counts.count >= 2 {
                 let read = counts.keys.map(\.isbn13).sorted().joined(separator: " and ")
@@ -196,10 +244,24 @@ public final class PrintedISBNReader: PrintedISBNReading {
                 continue
             }
             readings.append(Reading(verdict: verdict, digits: verdict.isbn?.isbn13 ?? digits, line: line.text, qualifier: qualifier,
-                                    confidence: Int(line.confidence.rounded()), orientation: (360 - turn) % 360,
-                                    polygon: corners.map { Self.upright($0, turn: turn, scale: scale, size: image) }))
+                                    confidence: Int(line.confidence.rounded()), orientation: orientation,
+                                    polygon: corners.map(toPage)))
         }
         return readings
+    }
+
+    /// Whether the line whose band has `corners` (in the image read) ends within half a text
+    /// height of the photo's edge, as a line the photo cut through does (a line that ends with a
+    /// closing parenthesis, `(pbk.)`, ends there).
+    static func runsOffThePhoto(_ text: String, corners: [Point2], toPage: (Point2) -> Point, photo: Photo) -> Bool {
+        guard text.last(where: { !$0.isWhitespace }) != ")" else { return false }
+        let (left, right) = (Point2(x: (corners[0].x + corners[3].x) / 2, y: (corners[0].y + corners[3].y) / 2),
+                             Point2(x: (corners[1].x + corners[2].x) / 2, y: (corners[1].y + corners[2].y) / 2))
+        let length = max(1, ((right.x - left.x) * (right.x - left.x) + (right.y - left.y) * (right.y - left.y)).squareRoot())
+        let height = ((corners[2].x - corners[1].x) * (corners[2].x - corners[1].x)
+                      + (corners[2].y - corners[1].y) * (corners[2].y - corners[1].y)).squareRoot() / 1.45
+        let beyond = Point2(x: right.x + (right.x - left.x) / length * 0.5 * height, y: right.y + (right.y - left.y) / length * 0.5 * height)
+        return !photo.contains(toPage(beyond))
     }
 
     /// The verdict on one reading's digits: the ISBN rules, then the range message (a valid

@@ -56,6 +56,24 @@ import TestSupport
         #expect(isbns.map { $0["qualifier"] as? String } == ["pbk.", "hardcover"])
     }
 
+    /// A photo stored turned, with the EXIF tag that turns it upright (TestImages/text/exif-orientation-N.jpg:
+    /// isbn10-hyphenated, 384x186): read on the upright page, so the line reads left to right (orientation 0)
+    /// and its polygon lies on the page's third line (y from 114 at 28 px per em, from x = 40).
+    @Test(arguments: [3, 6, 8])
+    func aPhotoTurnedByItsEXIFTagIsReadUpright(orientation: Int) throws {
+        let run = try isbnscan(["scan", "--text", "--json", "\(pages)/exif-orientation-\(orientation).jpg"])
+        #expect(run.status == 0)
+        let record = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        #expect(record["width"] as? Int == 384)
+        #expect(record["height"] as? Int == 186)
+        let symbols = try #require(record["symbols"] as? [[String: Any]])
+        #expect(symbols.map { $0["data"] as? String } == ["9780306406157"])
+        #expect(symbols.map { $0["orientation"] as? Int } == [0])
+        let polygon = try #require(symbols.first?["polygon"] as? [[Int]])
+        #expect(polygon.count == 4)
+        #expect(polygon.allSatisfy { (105...160).contains($0[1]) && (25...345).contains($0[0]) }, "\(polygon)")
+    }
+
     @Test func csvNamesTheType() throws {
         let run = try isbnscan(["scan", "--text", "--csv", "\(pages)/isbn13-japan.png"])
         #expect(run.status == 0)
@@ -80,6 +98,29 @@ import TestSupport
         #expect(none.status == 4)
         #expect(none.stdout == "")
         #expect(none.stderr == "Warning: \(numbers): no barcode or printed ISBN found\n")
+    }
+
+    /// A line the photo cuts through (`ISBN 978-1-58573-0…`): its ten digits pass the ISBN-10
+    /// check by chance, and are refused as possibly cut short, with advice.
+    @Test func aLineCutByThePhotosEdgeIsRefusedWithAdvice() throws {
+        let file = "\(pages)/cut-off-by-the-edge.png"
+        let run = try isbnscan(["scan", "--text", file])
+        #expect(run.status == 4)
+        #expect(run.stdout == "")
+        #expect(run.stderr == "Warning: \(file): ISBN text 9781585730 refused, length: the printed line runs off the edge of the photo "
+                + "after 9781585730: digits may be missing: take the photo again\n")
+    }
+
+    /// A real photo whose barcode is covered and whose ISBN line the photo cuts off
+    /// (TestImages/covered/ean13-3-30.jpg): nothing is read, and stderr holds isbnscan's warning
+    /// only (Tesseract's Leptonica prints "Error in boxClipToRectangle: box outside rectangle" on it
+    /// when left to itself).
+    @Test func stderrHoldsOnlyIsbnscansOwnWords() throws {
+        let file = "\(testImages)/covered/ean13-3-30.jpg"
+        let run = try isbnscan(["scan", "--text", file])
+        #expect(run.status == 4)
+        #expect(run.stdout == "")
+        #expect(run.stderr == "Warning: \(file): no barcode or printed ISBN found\n")
     }
 
     @Test func theCatalogueKeepsPrintedISBNs() throws {

@@ -88,3 +88,47 @@ import TestSupport
         #expect(read >= size && read < size + 4096, "\(read) bytes read of a \(size)-byte file")
     }
 }
+
+/// When a ``FileScanner`` asks its text reader (``TextReadingMode``): `thorough` reads text only on
+/// an image without any barcode; a photo whose only barcode is a product code is a photo of
+/// something else (issue 28), and `--text` reads every image.
+@Suite struct TextReadingModeTests {
+    /// A reader that records the images it was given and reads one printed ISBN on each.
+    final class RecordingReader: PrintedISBNReading {
+        var sizes: [String] = []
+        func readCodes(in image: LuminanceImage, accepting prefixes: ISBNPrefixes) -> [ReadCode] {
+            sizes.append("\(image.width)x\(image.height)")
+            let symbol = Symbol(symbology: .isbnText, data: "9780306406157", quality: 90, orientation: 0,
+                                polygon: [Point(x: 1, y: 1), Point(x: 9, y: 1), Point(x: 9, y: 5), Point(x: 1, y: 5)], pass: "text")
+            return [ReadCode(symbol: symbol, verdict: ISBN.judge(typed: "9780306406157", accepting: prefixes))]
+        }
+    }
+
+    func scan(_ file: String, _ mode: TextReadingMode) throws -> (report: ScanReport, asked: [String]) {
+        let scanner = FileScanner(effort: .thorough)
+        let reader = RecordingReader()
+        scanner.textReader = reader
+        scanner.textMode = mode
+        let report = try #require(scanner.scanFile(path: "\(testImages)/\(file)").report)
+        return (report, reader.sizes)
+    }
+
+    @Test func thoroughReadsTextOnlyWhereNoBarcodeAtAllWasRead() throws {
+        // A product code (JAN 490…, refused): no text read.
+        let jan = try scan("rejected/jan.png", .whenNoBarcode)
+        #expect(jan.asked == [])
+        #expect(jan.report.codes.map(\.symbol.data) == ["4901234567894"])
+        // An ISBN barcode: no text read.
+        #expect(try scan("isbn/png-gray8.png", .whenNoBarcode).asked == [])
+        // No barcode at all: the whole image is read as text, and its reading is reported.
+        let blank = try scan("negative/blank.png", .whenNoBarcode)
+        #expect(blank.asked.count == 1)
+        #expect(blank.report.isbns.map(\.isbn13) == ["9780306406157"])
+    }
+
+    @Test func withTextEveryImageIsRead() throws {
+        #expect(try scan("rejected/jan.png", .always).asked.count == 1)
+        #expect(try scan("isbn/png-gray8.png", .always).asked == ["501x312"])
+        #expect(try scan("isbn/png-gray8.png", .off).asked == [])
+    }
+}

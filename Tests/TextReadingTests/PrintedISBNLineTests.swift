@@ -61,6 +61,14 @@ import Testing
         #expect(PrintedISBNLine.parse("978-1-56619-171-", keywordSeen: true).isEmpty)
     }
 
+    /// A reading that kept only the keyword's tail (`[SBN`, `'SBN`): the digits after it, not a
+    /// number before it.
+    @Test func aSecondReadingTakesTheDigitsAfterTheKeywordsTail() {
+        #expect(PrintedISBNLine.parse("[SBN 1-55860-497-9 |", keywordSeen: true).map(\.digits) == ["1558604979"])
+        #expect(PrintedISBNLine.parse("Tel. 03 'SBN 0-306-40615-2", keywordSeen: true).map(\.digits) == ["0306406152"])
+        #expect(PrintedISBNLine.parse("Tel. 03 'SBN 0-306-40615-2").isEmpty)
+    }
+
     @Test func lettersInsideAGroupAreTheDigitsTheyLookLike() {
         #expect(PrintedISBNLine.parse("ISBN 978-1-S6619-17I-5").map(\.digits) == ["9781566191715"])
         #expect(PrintedISBNLine.parse("ISBN 0-3O6-4O615-2").map(\.digits) == ["0306406152"])

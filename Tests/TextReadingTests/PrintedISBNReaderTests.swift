@@ -42,6 +42,14 @@ import Testing
         #expect(readings.first?.digits == "0306406153")
     }
 
+    /// `ISBN 699-0000-00-7`: the check digit is right, but 978-699 is a range the range message does
+    /// not define, so no book carries it: refused (`prefix`), not read.
+    @Test func aNumberInNoRangeOfTheRangeMessageIsRefused() throws {
+        let readings = reader.read(try page("undefined-range"))
+        #expect(readings.map(\.verdict) == [.rejected(Rejection(.prefix, "9786990000008 lies in no range of the ISBN range message: not a printed ISBN"))])
+        #expect(readings.first?.digits == "6990000007")
+    }
+
     @Test func aPageOfNumbersWithoutTheKeywordGivesNothing() throws {
         #expect(reader.read(try page("no-isbn-numbers")) == [])
         // Nor does a blank page, in any orientation.
@@ -72,6 +80,42 @@ import Testing
         #expect((40.0...Double(upright.width - 40)).contains(x), "\(degrees)°: centre (\(x), \(y))")
         let inside = reading.polygon.allSatisfy { $0.x >= -2 && $0.y >= -2 && $0.x <= turned.width + 2 && $0.y <= turned.height + 2 }
         #expect(inside, "\(reading.polygon) in \(turned.width)x\(turned.height)")
+    }
+
+    /// A price label turned by 35° on a dark cover (TestImages/text/turned-35-degrees.png): beyond
+    /// what the layout analysis straightens, so read from the lines found by their characters.
+    @Test func readsALabelTurnedByAnyAngle() throws {
+        let image = try page("turned-35-degrees")
+        let lines = PrintedISBNReader.typeLines(in: PrintedISBNReader.evenedOut(image))
+        // Both lines of the label, running up to the right: 35° counter-clockwise, 145° as a direction.
+        #expect(lines.count == 2)
+        #expect(lines.allSatisfy { abs($0.angle - 145) <= 2 }, "\(lines.map(\.angle))")
+        let readings = reader.read(image)
+        #expect(readings.compactMap(\.verdict.isbn?.isbn13) == ["9780312456788"])
+        #expect(readings.first?.orientation == 0)
+        // Its polygon is on the label, around the middle of the 560x460 cover.
+        let xs = readings.first?.polygon.map(\.x) ?? [], ys = readings.first?.polygon.map(\.y) ?? []
+        #expect(xs.allSatisfy { (90...470).contains($0) } && ys.allSatisfy { (60...400).contains($0) }, "\(xs) \(ys)")
+    }
+
+    /// An ISBN-13 line the photo cuts after `978-1-58573-0`: those ten digits are a valid ISBN-10
+    /// (of the 978 group, Nigeria), which is refused, not read.
+    @Test func aLineCutByThePhotosEdgeIsRefused() throws {
+        let readings = reader.read(try page("cut-off-by-the-edge"))
+        #expect(readings.compactMap(\.verdict.isbn) == [])
+        #expect(readings.map(\.verdict.rejection?.reason) == [.length])
+        #expect(readings.first?.verdict.rejection?.detail == "the printed line runs off the edge of the photo after 9781585730: digits may be missing")
+    }
+
+    /// Real photos (zxing-cpp's test samples, TestImages/covered) whose EAN-13 and the digits under
+    /// it were covered with a patch of paper (Bench/make_covered_set.py): beside the patch the layout
+    /// analysis finds no line; the line found by its characters is read (ean13-1-25), and a line in
+    /// a dot-matrix type whose first readings disagree is read at more scales (ean13-extension-1-2,
+    /// its ISBN-10 line; its ISBN-13 line reads 9 as 4 and is refused).
+    @Test(arguments: [("ean13-1-25", "9780140013993"), ("ean13-extension-1-2", "9780884271789")])
+    func readsTheLineAboveACoveredBarcode(name: String, isbn: String) throws {
+        let image = try ImageLoader.load(path: "\(testImages)/covered/\(name).jpg").image
+        #expect(reader.read(image).compactMap(\.verdict.isbn?.isbn13) == [isbn])
     }
 
     @Test func readingsAreScanningsCodes() throws {

@@ -33,8 +33,13 @@ typedef struct isc_tess_api {
 /** The file opened (dlopen): Tesseract's soname, from Debian's libtesseract5. */
 #define ISC_TESS_SONAME "libtesseract.so.5"
 
+/** Leptonica's soname (liblept5, a dependency of libtesseract5, so already mapped with it): only
+ *  its message threshold is set, to keep its messages off stderr. */
+#define ISC_LEPT_SONAME "liblept.so.5"
+
 /** Opens Tesseract the first time (any thread) and returns its functions; NULL with dlerror(3)'s
- *  text (or the missing function) in `message` when it cannot. The answer stays for the whole run. */
+ *  text (or the missing function) in `message` when it cannot. The answer stays for the whole run.
+ *  Leptonica's messages are silenced (its threshold set to L_SEVERITY_NONE). */
 const isc_tess_api *_Nullable isc_tess_load(char *_Nonnull message, size_t message_size);
 
 /** RIL_TEXTLINE and RIL_WORD, the result levels isbnscan walks (the enum's names are C's only). */
