@@ -677,8 +677,11 @@ enum EANTemplateDecoder {
             var rival = runnerUp(f.rivals, at: g)
             if rival.sse < f.sse, let levels = fit(profile, rival.geometry, levels: (f.a, f.b), edges: edges, margins: false),
                let better = solve(profile, rival.geometry, a: levels.a, b: levels.b, edges: edges), better.sse < f.sse, better.b < 0 {
+                // The code the search had settled on stays a rival of the one taken instead: the
+                // two valleys are that close, and the margin must say so.
+                let displaced = f.digits
                 (g, f) = (rival.geometry, better)
-                rival = runnerUp(f.rivals, at: g)
+                rival = runnerUp(f.rivals + (displaced == f.digits ? [] : [displaced]), at: g)
             }
             let noise = f.sse / Double(f.samples)
             guard noise > 0 else { return reading }
