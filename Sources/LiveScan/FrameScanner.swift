@@ -129,7 +129,8 @@ public final class FrameScanner {
     /// most ``longestBackoff`` seconds); something barcode-like at another place is tried at once,
     /// and a place where an attempt read a code is tried on every frame the recovery is free for
     /// (a blurred book held by hand reads in some frames only, and the code needs a second
-    /// sighting).
+    /// sighting) until ``placeReadPatience`` attempts in a row there read nothing or a frame shows
+    /// nothing barcode-like.
     func offerToRecovery(_ image: LuminanceImage, region: PixelRect) {
         guard let recovery, !recovery.isBusy else { return }
         let mapFrame = barcodeLikeInView || framesWithoutRead % Self.mapEvery == 0
@@ -138,7 +139,8 @@ public final class FrameScanner {
         let lines = Lines(width: image.width, height: image.height)
         let candidates = CandidateMap.find(in: image).filter { c in lines == .both || (lines == .rows) == (abs(c.angle) < 45) }
         barcodeLikeInView = !candidates.isEmpty
-        guard let place = candidates.first?.rect else { return }
+        // Nothing barcode-like: whatever read at the last place has left the view.
+        guard let place = candidates.first?.rect else { placeRead = false; return }
         let now = ContinuousClock.now
         if let last = lastPlace, last.intersection(place) != nil, let wait = notBefore, now < wait { return }
         if let last = lastPlace, last.intersection(place) == nil { failedAttempts = 0; placeRead = false }
@@ -147,6 +149,10 @@ public final class FrameScanner {
 
     /// The longest wait between two attempts at a place where they read nothing (seconds).
     public static let longestBackoff = 4.0
+    /// Attempts in a row that read nothing after which a place where one read a code backs off
+    /// as any other: one frame's reading is one sighting, and a book held still for this many
+    /// attempts without another is out of reach or was a chance reading.
+    public static let placeReadPatience = 8
     /// The most barcode-like place of the last attempt (pixels of the region).
     private var lastPlace: PixelRect?
     /// Attempts in a row that read nothing.
@@ -170,6 +176,7 @@ public final class FrameScanner {
         guard let recovery, let recovered = recovery.take(region: region) else { return }
         failedAttempts = recovered.codes.isEmpty ? failedAttempts + 1 : 0
         if !recovered.codes.isEmpty { placeRead = true }
+        if failedAttempts >= Self.placeReadPatience { placeRead = false }
         let wait = failedAttempts == 0 || placeRead
             ? 0 : min(Self.longestBackoff, recovery.lastSeconds * Double((1 << min(failedAttempts - 1, 16)) - 1))
         notBefore = ContinuousClock.now + .milliseconds(Int(wait * 1000))

@@ -105,6 +105,30 @@ import Glibc
         #expect(scanner.recoveryAttempts == 6)
     }
 
+    /// A place that read stops being tried on every frame once ``FrameScanner/placeReadPatience``
+    /// attempts in a row there read nothing: then it backs off as any place does.
+    @Test func aPlaceThatReadBacksOffAfterItsPatience() {
+        let scanner = FrameScanner(region: .band, spareTime: .inline)
+        #expect(scanner.scan(Self.band(frame: 0)).isbns.map(\.isbn13) == ["9780262510875"])
+        for _ in 0..<(FrameScanner.placeReadPatience + 4) { #expect(scanner.scan(Self.stripes(left: 400)).codes.isEmpty) }
+        #expect(scanner.recoveryAttempts == 1 + FrameScanner.placeReadPatience)
+    }
+
+    /// A frame with nothing barcode-like ends the place's standing: bars that come back there
+    /// are tried as any new place (the first two attempts at once, then backing off).
+    @Test func aPlaceThatReadForgetsItWhenTheViewEmpties() {
+        let scanner = FrameScanner(region: .band, spareTime: .inline)
+        #expect(scanner.scan(Self.band(frame: 0)).isbns.map(\.isbn13) == ["9780262510875"])
+        #expect(scanner.scan(Self.stripes(left: 400)).codes.isEmpty)
+        #expect(scanner.recoveryAttempts == 2)
+        let rect = RegionOfInterest.band.pixelRect(imageWidth: 1280, imageHeight: 720)
+        let blank = RegionPixels(image: LuminanceImage(width: rect.width, height: rect.height, filledWith: 200),
+                                 rect: rect, frameWidth: 1280, frameHeight: 720)
+        #expect(scanner.scan(blank).codes.isEmpty)
+        for _ in 0..<(FrameScanner.mapEvery + 4) { #expect(scanner.scan(Self.stripes(left: 400)).codes.isEmpty) }
+        #expect(scanner.recoveryAttempts == 3)
+    }
+
     /// A blank band costs nothing more: nothing barcode-like, no attempt.
     @Test func aBlankBandGetsNoAttempt() {
         let scanner = FrameScanner(region: .band, spareTime: .inline)
