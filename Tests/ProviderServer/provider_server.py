@@ -9,6 +9,7 @@ fixtures beside this file, shaped as each provider documents its answers:
   openlibrary/<isbn13>.json  one Books API entry (jscmd=data), keyed "ISBN:<isbn13>" in the answer
   google/<isbn13>.json       a whole volume list; an ISBN without a file gets {"kind", "totalItems": 0}
   ndl/<isbn13>.xml           a whole OpenSearch RSS; an ISBN without a file gets an RSS without items
+                             (ndl/9784101010014.xml lists only another book, 9784060000002)
 MODE chooses a fault instead of the normal answer:
   normal                 the fixtures
   status CODE[:SECONDS]  every request answered with HTTP CODE (and Retry-After: SECONDS)
