@@ -504,6 +504,35 @@ import TestSupport
         #expect(!FileManager.default.fileExists(atPath: other + "-wal"))
     }
 
+    /// A merge that fails on a source which is no catalogue leaves no new --db behind, and merges
+    /// none of the sources when one of them is refused.
+    @Test func aFailedMergeCreatesNoCatalogue() throws {
+        let shelf = try Shelf(["a.png": "isbn/png-gray8.png", "empty.db": "", "text.db": "text:" + String(repeating: "not a database\n", count: 100)])
+        defer { shelf.remove() }
+        let foreign = shelf.path + "/notes.db", good = shelf.path + "/good.db", target = shelf.path + "/new.db"
+        try Connection(path: foreign).execute("CREATE TABLE notes (text TEXT); INSERT INTO notes VALUES ('milk')")
+        #expect(try isbnscan(["scan", "--db", good, shelf.path + "/a.png"]).status == 0)
+        let cases: [([String], String)] = [
+            ([foreign], "Error: \(foreign): not an isbnscan catalogue (an SQLite database of another program); left as it is\n"),
+            ([shelf.path + "/empty.db"], "Error: \(shelf.path)/empty.db: not an isbnscan catalogue (an empty database)\n"),
+            ([shelf.path + "/text.db"], "Error: \(shelf.path)/text.db: not an isbnscan catalogue (not an SQLite database)\n"),
+            ([good, foreign], "Error: \(foreign): not an isbnscan catalogue (an SQLite database of another program); left as it is\n")]
+        for (sources, message) in cases {
+            let run = try isbnscan(["catalog", "merge", "--db", target] + sources)
+            #expect(run.status == 1, "\(sources)")
+            #expect(run.stderr == message, "\(sources)")
+            for file in [target, target + "-wal", target + "-shm", target + "-journal"] {
+                #expect(!FileManager.default.fileExists(atPath: file), "\(file) after \(sources)")
+            }
+        }
+        // Into an existing catalogue: nothing of the good source is merged either.
+        let existing = shelf.path + "/existing.db"
+        _ = try Catalog(path: existing)
+        let run = try isbnscan(["catalog", "merge", "--db", existing, good, foreign])
+        #expect(run.status == 1)
+        #expect(try Catalog(path: existing, access: .read).statistics().files.values.reduce(0, +) == 0)
+    }
+
     /// Only the --db being written is migrated, after a note on stderr; merge's sources are only read.
     @Test func onlyTheCatalogueWrittenIsMigratedAndItSaysSo() throws {
         let shelf = try Shelf(["a.png": "isbn/png-gray8.png"])
