@@ -22,6 +22,7 @@ MODE chooses a fault instead of the normal answer:
   malformed              a JSON or XML answer cut in the middle
   wrong-type             an HTML page (text/html)
   drip                   one byte every 0.3 s
+  stall                  the request read, then nothing sent, the connection held open until killed
   tls                    the normal answers over HTTPS with a self-signed certificate
                          (self-signed.crt/.key beside this file, for 127.0.0.1, a test key only)
 Each request is appended to the file LOG as it arrives: one line, "<monotonic seconds> <path>
@@ -143,6 +144,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
             return self.send(200, b'{"ISBN:9780306406157": {"title": "Half', "application/json")
         if MODE == "wrong-type":
             return self.send(200, b"<html><body>Service temporarily down</body></html>", "text/html; charset=utf-8")
+        if MODE == "stall":
+            while True:
+                time.sleep(3600)
         if MODE == "drip":
             self.send_response(200)
             self.send_header("Content-Type", "application/json")
