@@ -19,6 +19,12 @@ import Synchronization
 /// first, and each answer stored as it comes, so a lookup the run could not finish (network
 /// down, Ctrl-C) is left to `catalog lookup`. A book the catalogue has an answer for is not
 /// asked again; its cached answer is handed back (``Answer/cached``), for the preview.
+///
+/// Once the scan is done, the answers are awaited at most ``longestWait`` (one request's
+/// timeout, 15 s by default) in all: a request sent as the last file was recorded gets its whole
+/// time, while a provider that stalls (accepts and never answers, or drips) no longer holds the
+/// end of the run for each provider's timeout in turn (3 × 15 s, more with retries). What is
+/// left stays pending in the catalogue for `catalog lookup`.
 final class BackgroundLookup: @unchecked Sendable {
     // @unchecked: `state` is Mutex-protected; `semaphore` is a POSIX semaphore, made for
     // threads; `worker` is touched only by the thread that made this object.
@@ -47,10 +53,18 @@ final class BackgroundLookup: @unchecked Sendable {
     private(set) var tally = LookupTally()
     /// Failures that left a book without an answer, each once, in the order met.
     private(set) var failures: [String] = []
+    /// The longest ``finish(shouldStop:each:)`` waits for the answers: one request's timeout.
+    let longestWait: Duration
+    private let catalogPath: String?
+    /// The ISBNs still unanswered when ``finish(shouldStop:each:)`` stopped waiting after
+    /// ``longestWait``, or `nil` when it did not.
+    private var leftAtCutoff: Int?
 
     /// Starts the thread. `catalogPath`: the `--db` catalogue (opened again on the thread), or `nil`.
     /// Returns `nil` when the thread cannot be made.
     init?(options: LookupOptions, catalogPath: String?) {
+        longestWait = .milliseconds(Int64(options.timeout * 1000))
+        self.catalogPath = catalogPath
         semaphore = .allocate(capacity: 1)
         sem_init(semaphore, 0, 0)
         worker = Worker { [self] in self.work(options: options, catalogPath: catalogPath) }
@@ -96,13 +110,14 @@ final class BackgroundLookup: @unchecked Sendable {
     /// ISBNs handed over and not answered yet (queued, or being asked).
     var unanswered: Int { state.withLock { $0.queue.count + $0.inFlight } }
 
-    /// Waits for every ISBN handed over to be answered, calling `each` with the answers as they
-    /// come; `shouldStop` is asked between waits (Ctrl-C). Returns `false` when it stopped
-    /// before the end: the thread is then left to end with the process (an uncommitted
-    /// transaction of its catalogue connection is lost, never half of one).
+    /// Waits for every ISBN handed over to be answered, at most ``longestWait``, calling `each`
+    /// with the answers as they come; `shouldStop` is asked between waits (Ctrl-C). Returns
+    /// `false` when it stopped before the end: the thread is then left to end with the process
+    /// (an uncommitted transaction of its catalogue connection is lost, never half of one).
     func finish(shouldStop: () -> Bool, each: ([Answer]) -> Void) -> Bool {
         state.withLock { $0.closing = true }
         sem_post(semaphore)
+        let deadline = ContinuousClock.now + longestWait
         while true {
             let answers = drain()
             if !answers.isEmpty { each(answers) }
@@ -118,8 +133,27 @@ final class BackgroundLookup: @unchecked Sendable {
                 Self.abandoned.withLock { $0.append(self) }
                 return false
             }
+            if ContinuousClock.now >= deadline {
+                leaveUnanswered()
+                Self.abandoned.withLock { $0.append(self) }
+                return false
+            }
             var pause = timespec(tv_sec: 0, tv_nsec: 20_000_000)
             nanosleep(&pause, nil)
+        }
+    }
+
+    /// Gives up waiting: the ISBNs the thread has not taken yet are taken from it and, with a
+    /// catalogue, queued there as pending (those without an answer), so that `catalog lookup`
+    /// does them; the ones being asked were queued by the thread before it asked.
+    private func leaveUnanswered() {
+        let (left, inFlight) = state.withLock { state in
+            defer { state.queue = [] }
+            return (state.queue, state.inFlight)
+        }
+        leftAtCutoff = left.count + inFlight
+        if let catalogPath, !left.isEmpty, let catalog = try? Catalog(path: catalogPath, access: .write) {
+            try? catalog.queueLookups(left.filter { (try? catalog.cachedLookup(of: $0)) == nil })
         }
     }
 
@@ -202,12 +236,22 @@ final class BackgroundLookup: @unchecked Sendable {
     /// `Warning: 3 book lookups pending (openlibrary: cannot connect to …); 'isbnscan catalog lookup
     /// --db books.db' goes on with them`, or without a catalogue `Warning: 3 book lookups failed (…)`.
     func unfinishedLine(db: String?) -> String? {
-        let left = tally.failed + unanswered
+        let left = tally.failed + (leftAtCutoff ?? unanswered)
         guard left > 0 else { return nil }
         let books = "\(left) book lookup\(left == 1 ? "" : "s")"
-        let causes = failures.isEmpty ? "" : " (\(failures.joined(separator: "; ")))"
-        guard let db else { return "Warning: \(books) failed\(causes)" }
+        var causes = failures
+        if let leftAtCutoff, leftAtCutoff > 0 {
+            causes.append("\(leftAtCutoff) still unanswered \(Self.seconds(longestWait)) s after the scan ended")
+        }
+        let causeText = causes.isEmpty ? "" : " (\(causes.joined(separator: "; ")))"
+        guard let db else { return "Warning: \(books) failed\(causeText)" }
         let name = escaped(db, json: false)
-        return "Warning: \(books) pending\(causes); 'isbnscan catalog lookup --db \(name)' goes on with them"
+        return "Warning: \(books) pending\(causeText); 'isbnscan catalog lookup --db \(name)' goes on with them"
+    }
+
+    /// `15`, `1.5`: whole seconds without a fraction.
+    static func seconds(_ duration: Duration) -> String {
+        let value = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+        return value == value.rounded() ? String(Int(value)) : String(value)
     }
 }

@@ -88,10 +88,12 @@ enum CatalogCommand {
           scan's sightings only (the same folder scanned into both counts
           each book once); a camera sighting or refusal recorded in both is
           kept once; a book's lookup answer is taken where --db has none or
-          an older one. The catalogues merged in are only read. merge waits
-          for other writers of --db (see scan --db). On stderr per catalogue:
-          '<db>: added <n> files, <n> sightings, <n> refused codes, <n> book
-          lookups'.
+          an older one. The catalogues merged in are only read, and all of
+          them are opened before --db: one that is no catalogue fails the
+          merge (exit 1) with nothing merged and no new --db left behind.
+          merge waits for other writers of --db (see scan --db). On stderr
+          per catalogue: '<db>: added <n> files, <n> sightings, <n> refused
+          codes, <n> book lookups'.
           lookup: '<isbn13>: <title> / <authors>; ... (<provider>)' per book
           answered, as 'isbnscan lookup' prints it (--json: its objects), each
           answer stored in the catalogue as it comes (the provider, the time,
@@ -208,6 +210,11 @@ enum CatalogCommand {
             return .inputError
         }
         do {
+            // Every catalogue merged in is opened (read-only, as merge reads it) before --db, which
+            // merge may create: a source that is no catalogue fails the command before any file is made.
+            if action == "merge" {
+                for other in arguments { _ = try Catalog(path: other, access: .read) }
+            }
             // list, export and stats only read: the file is opened read-only and never migrated.
             let writes = action == "merge" || action == "remove" || action == "lookup"
             let catalog = try Catalog(path: db, access: writes ? .write : .read) { stderr.write("Note: \($0)\n") }

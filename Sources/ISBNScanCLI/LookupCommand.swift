@@ -38,10 +38,12 @@ enum LookupCommand {
             book's line follows on stdout once known: '<isbn13>: <title> /
             <authors>; ... (<provider>)' ('... not known to <providers>'),
             with --json '{"book": {<the object of lookup --json>}}'. Not
-            with --csv without --db. Lookups that cannot be done (network
-            down) are said in one Warning line at the end; with --db they
-            stay pending for 'isbnscan catalog lookup'. They never change
-            the exit status.
+            with --csv without --db. Once the scan is done, the answers are
+            awaited at most 15 s in all (one request's timeout). Lookups
+            that cannot be done (network down, or unanswered by then) are
+            said in one Warning line at the end; with --db they stay
+            pending for 'isbnscan catalog lookup'. They never change the
+            exit status.
             """),
     ] + lookupOptions.filter { $0.long == "provider" || $0.long == "contact" }
 

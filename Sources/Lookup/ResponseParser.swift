@@ -57,20 +57,22 @@ enum ResponseParser {
             url: clean((info["infoLink"] ?? info["canonicalVolumeLink"])?.string))
     }
 
-    /// The record NDL Search lists for `isbn`, or `nil` when it lists none.
+    /// The record NDL Search lists for `isbn`, or `nil` when it lists none or only other books.
     static func ndl(_ body: [UInt8], isbn: ISBN) throws(Failure) -> BookMetadata? {
         let root: XMLElement
         do { root = try XMLElement.parse(body) } catch { throw Failure(message: "malformed XML (\(error.message))") }
         guard root.name == "rss", let channel = root.children("channel").first else {
             throw Failure(message: "unexpected XML: <\(root.name)> where RSS (<rss><channel>) was expected")
         }
-        let items = channel.children("item")
         let codes = Set([isbn.isbn13] + (isbn.isbn10.map { [$0] } ?? []))
-        let item = items.first { item in
+        // Only the record whose ISBN (13 or 10 digits, however hyphenated) is the one asked: a search
+        // by ISBN can list another book (another edition, the set), and its metadata is not this book's.
+        let item = channel.children("item").first { item in
             item.children("identifier", in: dc).contains { identifier in
-                identifier.attribute("xsi:type") == "dcndl:ISBN" && codes.contains(String(identifier.text.filter { $0.isNumber || $0 == "X" }))
+                identifier.attribute("xsi:type") == "dcndl:ISBN"
+                    && codes.contains(String(identifier.text.uppercased().filter { $0.isASCII && ($0.isNumber || $0 == "X") }))
             }
-        } ?? items.first
+        }
         guard let item else { return nil }
         func first(_ name: String, _ namespace: String?) -> String? { clean(item.children(name, in: namespace).first?.text) }
         func all(_ name: String, _ namespace: String) -> [String]? {

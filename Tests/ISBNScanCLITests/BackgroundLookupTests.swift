@@ -63,6 +63,38 @@ import TestSupport
         #expect(resumed.stdout == Self.signals + "\n9780553293357: not known to openlibrary, google, ndl\n")
     }
 
+    /// A provider that accepts the request and never answers: every file printed and recorded at
+    /// once, and the answers awaited one request's timeout (15 s) after the scan, not each
+    /// provider's in turn: the run ends with the scan's status, the lookups pending in the
+    /// catalogue, and `catalog lookup` does them.
+    @Test func aStallingProviderIsAwaitedOneTimeoutAndTheLookupsStayPending() throws {
+        let shelf = try Shelf(["a.png": "isbn/png-gray8.png", "b.png": "isbn/addon-ean5.png"])
+        defer { shelf.remove() }
+        let db = shelf.path + "/books.db"
+        let stalled = try ProviderServer("stall")
+        let run = try isbnscan(["scan", "--lookup", "--db", db, shelf.path], environment: CatalogLookupTests.environment(stalled.base))
+        #expect(run.status == 0)
+        #expect(run.stdout == "\(shelf.path)/a.png: 9780306406157\n\(shelf.path)/b.png: 9780553293357\n")
+        let lines = run.stderr.split(separator: "\n").map(String.init)
+        #expect(lines.filter { $0.hasPrefix("Warning: ") } == [
+            "Warning: 2 book lookups pending (2 still unanswered 15 s after the scan ended); 'isbnscan catalog lookup --db \(db)' goes on with them"])
+        #expect(lines.contains { $0.hasPrefix("scanned 2 files: 2 with an ISBN, ") })
+        #expect(!run.stderr.contains("Error:"))
+        // Open Library (and at most the next provider, if Open Library's timeout came first) asked; never the third.
+        let asked = try stalled.log().map(\.path)
+        #expect(asked.first?.hasPrefix("/api/books?bibkeys=ISBN:9780306406157") == true)
+        #expect(asked.count <= 2 && !asked.contains { $0.hasPrefix("/api/opensearch") }, "\(asked)")
+        let catalog = try Catalog(path: db, access: .read)
+        #expect(try catalog.books().map(\.isbn13) == ["9780306406157", "9780553293357"])
+        #expect(try catalog.pendingLookups().map(\.isbn13).sorted() == ["9780306406157", "9780553293357"])
+
+        let server = try ProviderServer()
+        let resumed = try isbnscan(["catalog", "lookup", "--db", db], environment: CatalogLookupTests.environment(server.base))
+        #expect(resumed.status == 4)
+        #expect(resumed.stdout == Self.signals + "\n9780553293357: not known to openlibrary, google, ndl\n")
+        #expect(try Catalog(path: db, access: .read).pendingLookups().isEmpty)
+    }
+
     /// Without a catalogue, lookups that cannot be done are said failed in one line; the scan's
     /// results and exit status are as without --lookup.
     @Test func networkDownWithoutACatalogueSaysTheLookupsFailed() throws {

@@ -280,6 +280,50 @@ import TestSupport
         #expect(files == ["a.png", "b.png", "b2.png", "c.png"].map { photos + "/" + $0 })
     }
 
+    /// With --db and -o on a full disk the run stops with status 3; once space is freed, the same
+    /// command writes every file's result to -o, the catalogue's for the files it recorded.
+    @Test func theOutputFileOnAFullDiskIsWholeOnceSpaceIsFreed() throws {
+        // A 64 KiB tmpfs filled up, in a private mount namespace (needs root or user namespaces).
+        guard try isbnscan(["-m", "/bin/true"], executable: "/usr/bin/unshare").status == 0 else { return }
+        let shelf = try Shelf(["photos/a.png": "isbn/png-gray8.png", "photos/b.png": "isbn/png-rgb8.png", "photos/c.png": "negative/noise.png"])
+        defer { shelf.remove() }
+        let p = shelf.path, disk = shelf.path + "/disk"
+        let scan = "\"$0\" scan --json --db '\(p)/books.db' -o '\(disk)/out.jsonl' '\(p)/photos'"
+        let script = """
+            mkdir '\(disk)' && mount -t tmpfs -o size=64k none '\(disk)' || exit 99
+            dd if=/dev/zero of='\(disk)/filler' bs=4k 2>/dev/null
+            \(scan) > '\(p)/full.out' 2> '\(p)/full.err'; echo $? > '\(p)/full.status'
+            ls -A '\(disk)' > '\(p)/full.ls'
+            rm '\(disk)/filler'
+            \(scan) > '\(p)/freed.out' 2> '\(p)/freed.err'; echo $? > '\(p)/freed.status'
+            cp '\(disk)/out.jsonl' '\(p)/out.jsonl'
+            """
+        let run = try isbnscan(["-m", "/bin/sh", "-c", script, isbnscanBinary], executable: "/usr/bin/unshare")
+        #expect(run.status == 0, "\(run.stderr)")
+        func read(_ name: String) throws -> String { try String(contentsOfFile: "\(p)/\(name)", encoding: .utf8) }
+
+        #expect(try read("full.status") == "3\n")
+        let fullErr = try read("full.err")
+        #expect(fullErr.contains("Error: \(disk)/out.jsonl: cannot write the output file: write failed: No space left on device\n"))
+        // Nothing left on the full disk but the filler: no output file, no temporary file.
+        #expect(try read("full.ls") == "filler\n")
+
+        #expect(try read("freed.status") == "0\n")
+        // The same results as a run without a catalogue, every file in input order.
+        let reference = try isbnscan(["scan", "--json", "-o", "\(p)/reference.jsonl", "\(p)/photos"])
+        #expect(reference.status == 0)
+        let written = try read("out.jsonl")
+        #expect(written == (try read("reference.jsonl")))
+        let files = written.split(separator: "\n").map {
+            (try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])?["file"] as? String
+        }
+        #expect(files == ["a.png", "b.png", "c.png"].map { "\(p)/photos/\($0)" })
+        // The files the full-disk run recorded were not scanned again: -o has them from the catalogue.
+        let recorded = try Catalog(path: "\(p)/books.db", access: .read).statistics().files.values.reduce(0, +)
+        #expect(recorded == 3)
+        #expect(try read("freed.err").contains(" unchanged since an earlier run, counted from the catalogue\n"))
+    }
+
     /// Japanese book codes, add-ons and refusals in one picture (TestImages/jpbook/shelf.png): the
     /// catalogue's result for the unchanged file is byte for byte what the scan wrote, in every format.
     @Test(arguments: [["--json"], ["--csv"], ["--all"], []])
@@ -458,6 +502,35 @@ import TestSupport
         #expect(try Data(contentsOf: URL(fileURLWithPath: other)) == before)
         #expect(try FileManager.default.attributesOfItem(atPath: empty)[.size] as? Int == 0)
         #expect(!FileManager.default.fileExists(atPath: other + "-wal"))
+    }
+
+    /// A merge that fails on a source which is no catalogue leaves no new --db behind, and merges
+    /// none of the sources when one of them is refused.
+    @Test func aFailedMergeCreatesNoCatalogue() throws {
+        let shelf = try Shelf(["a.png": "isbn/png-gray8.png", "empty.db": "", "text.db": "text:" + String(repeating: "not a database\n", count: 100)])
+        defer { shelf.remove() }
+        let foreign = shelf.path + "/notes.db", good = shelf.path + "/good.db", target = shelf.path + "/new.db"
+        try Connection(path: foreign).execute("CREATE TABLE notes (text TEXT); INSERT INTO notes VALUES ('milk')")
+        #expect(try isbnscan(["scan", "--db", good, shelf.path + "/a.png"]).status == 0)
+        let cases: [([String], String)] = [
+            ([foreign], "Error: \(foreign): not an isbnscan catalogue (an SQLite database of another program); left as it is\n"),
+            ([shelf.path + "/empty.db"], "Error: \(shelf.path)/empty.db: not an isbnscan catalogue (an empty database)\n"),
+            ([shelf.path + "/text.db"], "Error: \(shelf.path)/text.db: not an isbnscan catalogue (not an SQLite database)\n"),
+            ([good, foreign], "Error: \(foreign): not an isbnscan catalogue (an SQLite database of another program); left as it is\n")]
+        for (sources, message) in cases {
+            let run = try isbnscan(["catalog", "merge", "--db", target] + sources)
+            #expect(run.status == 1, "\(sources)")
+            #expect(run.stderr == message, "\(sources)")
+            for file in [target, target + "-wal", target + "-shm", target + "-journal"] {
+                #expect(!FileManager.default.fileExists(atPath: file), "\(file) after \(sources)")
+            }
+        }
+        // Into an existing catalogue: nothing of the good source is merged either.
+        let existing = shelf.path + "/existing.db"
+        _ = try Catalog(path: existing)
+        let run = try isbnscan(["catalog", "merge", "--db", existing, good, foreign])
+        #expect(run.status == 1)
+        #expect(try Catalog(path: existing, access: .read).statistics().files.values.reduce(0, +) == 0)
     }
 
     /// Only the --db being written is migrated, after a note on stderr; merge's sources are only read.

@@ -100,6 +100,15 @@ func records(_ lookup: BookLookup, _ digits: [String]) throws -> [LookupRecord] 
         #expect(try server.log().map(\.path) == ["/api/opensearch?isbn=9784048930659"])
     }
 
+    @Test func ndlListingOnlyAnotherBookIsNotFoundAndTheNextProviderIsAsked() throws {
+        // NDL's only record for 9784101010014 is 978-4-06-000000-2: its title must not be stored for this ISBN.
+        let server = try ProviderServer()
+        let record = try #require(try records(lookup(server, providers: [.ndl, .googleBooks]), ["9784101010014"]).first)
+        #expect(record.outcome == .notFound(providers: ["ndl", "google"]))
+        #expect(record.metadata == nil)
+        #expect(try server.log().map(\.path) == ["/api/opensearch?isbn=9784101010014", "/books/v1/volumes?q=isbn:9784101010014"])
+    }
+
     @Test func aBookNobodyKnowsIsAResult() throws {
         let server = try ProviderServer()
         let record = try #require(try records(lookup(server), ["9781234567897"]).first)
@@ -260,6 +269,25 @@ func records(_ lookup: BookLookup, _ digits: [String]) throws -> [LookupRecord] 
 }
 
 @Suite struct ResponseParserTests {
+    /// An NDL Search RSS whose only item is "本" with the `dc:identifier` of type `dcndl:ISBN` `identifier`.
+    func ndlAnswer(identifier: String) -> [UInt8] {
+        Array("""
+            <?xml version="1.0" encoding="UTF-8"?>
+            <rss xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" version="2.0">
+            <channel><title>t</title><item><dc:title>本</dc:title>
+            <dc:identifier xsi:type="dcndl:ISBN">\(identifier)</dc:identifier></item></channel></rss>
+            """.utf8)
+    }
+
+    @Test(arguments: [("9784048930659", "978-4-04-893065-9", "本"), ("9784048930659", "9784048930659", "本"),
+                      ("9784048930659", "4-04-893065-6", "本"), ("9784000000086", "4-00-000008-x", "本"),
+                      ("9784048930659", "978-4-06-000000-2", nil), ("9784048930659", "4-06-000000-0", nil),
+                      ("9784048930659", "", nil)])
+    func ndlTakesOnlyTheItemOfTheISBNAsked(asked: String, identifier: String, title: String?) throws {
+        let book = try BookLookup.parse(ndlAnswer(identifier: identifier), from: .ndl, isbn: isbn(asked)).get()
+        #expect(book?.title == title)
+    }
+
     @Test(arguments: [("349p", 349), ("xii, 345 p. :", 345), ("239 pages", 239), ("19cm", nil), ("", nil), ("1 v.", nil)])
     func pages(text: String, expected: Int?) {
         #expect(ResponseParser.pages(in: text) == expected)

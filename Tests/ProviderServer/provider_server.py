@@ -9,6 +9,7 @@ fixtures beside this file, shaped as each provider documents its answers:
   openlibrary/<isbn13>.json  one Books API entry (jscmd=data), keyed "ISBN:<isbn13>" in the answer
   google/<isbn13>.json       a whole volume list; an ISBN without a file gets {"kind", "totalItems": 0}
   ndl/<isbn13>.xml           a whole OpenSearch RSS; an ISBN without a file gets an RSS without items
+                             (ndl/9784101010014.xml lists only another book, 9784060000002)
 MODE chooses a fault instead of the normal answer:
   normal                 the fixtures
   status CODE[:SECONDS]  every request answered with HTTP CODE (and Retry-After: SECONDS)
@@ -21,6 +22,7 @@ MODE chooses a fault instead of the normal answer:
   malformed              a JSON or XML answer cut in the middle
   wrong-type             an HTML page (text/html)
   drip                   one byte every 0.3 s
+  stall                  the request read, then nothing sent, the connection held open until killed
   tls                    the normal answers over HTTPS with a self-signed certificate
                          (self-signed.crt/.key beside this file, for 127.0.0.1, a test key only)
 Each request is appended to the file LOG as it arrives: one line, "<monotonic seconds> <path>
@@ -142,6 +144,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
             return self.send(200, b'{"ISBN:9780306406157": {"title": "Half', "application/json")
         if MODE == "wrong-type":
             return self.send(200, b"<html><body>Service temporarily down</body></html>", "text/html; charset=utf-8")
+        if MODE == "stall":
+            while True:
+                time.sleep(3600)
         if MODE == "drip":
             self.send_response(200)
             self.send_header("Content-Type", "application/json")
