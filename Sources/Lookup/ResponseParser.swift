@@ -40,11 +40,12 @@ enum ResponseParser {
         let root = try json(body)
         guard case .object = root else { throw Failure(message: "unexpected JSON: not a volume list") }
         let items = root["items"]?.elements ?? []
-        // The volume whose identifiers name this ISBN; a search by ISBN can also return others.
+        // Only the volume whose identifiers name this ISBN: a search by ISBN can also return
+        // other volumes, and one without identifiers may be any book.
         let codes = Set([isbn.isbn13] + (isbn.isbn10.map { [$0] } ?? []))
         let matching = items.first { item in
             (item["volumeInfo"]?["industryIdentifiers"]?.elements ?? []).contains { codes.contains($0["identifier"]?.string ?? "") }
-        } ?? items.first { $0["volumeInfo"]?["industryIdentifiers"] == nil }
+        }
         guard let info = matching?["volumeInfo"] else { return nil }
         let links = info["imageLinks"]
         let pageCount = info["pageCount"]?.integer

@@ -288,6 +288,15 @@ func records(_ lookup: BookLookup, _ digits: [String]) throws -> [LookupRecord] 
         #expect(book?.title == title)
     }
 
+    /// A volume without identifiers may be any book: Google Books knows the ISBN only when a
+    /// volume names it.
+    @Test(arguments: [(#"{"kind":"books#volumes","totalItems":1,"items":[{"volumeInfo":{"title":"Another Book"}}]}"#, nil as String?),
+                      (#"{"kind":"books#volumes","totalItems":2,"items":[{"volumeInfo":{"title":"Another Book","industryIdentifiers":[{"type":"ISBN_13","identifier":"9780306406157"}]}},{"volumeInfo":{"title":"Fantastic Mr. Fox","industryIdentifiers":[{"type":"ISBN_10","identifier":"0140328726"}]}}]}"#, "Fantastic Mr. Fox")])
+    func googleBooksTakesOnlyTheVolumeOfTheISBNAsked(body: String, title: String?) throws {
+        let book = try BookLookup.parse(Array(body.utf8), from: .googleBooks, isbn: isbn("9780140328721")).get()
+        #expect(book?.title == title)
+    }
+
     @Test(arguments: [("349p", 349), ("xii, 345 p. :", 345), ("239 pages", 239), ("19cm", nil), ("", nil), ("1 v.", nil)])
     func pages(text: String, expected: Int?) {
         #expect(ResponseParser.pages(in: text) == expected)
