@@ -67,7 +67,10 @@ extension MultiPassDecoder {
         // covered the whole image), only their rows are decoded.
         let rows = big ? candidates.flatMap { searchedRows(around: $0, of: preview, region: region) } : nil
         let decoded = try source.decode(page: page, rows: rows)
-        let report = decode(decoded.image, region: region, firstLookDone: big, earlier: symbols ?? [], candidates: candidates)
+        // A photo the half-size map saw nothing in is looked at in full only where halving may
+        // have lost its bars: the map is made at full size too.
+        let report = decode(decoded.image, region: region, firstLookDone: big, earlier: symbols ?? [], candidates: candidates,
+                            mapInFull: symbols == nil && candidates == nil && !big)
         var result = SourceReport(report, of: decoded)
         // Some rows only: damage after the last went unseen, and damage among the rows passed over
         // is placed where the skip began; the half-size decode read the whole file.

@@ -206,11 +206,13 @@ public final class MultiPassDecoder {
     ///     decoded at half size).
     ///   - earlier: what that look read but could not confirm (measured again at full size).
     ///   - given: where a barcode may be, when that look made the map (full-size pixels).
+    ///   - mapInFull: a map of a half-size copy found nothing: the map is made at full size.
     func decode(_ image: LuminanceImage, region: RegionOfInterest, firstLookDone: Bool,
-                earlier: [Symbol] = [], candidates given: [Candidate]? = nil) -> ScanReport {
+                earlier: [Symbol] = [], candidates given: [Candidate]? = nil, mapInFull: Bool = false) -> ScanReport {
         let rect = region.pixelRect(imageWidth: image.width, imageHeight: image.height)
         let plan = SearchPlan(effort: effort, region: rect, firstLookDone: firstLookDone, policy: policy)
         var search = Search(image: image, region: region, rect: rect, readings: earlier, candidates: given)
+        search.mapInFull = mapInFull
         search.printedDigits = witness.map { PrintedDigitsReadings(witness: $0, image: image) }
         // What a reduced look read but could not confirm is measured again at full size.
         search.remeasureReduced()
@@ -269,6 +271,9 @@ public final class MultiPassDecoder {
 
         /// The first look ran here (not on a reduced copy before the search).
         var firstLookRan = false
+        /// The map is made at this image's own scale whatever its size: a half-size map of the
+        /// same photo saw nothing (``decode(_:page:region:)``).
+        var mapInFull = false
         /// The digits printed under the barcodes, read where the bars leave a place in doubt
         /// (``MultiPassDecoder/witness``); `nil`: not read.
         var printedDigits: PrintedDigitsReadings?
@@ -405,7 +410,8 @@ public final class MultiPassDecoder {
     /// gradient and fit in the blocks. The fit reads them in the reduced copy (its modules are
     /// then over a pixel when they were over two).
     func coarseFit(_ search: inout Search) -> [Symbol] {
-        let mappedAtHalf = search.halved != nil || search.rect.width * search.rect.height >= policy.mapAtHalfSizeAbovePixels
+        let mappedAtHalf = !search.mapInFull
+            && (search.halved != nil || search.rect.width * search.rect.height >= policy.mapAtHalfSizeAbovePixels)
         let factor = mappedAtHalf ? 4 : 2
         let rect = search.rect.reduced(by: factor)
         guard CandidateMap.canMap(rect) else { return [] }
@@ -480,7 +486,7 @@ public final class MultiPassDecoder {
         // From ``DecodingPolicy/mapAtHalfSizeAbovePixels`` on, the map is made at half size, as
         // for a JPEG's half-size look: averaging 2×2 pixels quiets sensor noise, which breaks up
         // the edges of bars.
-        if let reduced = search.halved
+        if !search.mapInFull, let reduced = search.halved
             ?? (rect.width * rect.height >= policy.mapAtHalfSizeAbovePixels ? search.image.downscaled(by: 2) : nil) {
             return CandidateMap.find(in: reduced, within: rect.reduced(by: 2), scale: 2)
         }

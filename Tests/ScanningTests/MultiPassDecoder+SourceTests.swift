@@ -65,6 +65,25 @@ import TestSupport
         #expect(try MultiPassDecoder(scanner: BarcodeScanner(), policy: smaller).decode(source).report.codes.isEmpty)
     }
 
+    /// A 1.9-megapixel JPEG of a label with 1.3-pixel modules that no first look reads and whose
+    /// half-size map sees nothing: looked at in full, it is mapped in full too, where the label's
+    /// bars show, and the symbol fit reads it.
+    @Test func aPhotoTheHalfSizeMapMissesIsMappedInFull() throws {
+        let path = "\(testImages)/blur-light/gauss-fine-bars-mapped-in-full.jpg"
+        let source = try ImageSource(path: RawPath(path))
+        let preview = try source.decode(halvingJPEGAbovePixels: DecodingPolicy().previewAbovePixels)
+        #expect(preview.scale == 2 && CandidateMap.find(in: preview.image).isEmpty)
+        let full = try source.decode()
+        let found = CandidateMap.find(in: full.image)
+        #expect(!found.isEmpty)
+        let normal = try MultiPassDecoder(scanner: BarcodeScanner(), policy: DecodingPolicy()).decode(source)
+        #expect(normal.report.isbns.map(\.isbn13) == ["9786717778678"])
+        #expect(normal.report.codes.map(\.symbol.pass) == [.symbolFit])
+        // Where it was read: inside the label (x 979-1138, y 1390-1458 of the photo).
+        let xs = normal.report.codes.flatMap(\.symbol.polygon).map(\.x), ys = normal.report.codes.flatMap(\.symbol.polygon).map(\.y)
+        #expect((xs.min() ?? 0) >= 930 && (xs.max() ?? 0) <= 1190 && (ys.min() ?? 0) >= 1340 && (ys.max() ?? 0) <= 1510)
+    }
+
     /// A big JPEG whose half-size look finds a barcode-like region but reads nothing is decoded
     /// again at full size in the rows around that region only, and read there.
     @Test func onlyTheRowsAroundABarcodeLikeRegionAreDecodedAtFullSize() throws {
