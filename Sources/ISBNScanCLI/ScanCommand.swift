@@ -65,8 +65,9 @@ enum ScanCommand {
                 symbol for out-of-focus barcodes; the default) or thorough
                 (then more angles, upscaling, every line). Each level does
                 all the level below does first, so it reads every code the
-                lower level reads. A photo where nothing looks like a
-                barcode ends after the first look. At thorough, a photo
+                lower level reads. At fast, a photo where nothing looks
+                like a barcode ends after the first look; normal then
+                looks for strongly blurred bars at half scale. At thorough, a photo
                 where no barcode at all was read is also read as text,
                 as with --text, and so are the digits printed under a
                 barcode whose bars read two ways (when libtesseract5 is

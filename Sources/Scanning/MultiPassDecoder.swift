@@ -53,8 +53,8 @@ final class SharedBlur: @unchecked Sendable {
 ///
 /// An image file comes as an ``ImageSource`` (``decode(_:page:region:)``): the decoder then
 /// decides itself whether a big JPEG gets its first look at half size, and whether it needs the
-/// full-size image after it (that look ends the search when it settles it or finds nothing
-/// barcode-like); decoded pixels (a camera frame) go to ``decode(_:region:)``.
+/// full-size image after it (that look ends the search when it settles it, or, at `fast` and
+/// beyond ``DecodingPolicy/fullLookUpToPixels``, when it finds nothing barcode-like); decoded pixels (a camera frame) go to ``decode(_:region:)``.
 ///
 /// Every threshold of this strategy is a field of its ``policy``.
 ///
@@ -333,8 +333,8 @@ public final class MultiPassDecoder {
             if Arbiter.isConfirmed(search.readings) { return search.judged(search.readings, accepting: accepting) }
             if search.candidates == nil, search.nothingRead, CandidateMap.canMap(search.rect) { search.candidates = map(search) }
             // Nothing barcode-like after a first look that scanned lines across the whole region
-            // (every line of a half-size copy, or every n-th row and column): the search ends,
-            // without a scan of every line at full size.
+            // (every line of a half-size copy, or every n-th row and column): no scan of every line
+            // at full size, no recovery and no fit; only the coarse fit may still find something.
             let sparseLookRan = search.firstLookRan && policy.firstLookStep(width: search.rect.width, height: search.rect.height) > 1
             if search.candidates?.isEmpty == true, search.halved != nil || sparseLookRan, search.nothingRead {
                 search.nothingBarcodeLike = true

@@ -9,7 +9,7 @@ import Imaging
 /// | stage | what it does | from effort |
 /// | --- | --- | --- |
 /// | ``SearchStage/Kind/firstLook`` | sparse zbar rows, then columns (at half size for big regions) | fast |
-/// | ``SearchStage/Kind/map`` | ``CandidateMap``: where a barcode may be; nowhere ends the search | fast |
+/// | ``SearchStage/Kind/map`` | ``CandidateMap``: where a barcode may be; nowhere leaves only the coarse fit (`normal`) | fast |
 /// | ``SearchStage/Kind/fullScan`` | zbar on every line, of the areas around the barcode-like regions | fast |
 /// | ``SearchStage/Kind/recovery`` | transformed copies of each area (smoothing, tone curves, inversion, scales, ±30° turns, the line decoder) | normal |
 /// | ``SearchStage/Kind/symbolFit`` | the fit of the whole symbol to each barcode-like region (``EANTemplateDecoder``) | normal |

@@ -41,6 +41,13 @@ import TestSupport
             let report = MultiPassDecoder(scanner: BarcodeScanner(), effort: effort).decode(image)
             #expect(report.isbns.map(\.isbn13) == ["9780306406157"], "\(effort)")
             #expect(report.codes.map(\.symbol.pass) == [.symbolFit], "\(effort)")
+            // Mapped back from half scale: the region the fit read in (whole blocks of the map)
+            // holds the symbol (x 76-361, bars y 60-240) to within 8 modules.
+            let polygon = report.codes.flatMap(\.symbol.polygon)
+            let xs = polygon.map(\.x), ys = polygon.map(\.y)
+            #expect(!polygon.isEmpty && xs.min()! >= 52 && xs.max()! <= 385 && ys.min()! >= 36 && ys.max()! <= 264,
+                    "\(effort): \(polygon)")
+            #expect(xs.min()! <= 100 && xs.max()! >= 337, "\(effort): the symbol's whole width, \(polygon)")
         }
     }
 
