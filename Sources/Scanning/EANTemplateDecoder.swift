@@ -213,10 +213,11 @@ enum EANTemplateDecoder {
         codeFit(profile, g, digits: digits, edges: edges).map { ($0.a, $0.b) }
     }
 
-    /// The fit of the one symbol `digits` encodes, rendered at `g`: its least-squares levels and
-    /// the sum of squared errors they leave over the fitted range (``range(_:count:)``).
+    /// The fit of the one symbol `digits` encodes, rendered at `g`: its least-squares levels, the
+    /// sum of squared errors they leave over the fitted range (``range(_:count:)``) and the number
+    /// of samples in that range.
     static func codeFit(_ profile: UnsafeBufferPointer<Double>, _ g: Geometry, digits: [UInt8],
-                        edges: EdgeCache) -> (sse: Double, a: Double, b: Double)? {
+                        edges: EdgeCache) -> (sse: Double, a: Double, b: Double, n: Int)? {
         let m = modules(of: digits)
         let edge = edges.response(radius: g.blur * g.module)
         let r = range(g, count: profile.count)
@@ -236,14 +237,17 @@ enum EANTemplateDecoder {
         let det = n * sxx - sx * sx
         guard n > 0, abs(det) > 1e-9 else { return nil }
         let b = (n * sxy - sx * sy) / det, a = (sy - b * sx) / n
-        return (max(0, syy - a * sy - b * sxy), a, b)
+        return (max(0, syy - a * sy - b * sxy), a, b, Int(n))
     }
 
-    /// The least sum of squared errors of the symbol `digits` encodes over geometries near `g`
-    /// that `allowed` admits (the search's moves, with their steps, for this one code).
+    /// The least mean squared error per sample of the symbol `digits` encodes over geometries
+    /// near `g` that `allowed` admits (the search's moves, with their steps, for this one code).
+    /// Per sample, because the fitted range moves with the geometry: a sum would favour the
+    /// geometries that fit fewer samples (a narrower module, a start off the profile's end).
     static func bestFit(of digits: [UInt8], from g: Geometry, profile: UnsafeBufferPointer<Double>, edges: EdgeCache,
-                        allowed: (Geometry) -> Bool) -> (sse: Double, geometry: Geometry) {
-        guard var best = codeFit(profile, g, digits: digits, edges: edges)?.sse else { return (.infinity, g) }
+                        allowed: (Geometry) -> Bool) -> (mse: Double, geometry: Geometry) {
+        func mse(_ fit: (sse: Double, a: Double, b: Double, n: Int)) -> Double { fit.n > 0 ? fit.sse / Double(fit.n) : .infinity }
+        guard var best = codeFit(profile, g, digits: digits, edges: edges).map(mse) else { return (.infinity, g) }
         var g = g
         let module0 = g.module
         for step in [0.5, 0.25, 0.125] {
@@ -254,8 +258,8 @@ enum EANTemplateDecoder {
                 for move in Self.moves(step: step, module: module0) {
                     var trial = g
                     move(&trial)
-                    guard allowed(trial), let t = codeFit(profile, trial, digits: digits, edges: edges), t.sse < best else { continue }
-                    (g, best) = (trial, t.sse)
+                    guard allowed(trial), let t = codeFit(profile, trial, digits: digits, edges: edges).map(mse), t < best else { continue }
+                    (g, best) = (trial, t)
                     improved = true
                 }
             }
@@ -662,11 +666,11 @@ enum EANTemplateDecoder {
         samples.withUnsafeBufferPointer { profile -> Reading in
             let edges = EdgeCache()
             let allowed = { (g: Geometry) in admits(g, count: profile.count, within: around) }
-            func runnerUp(_ rivals: [[UInt8]], at g: Geometry) -> (sse: Double, geometry: Geometry) {
-                var best = (sse: Double.infinity, geometry: g)
+            func runnerUp(_ rivals: [[UInt8]], at g: Geometry) -> (mse: Double, geometry: Geometry) {
+                var best = (mse: Double.infinity, geometry: g)
                 for rival in rivals {
                     let fitted = bestFit(of: rival, from: g, profile: profile, edges: edges, allowed: allowed)
-                    if fitted.sse < best.sse { best = fitted }
+                    if fitted.mse < best.mse { best = fitted }
                 }
                 return best
             }
@@ -674,9 +678,11 @@ enum EANTemplateDecoder {
                 return reading
             }
             var g = reading.geometry
+            // A rival's error over as many samples as the reading's, so that the two compare.
             var rival = runnerUp(f.rivals, at: g)
-            if rival.sse < f.sse, let levels = fit(profile, rival.geometry, levels: (f.a, f.b), edges: edges, margins: false),
-               let better = solve(profile, rival.geometry, a: levels.a, b: levels.b, edges: edges), better.sse < f.sse, better.b < 0 {
+            if rival.mse * Double(f.samples) < f.sse, let levels = fit(profile, rival.geometry, levels: (f.a, f.b), edges: edges, margins: false),
+               let better = solve(profile, rival.geometry, a: levels.a, b: levels.b, edges: edges),
+               better.sse / Double(better.samples) < f.sse / Double(f.samples), better.b < 0 {
                 // The code the search had settled on stays a rival of the one taken instead: the
                 // two valleys are that close, and the margin must say so.
                 let displaced = f.digits
@@ -690,7 +696,7 @@ enum EANTemplateDecoder {
             checked.geometry = g
             checked.levels = Levels(a: f.a, b: f.b)
             checked.error = noise / (f.b * f.b)
-            checked.margin = (min(f.secondSSE, rival.sse) - f.sse) / noise
+            checked.margin = (min(f.secondSSE, rival.mse * Double(f.samples)) - f.sse) / noise
             checked.confidence = f.confidence.map { $0 / noise }
             checked.rivals = f.rivals
             return checked
