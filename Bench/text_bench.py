@@ -32,6 +32,8 @@ import time
 
 
 def run_part(binary, part_dir, jobs):
+    """The rows of part_dir/truth.tsv, isbnscan's JSON record per file name, (wall, CPU) seconds:
+    one `scan --text --json` over part_dir/images."""
     rows = list(csv.DictReader(open(os.path.join(part_dir, "truth.tsv")), delimiter="\t"))
     files = [os.path.join(part_dir, "images", r["file"]) for r in rows]
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -92,18 +94,7 @@ def summarise(name, rows, results, times):
 
 
 def run_covered(binary, folder, jobs, tesseract):
-    rows = list(csv.DictReader(open(os.path.join(folder, "truth.tsv")), delimiter="\t"))
-    files = [os.path.join(folder, "images", r["file"]) for r in rows]
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    start = time.monotonic()
-    proc = subprocess.run([binary, "scan", "--text", "--json", "-q", "-j", str(jobs)] + files,
-                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    wall = time.monotonic() - start
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    if proc.returncode not in (0, 4):
-        raise SystemExit("text_bench: %s exited %d: %s" % (binary, proc.returncode, proc.stderr[-2000:]))
-    results = {os.path.basename(json.loads(l)["file"]): json.loads(l) for l in proc.stdout.splitlines()}
+    rows, results, (wall, cpu) = run_part(binary, folder, jobs)
     legible = [r for r in rows if r["part"] == "legible"]
     read = wrong = bars = 0
     lines = []
