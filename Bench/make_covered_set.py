@@ -90,8 +90,11 @@ def scan(binary, path):
                           stderr=subprocess.DEVNULL, text=True)
     record = json.loads(proc.stdout.splitlines()[0])
     eans = [s for s in record["symbols"] if s["type"] == "EAN-13" and s["verdict"] == "accepted"]
+    # A reading of the symbol fit has no orientation (null): upright, as a candidate region is
+    # taken, unless a line decoder's reading of the same symbol says otherwise.
+    eans.sort(key=lambda s: s["orientation"] is None)
     if eans:
-        return eans[0]["polygon"], eans[0]["orientation"], "symbol"
+        return eans[0]["polygon"], eans[0]["orientation"] or 0, "symbol"
     candidates = record.get("candidates") or []
     if candidates:
         return candidates[0]["polygon"], 0, "candidate"
