@@ -59,6 +59,9 @@ enum EANTemplateDecoder {
         /// The valid codes that fit best after ``digits`` at ``geometry``
         /// (``checkingRivals(_:of:within:)`` gives each its own geometry).
         var rivals: [[UInt8]] = []
+        /// The codes the searches from the other guesses of where the symbol lies settled on,
+        /// where they differ from ``digits``: rivals too, each at the geometry that suits it.
+        var otherGuesses: [[UInt8]] = []
         /// Sample position (along the profile) of the symbol's left edge and of its right edge.
         var start: Double { geometry.position(0) }
         var end: Double { geometry.position(95) }
@@ -560,6 +563,7 @@ enum EANTemplateDecoder {
         if let around, let q = flatZones(samples, center: around.center, width: around.width) { guesses.append(q) }
         if let around { guesses.append((around.center - around.width / 2, around.center + around.width / 2)) }
         var best: Reading?
+        var others: [[UInt8]] = []
         var tried: [(Double, Double)] = []
         for (start, end) in guesses {
             let module = (end - start) / 95
@@ -568,9 +572,13 @@ enum EANTemplateDecoder {
             tried.append((start, end))
             guard let r = decode(samples, start: start, end: end, known: nil, within: around, maximumError: maximumError)
             else { continue }
+            if !others.contains(r.digits) { others.append(r.digits) }
             if best == nil || r.unexplained < best!.unexplained { best = r }
         }
-        return best
+        // Two guesses that settle on different codes are where the bars lie between them.
+        guard var reading = best else { return nil }
+        reading.otherGuesses = others.filter { $0 != reading.digits }
+        return reading
     }
 
     /// The largest blur radius (modules) a fit may take: beyond it the bars of an EAN-13 leave too
@@ -679,7 +687,7 @@ enum EANTemplateDecoder {
             }
             var g = reading.geometry
             // A rival's error over as many samples as the reading's, so that the two compare.
-            var rival = runnerUp(f.rivals, at: g)
+            var rival = runnerUp(f.rivals + reading.otherGuesses.filter { $0 != f.digits && !f.rivals.contains($0) }, at: g)
             if rival.mse * Double(f.samples) < f.sse, let levels = fit(profile, rival.geometry, levels: (f.a, f.b), edges: edges, margins: false),
                let better = solve(profile, rival.geometry, a: levels.a, b: levels.b, edges: edges),
                better.sse / Double(better.samples) < f.sse / Double(f.samples), better.b < 0 {
