@@ -53,14 +53,7 @@ import TestSupport
         #expect(warnings.first?.hasPrefix("Warning: 2 book lookups pending (openlibrary: cannot connect to 127.0.0.1:") == true)
         #expect(warnings.first?.hasSuffix("; 'isbnscan catalog lookup --db \(db)' goes on with them") == true)
         #expect(!run.stderr.contains("Error:"))
-        let catalog = try Catalog(path: db, access: .read)
-        #expect(try catalog.books().map(\.isbn13) == ["9780306406157", "9780553293357"])
-        #expect(try catalog.pendingLookups().map(\.isbn13).sorted() == ["9780306406157", "9780553293357"])
-
-        let server = try ProviderServer()
-        let resumed = try isbnscan(["catalog", "lookup", "--db", db], environment: CatalogLookupTests.environment(server.base))
-        #expect(resumed.status == 4)
-        #expect(resumed.stdout == Self.signals + "\n9780553293357: not known to openlibrary, google, ndl\n")
+        try Self.expectBothPendingThenLookedUp(db)
     }
 
     /// A provider that accepts the request and never answers: every file printed and recorded at
@@ -84,6 +77,12 @@ import TestSupport
         let asked = try stalled.log().map(\.path)
         #expect(asked.first?.hasPrefix("/api/books?bibkeys=ISBN:9780306406157") == true)
         #expect(asked.count <= 2 && !asked.contains { $0.hasPrefix("/api/opensearch") }, "\(asked)")
+        try Self.expectBothPendingThenLookedUp(db)
+    }
+
+    /// The shelf's two books recorded in `db` with their lookups pending; `catalog lookup` with
+    /// the providers up then does both (one known, one not: status 4) and leaves none pending.
+    static func expectBothPendingThenLookedUp(_ db: String) throws {
         let catalog = try Catalog(path: db, access: .read)
         #expect(try catalog.books().map(\.isbn13) == ["9780306406157", "9780553293357"])
         #expect(try catalog.pendingLookups().map(\.isbn13).sorted() == ["9780306406157", "9780553293357"])
