@@ -251,23 +251,33 @@ enum EANTemplateDecoder {
                         allowed: (Geometry) -> Bool) -> (mse: Double, geometry: Geometry) {
         func mse(_ fit: (sse: Double, a: Double, b: Double, n: Int)) -> Double { fit.n > 0 ? fit.sse / Double(fit.n) : .infinity }
         guard var best = codeFit(profile, g, digits: digits, edges: edges).map(mse) else { return (.infinity, g) }
-        var g = g
-        let module0 = g.module
-        for step in [0.5, 0.25, 0.125] {
+        let found = descend(from: g, steps: [0.5, 0.25, 0.125], module: g.module) { trial in
+            guard allowed(trial), let t = codeFit(profile, trial, digits: digits, edges: edges).map(mse), t < best else { return false }
+            best = t
+            return true
+        }
+        return (best, found)
+    }
+
+    /// Descent one coordinate at a time: at each of `steps` in turn, the moves of
+    /// ``moves(step:module:)`` from the geometry reached so far, for at most 4 rounds or until a
+    /// round takes none. `take` is offered each trial and says whether it took it (keeping what
+    /// it measured there); the geometry last taken is returned.
+    static func descend(from start: Geometry, steps: [Double], module: Double, take: (Geometry) -> Bool) -> Geometry {
+        var g = start
+        for step in steps {
             var improved = true, rounds = 0
             while improved && rounds < 4 {
                 improved = false
                 rounds += 1
-                for move in Self.moves(step: step, module: module0) {
+                for move in moves(step: step, module: module) {
                     var trial = g
                     move(&trial)
-                    guard allowed(trial), let t = codeFit(profile, trial, digits: digits, edges: edges).map(mse), t < best else { continue }
-                    (g, best) = (trial, t)
-                    improved = true
+                    if take(trial) { g = trial; improved = true }
                 }
             }
         }
-        return (best, g)
+        return g
     }
 
     /// The search's moves of a geometry at `step`: the start by `step` modules (`module`
@@ -617,24 +627,13 @@ enum EANTemplateDecoder {
             f = refitted
             levels = (f.a, f.b)
             guard f.b < 0, f.sse / Double(f.samples) / (f.b * f.b) <= maximumError else { return nil }
-            // Refine one coordinate at a time with shrinking steps.
-            for step in known == nil ? [0.5, 0.25, 0.125] : [0.125] {
-                var improved = true
-                var rounds = 0
-                while improved && rounds < 4 {
-                    improved = false
-                    rounds += 1
-                    for move in Self.moves(step: step, module: module0) {
-                        var trial = g
-                        move(&trial)
-                        // Levels held while trying a move; fitted again on the move taken.
-                        if let t = score(trial, refit: false), t.sse < f.sse {
-                            (g, f) = (trial, t)
-                            if let r = score(g), r.sse <= f.sse { f = r; levels = (r.a, r.b) }
-                            improved = true
-                        }
-                    }
-                }
+            // Refine one coordinate at a time with shrinking steps; levels held while trying a
+            // move, fitted again on the move taken.
+            g = Self.descend(from: g, steps: known == nil ? [0.5, 0.25, 0.125] : [0.125], module: module0) { trial in
+                guard let t = score(trial, refit: false), t.sse < f.sse else { return false }
+                f = t
+                if let r = score(trial), r.sse <= f.sse { f = r; levels = (r.a, r.b) }
+                return true
             }
             // The margins over the second-best valid code, at the geometry and levels found.
             guard let final = solve(profile, g, a: f.a, b: f.b, edges: edges, margins: true) else { return nil }

@@ -54,7 +54,8 @@ final class SharedBlur: @unchecked Sendable {
 /// An image file comes as an ``ImageSource`` (``decode(_:page:region:)``): the decoder then
 /// decides itself whether a big JPEG gets its first look at half size, and whether it needs the
 /// full-size image after it (that look ends the search when it settles it, or, at `fast` and
-/// beyond ``DecodingPolicy/fullLookUpToPixels``, when it finds nothing barcode-like); decoded pixels (a camera frame) go to ``decode(_:region:)``.
+/// beyond ``DecodingPolicy/fullLookUpToPixels``, when it finds nothing barcode-like); decoded
+/// pixels (a camera frame) go to ``decode(_:region:)``.
 ///
 /// Every threshold of this strategy is a field of its ``policy``.
 ///
