@@ -10,11 +10,15 @@ TestImages and ../shared/corpus) with `scan --json -r --effort E` for each effor
 outputs (stdout, stderr, exit status) must be identical. Prints one line per effort and the
 first differing lines; exit status 0 when every effort matches, 1 otherwise. `--save DIR` keeps
 the outputs (DIR/<effort>.before.jsonl, .after.jsonl), `--reuse` takes the before outputs from
-there instead of running OLD_BIN again. Standard library only.
+there instead of running OLD_BIN again. `--verdicts`: for a change to how readings are weighed
+(the arbiter), compare what each file was judged instead — each code with its verdict and
+reason, not the wording of the reason — and count the files that differ only in wording.
+Standard library only.
 """
 
 import argparse
 import difflib
+import json
 import os
 import re
 import subprocess
@@ -35,6 +39,16 @@ def scan(binary, effort, folders):
     return run.stdout, TIMING.sub(b"<time>", run.stderr), run.returncode
 
 
+def verdicts(out):
+    """Per file: its codes with their verdicts and reasons, sorted; and the whole line."""
+    judged = {}
+    for line in out.decode("utf-8", "replace").splitlines():
+        record = json.loads(line)
+        codes = sorted((s["data"], s["verdict"], s.get("reason") or "") for s in record.get("symbols", []))
+        judged[record["file"]] = (codes, line)
+    return judged
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--before", required=True)
@@ -42,6 +56,7 @@ def main():
     ap.add_argument("--effort", default="fast,normal,thorough")
     ap.add_argument("--save")
     ap.add_argument("--reuse", action="store_true")
+    ap.add_argument("--verdicts", action="store_true")
     ap.add_argument("folders", nargs="*")
     a = ap.parse_args()
     folders = [os.path.relpath(f) for f in (a.folders or DEFAULT_FOLDERS)]
@@ -71,6 +86,16 @@ def main():
             outputs.append((out, err, status))
         (out_a, err_a, st_a), (out_b, err_b, st_b) = outputs
         lines = out_a.count(b"\n")
+        if a.verdicts:
+            before, after = verdicts(out_a), verdicts(out_b)
+            changed = sorted(f for f in set(before) | set(after) if before.get(f, ([], ""))[0] != after.get(f, ([], ""))[0])
+            worded = sum(1 for f in before if f in after and f not in changed and before[f][1] != after[f][1])
+            print("%-9s %s: %d files, %d with other verdicts, %d with other wording only"
+                  % (effort, "same verdicts" if not changed else "VERDICTS DIFFER", len(before), len(changed), worded))
+            for f in changed[:12]:
+                print("    %s: %s -> %s" % (f, before.get(f, ([], ""))[0], after.get(f, ([], ""))[0]))
+            same = same and not changed
+            continue
         if outputs[0] == outputs[1]:
             print("%-9s identical: %d files, exit %d" % (effort, lines, st_a))
             continue

@@ -13,8 +13,18 @@ import ISBN
 /// | a decoder read it **and** the fit of the printed symbol re-decodes it (``Verification/confirmed(lines:)``) | 3 |
 /// | a decoder read it, but the fit re-decodes another code (``Verification/contradicted(by:lines:)``) | 0 for it, 2 for the other code |
 ///
-/// Repeated readings add up (two passes agreeing give 2). The code with the most evidence at a
-/// place wins when it has at least ``winningRatio`` times the evidence of every rival there
+/// Evidence counts independent measurements, not passes: the readings of one code by one
+/// ``Measurement`` at one place (every zbar pass, however the pixels were filtered, scaled,
+/// inverted or turned) give the strongest weight among them once, and only different
+/// measurements add up (zbar and the line decoder agreeing give 2; zbar read twice gives 1).
+/// A misread that comes from the bars — ink spread, blur, a damaged character — comes back
+/// with every pass, so a count of passes would let whichever code more passes happened to
+/// repeat win, and let the outcome depend on how many passes ran. How often a code was read
+/// still tells a barcode from a pattern decoded once by chance: that count (``Place/support``)
+/// is what the gates ask for — the evidence a place only recovery passes read needs to be judged
+/// at all, and whether a result is settled — never what decides between two codes.
+///
+/// The code with the most evidence at a place wins when it has at least ``winningRatio`` times the evidence of every rival there
 /// (3:1 wins, 2:1 and 1:1 do not), or ``closeRatio`` times (2:1) when the scan lines that read
 /// it (zbar's quality) also outnumber every rival's ``lineRatio`` times, or when it wins the vote
 /// digit by digit at every position where the readings differ, 3:1 (``Place/digitVote``), or —
@@ -57,10 +67,20 @@ public enum Arbiter {
     /// One place of an image: the readings there, the evidence and the scan lines per code.
     struct Place {
         var readings: [Symbol]
+        /// Evidence per code, which decides between codes: for each ``Measurement`` that read the
+        /// code here, the strongest weight among its readings; summed over the measurements.
         var evidence: [String: Int] = [:]
         /// Scan lines that read each code (zbar's quality, the line decoder's and the fit's line
-        /// counts), summed over the readings.
+        /// counts), for the same contest: for each measurement the most that one of its readings
+        /// had, summed over the measurements (a pass that reads the same lines again adds none).
         var lines: [String: Int] = [:]
+        /// Every reading's weight per code, summed: how steadily the code is read, whatever
+        /// measured it. What a place needs to be judged at all and to count as settled
+        /// (``Arbiter/judge(_:recoveryEvidence:accepting:printedDigits:)``,
+        /// ``Arbiter/isSettled(_:minimumEvidence:accepting:)``); never evidence against a rival.
+        var support: [String: Int] = [:]
+        /// Scan lines per code summed over every reading, for ``isTrusted(_:)``.
+        var supportLines: [String: Int] = [:]
 
         /// The digits printed under the symbol, when they were read here (``PrintedDigitsWitness``:
         /// only where the bars leave the place in doubt, ``isInDoubt``).
@@ -187,7 +207,7 @@ public enum Arbiter {
         /// the gate keeps misreads from becoming ISBNs, and a product code shown as refused cannot.
         func isTrusted(_ code: String) -> Bool {
             let needed = Arbiter.canBeBookNumber(code) ? Arbiter.minimumLines : 1
-            return isConfirmed(code) || (lines[code] ?? 0) >= needed
+            return isConfirmed(code) || (supportLines[code] ?? 0) >= needed
         }
 
         /// The code that wins a vote digit by digit: at every position where the codes read
@@ -225,6 +245,7 @@ public enum Arbiter {
                 fitted.addOn = nil
                 fitted.quality = lines
                 fitted.pass = .fit
+                fitted.measurement = .profileFit
                 fitted.verification = .confirmed(lines: lines)
                 readings.append(fitted)
             }
@@ -240,10 +261,20 @@ public enum Arbiter {
             }
         }
         for index in places.indices {
+            // Per code and measurement: the strongest weight and the most scan lines of one reading.
+            var strongest: [String: [Measurement: (weight: Int, lines: Int)]] = [:]
             for reading in places[index].readings {
                 let weight = reading.pass == .fit ? 2 : weight(reading)
-                places[index].evidence[reading.data, default: 0] += weight
-                if weight > 0 { places[index].lines[reading.data, default: 0] += max(1, reading.quality) }
+                let lines = weight > 0 ? max(1, reading.quality) : 0
+                places[index].support[reading.data, default: 0] += weight
+                if lines > 0 { places[index].supportLines[reading.data, default: 0] += lines }
+                let best = strongest[reading.data]?[reading.measurement] ?? (0, 0)
+                strongest[reading.data, default: [:]][reading.measurement] = (max(best.weight, weight), max(best.lines, lines))
+            }
+            for (code, measurements) in strongest {
+                places[index].evidence[code] = measurements.values.reduce(0) { $0 + $1.weight }
+                let lines = measurements.values.reduce(0) { $0 + $1.lines }
+                if lines > 0 { places[index].lines[code] = lines }
             }
         }
         return places
@@ -275,7 +306,8 @@ public enum Arbiter {
     /// Whether `code` has a book number's prefix (978 or 979, ISO 2108), whatever the policy accepts.
     static func canBeBookNumber(_ code: String) -> Bool { code.hasPrefix("978") || code.hasPrefix("979") }
 
-    /// Whether every place has a winner with at least `minimumEvidence` that may be judged,
+    /// Whether every place has a winner with at least `minimumEvidence` of support (``Place/support``:
+    /// agreeing readings, however made) that may be judged,
     /// and some winner is an accepted ISBN or every winner's digits were confirmed by the fit
     /// or read with ``undisputedEvidence`` and no rival (a genuine product code, not a misread
     /// of an ISBN).
@@ -285,9 +317,10 @@ public enum Arbiter {
         var anyISBN = false
         var allGenuine = true
         for place in all {
-            guard let winner = place.winner, winner.evidence >= minimumEvidence, place.isTrusted(winner.data) else { return false }
+            guard let winner = place.winner, place.support[winner.data] ?? 0 >= minimumEvidence,
+                  place.isTrusted(winner.data) else { return false }
             if ISBN.judge(ean: winner.data, accepting: prefixes).isbn != nil { anyISBN = true }
-            let undisputed = place.evidence.count == 1 && winner.evidence >= undisputedEvidence
+            let undisputed = place.evidence.count == 1 && place.support[winner.data] ?? 0 >= undisputedEvidence
             if !place.isConfirmed(winner.data) && !undisputed { allGenuine = false }
         }
         return anyISBN || allGenuine
@@ -296,7 +329,8 @@ public enum Arbiter {
     /// The codes of one image with their verdicts, one per code and place, in reading order.
     ///
     /// A place that only recovery passes read is judged only when its winner has at least
-    /// `recoveryEvidence` (two agreeing passes by default, or one the fit confirmed); a lone
+    /// `recoveryEvidence` of support (``Place/support``: two agreeing readings by default, or one
+    /// the fit confirmed); a lone
     /// unconfirmed recovery reading is dropped, as it is more likely noise than a barcode.
     /// A winner is judged with `prefixes` (978, or 978 and 979), once: nothing judges it again.
     ///
@@ -313,7 +347,7 @@ public enum Arbiter {
                 place.printed = printedDigits.digits(at: box, orientation: orientation)
             }
             let required = place.readings.contains { $0.pass.isFirst } ? 1 : recoveryEvidence
-            if let winner = place.winner, winner.evidence < required || !place.isTrusted(winner.data) {
+            if let winner = place.winner, place.support[winner.data] ?? 0 < required || !place.isTrusted(winner.data) {
                 // Too little to judge: a lone recovery reading, or a reading made on fewer than
                 // ``minimumLines`` scan lines that the re-measurement could not confirm (zbar
                 // marks those with a one-point box; they are where its misreads come from).
@@ -358,7 +392,7 @@ public enum Arbiter {
                             + (printed == .agrees(winner.data) ? ", as do the digits printed under it" : "")
                         : "probable misread of \(winner.data), which this barcode "
                         + "reads as with clearly more evidence (\(winner.evidence) to \(place.evidence[data] ?? 0): "
-                        + "passes and scan lines that agree)"
+                        + "independent measurements and scan lines that agree)"
                         + (printed == .agrees(winner.data) ? "; the digits printed under it read \(winner.data) too" : "")))
                 } else {
                     let others = kept.keys.filter { $0 != data }.sorted()

@@ -73,8 +73,10 @@ enum EANLineDecoder {
                 let place = vertical
                     ? PixelRect(x: c0, y: a0, width: c1 - c0 + 1, height: a1 - a0 + 1)
                     : PixelRect(x: a0, y: c0, width: a1 - a0 + 1, height: c1 - c0 + 1)
-                symbols.append(Symbol(symbology: entry.symbology, data: digits, quality: entry.across.count,
-                                      orientation: nil, place: place, pass: pass))
+                var symbol = Symbol(symbology: entry.symbology, data: digits, quality: entry.across.count,
+                                    orientation: nil, place: place, pass: pass)
+                symbol.measurement = .characterWidths
+                symbols.append(symbol)
             }
         }
         return symbols.sorted { $0.data < $1.data }

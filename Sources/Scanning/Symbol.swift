@@ -46,6 +46,9 @@ public struct Symbol: Hashable, Sendable {
     /// Which decoding pass found it (``PassName/full`` for the first pass; ``PassName/fit`` for a
     /// code that only the re-measurement of another reading's bars gave, see ``Verification``).
     public var pass: PassName
+    /// What measured its digits: the ``Arbiter`` counts the readings of one measurement at one
+    /// place once, however many passes made them.
+    public var measurement: Measurement
     /// What re-measuring its bars found, or `nil` when it was not re-measured.
     public var verification: Verification?
     /// ``Symbology/isbnText`` only: the line as recognised, e.g. `"ISBN 0-306-40615-2 (pbk.)"`.
@@ -63,6 +66,7 @@ public struct Symbol: Hashable, Sendable {
         self.orientation = orientation
         self.place = place
         self.pass = pass
+        measurement = pass == .symbolFit ? .symbolFit : pass == .fit ? .profileFit : .edges
     }
 
     /// A symbol whose place is the box around `polygon`.
@@ -75,4 +79,20 @@ public struct Symbol: Hashable, Sendable {
     /// ``place``, or the pixel at the origin for a symbol without one (so that such symbols
     /// still sort and compare).
     var box: PixelRect { place ?? PixelRect(x: 0, y: 0, width: 1, height: 1) }
+}
+
+/// What measures a reading's digits. Two readings by the same measurement of the same bars are
+/// one piece of evidence, however the pixels were filtered, scaled, inverted or turned in
+/// between: a misread that comes from the bars (ink spread, blur, a damaged character) comes back
+/// with every pass. Different measurements err differently, and count apart.
+public enum Measurement: String, Sendable, Hashable, CaseIterable {
+    /// zbar: the edges of bars and spaces found along scan lines (every zbar pass).
+    case edges
+    /// ``EANLineDecoder``: each character's four widths on lines averaged across the bars.
+    case characterWidths
+    /// ``EANTemplateDecoder``: the whole symbol's structure fitted to the profile across the bars.
+    case symbolFit
+    /// ``ReadingVerifier``'s profile fit (``EANProfileFit``) re-decoding another reading's bars to
+    /// a code of its own (``Verification/contradicted(by:lines:)``).
+    case profileFit
 }

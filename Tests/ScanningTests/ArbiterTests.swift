@@ -8,17 +8,57 @@ import TestSupport
 
 /// The arbiter: evidence per place, margins, misreads superseded (issue 9).
 @Suite struct ArbiterTests {
-    @Test func aReadingSupportedThreeToOneWins() {
+    @Test func aReadingMeasuredThreeToOneWins() {
         let right = "9780306406157", rival = "9780306406751"  // 1<->7 twice: the check digit still holds
-        let report = ScanReport(symbols: [reading(right, pass: "smooth"), reading(right, pass: "gamma-0.6"),
-                                          reading(right, pass: "stretch"), reading(rival, pass: "threshold")],
+        // zbar's reading confirmed by the fit of the printed symbol (3) against zbar's rival (1).
+        let report = ScanReport(symbols: [reading(right, pass: "smooth", verification: .confirmed(lines: 3)),
+                                          reading(right, pass: "gamma-0.6"), reading(rival, pass: "threshold")],
                                 recoveryEvidence: 2)
         #expect(report.isbns.map(\.isbn13) == [right])
         let refused = try! #require(report.rejected.first)
         #expect(refused.symbol.data == rival)
         #expect(refused.verdict.rejection?.reason == .misread)
         #expect(refused.verdict.rejection?.detail == "probable misread of \(right), which this barcode reads as with "
-                + "clearly more evidence (3 to 1: passes and scan lines that agree)")
+                + "clearly more evidence (3 to 1: independent measurements and scan lines that agree)")
+    }
+
+    /// Passes that read the same bars with the same decoder are one measurement: three zbar passes
+    /// against one are a tie, and no number of repeats outweighs a reading the fit confirmed.
+    @Test func repeatedPassesAreOneMeasurement() {
+        let right = "9780306406157", rival = "9780306406751"
+        let repeated = ScanReport(symbols: [reading(right, pass: "smooth"), reading(right, pass: "gamma-0.6"),
+                                            reading(right, pass: "stretch"), reading(rival, pass: "threshold")],
+                                  recoveryEvidence: 2)
+        #expect(repeated.isbns.isEmpty)
+        #expect(repeated.codes.map(\.verdict.rejection?.reason) == [.ambiguous, .ambiguous])
+        let confirmed = reading(right, pass: "full", verification: .confirmed(lines: 4))
+        for repeats in [1, 3, 9] {
+            let rivals = (0..<repeats).map { reading(rival, pass: PassName(rawValue: "rotate+\($0 * 5)"), quality: 40) }
+            let report = ScanReport(symbols: [confirmed] + rivals, recoveryEvidence: 2)
+            #expect(report.isbns.map(\.isbn13) == [right], "\(repeats) repeats")
+            #expect(report.rejected.first?.verdict.rejection?.detail == "probable misread of \(right), which this barcode "
+                    + "reads as with clearly more evidence (3 to 1: independent measurements and scan lines that agree)")
+        }
+        // zbar and the line decoder are two measurements: they add up; the passes of each do not.
+        let twoDecoders = Arbiter.places([reading(right, pass: "full", verification: .confirmed(lines: 4)),
+                                          reading(right, pass: "smooth", quality: 30), lineDecoderReading(right),
+                                          reading(rival, pass: "smooth"), reading(rival, pass: "gamma-0.6"),
+                                          lineDecoderReading(rival, quality: 4)])
+        #expect(twoDecoders.count == 1)
+        #expect(twoDecoders.first?.evidence == [right: 4, rival: 2])
+        #expect(twoDecoders.first?.lines == [right: 40, rival: 14])
+        #expect(twoDecoders.first?.support == [right: 5, rival: 3])
+    }
+
+    /// Repetition still tells a barcode from a pattern decoded once by chance: a place only
+    /// recovery passes read is judged when two of them agree, whatever measured it.
+    @Test func twoAgreeingRecoveryPassesAreEnoughToBeJudged() {
+        let code = "9780306406157"
+        #expect(ScanReport(symbols: [reading(code, pass: "invert")], recoveryEvidence: 2).codes.isEmpty)
+        let twice = ScanReport(symbols: [reading(code, pass: "invert"), reading(code, pass: "invert+smooth")], recoveryEvidence: 2)
+        #expect(twice.isbns.map(\.isbn13) == [code])
+        #expect(Arbiter.isSettled([reading(code, pass: "invert"), reading(code, pass: "invert+smooth")], minimumEvidence: 2))
+        #expect(!Arbiter.isSettled([reading(code, pass: "invert")], minimumEvidence: 2))
     }
 
     /// zbar's lone one-line readings are where its misreads came from: a 978 code read on one
@@ -47,13 +87,18 @@ import TestSupport
     }
 
     @Test func twoToOneIsNotEnoughWithoutFarMoreScanLines() {
-        let a = [reading("9780306406157", pass: "full", quality: 10), reading("9780306406157", pass: "smooth", quality: 10),
+        // zbar and the line decoder against zbar alone: 2 to 1.
+        let a = [reading("9780306406157", pass: "full", quality: 10), lineDecoderReading("9780306406157", quality: 10),
                  reading("9780306406751", pass: "gamma-0.6", quality: 10)]
         #expect(ScanReport(symbols: a).isbns.isEmpty)
         // Ten times the scan lines of the rival settle a 2:1 majority.
-        let b = [reading("9780306406157", pass: "full", quality: 60), reading("9780306406157", pass: "smooth", quality: 60),
+        let b = [reading("9780306406157", pass: "full", quality: 60), lineDecoderReading("9780306406157", quality: 60),
                  reading("9780306406751", pass: "gamma-0.6", quality: 12)]
         #expect(ScanReport(symbols: b).isbns.map(\.isbn13) == ["9780306406157"])
+        // The same scan lines read again by another pass are not more lines.
+        let c = [reading("9780306406157", pass: "full", quality: 60), reading("9780306406157", pass: "smooth", quality: 60),
+                 lineDecoderReading("9780306406157", quality: 1), reading("9780306406751", pass: "gamma-0.6", quality: 7)]
+        #expect(ScanReport(symbols: c).isbns.isEmpty)
     }
 
     @Test func aReadingTheFitConfirmsOutweighsAnUnconfirmedRival() {
@@ -75,10 +120,12 @@ import TestSupport
         // zbar decodes the halves apart: 4182208752847 keeps the right half of 9780201752847.
         let misread = Symbol(symbology: .ean13, data: "4182208752847", quality: 8, orientation: 0,
                              polygon: box(300, 278, 788, 5), pass: "full")
-        let isbn = (0..<3).map { i in
+        var isbn = (0..<3).map { i in
             Symbol(symbology: .ean13, data: "9780201752847", quality: 40, orientation: 0,
-                   polygon: box(686, 183 + i, 401, 6), pass: ["smooth", "gamma-1.6", "stretch"][i])
+                   polygon: box(686, 183 + i, 401, 6), pass: ["smooth", "gamma-1.6", "lines"][i])
         }
+        isbn[0].verification = .confirmed(lines: 3)
+        isbn[2].measurement = .characterWidths
         let report = ScanReport(symbols: [misread] + isbn, recoveryEvidence: 2)
         #expect(report.isbns.map(\.isbn13) == ["9780201752847"])
         #expect(report.rejected.map(\.symbol.data) == ["4182208752847"])
@@ -164,9 +211,10 @@ import TestSupport
     let right = "9780628370204", rival = "9180682370804"
 
     @Test func theFitOutweighsRepeatedEdgeReadings() {
+        // zbar and the line decoder (2) against the fit (3): not 3 to 1, the widths decide.
         let report = ScanReport(symbols: [
             reading(rival, pass: "unsharp", quality: 62, verification: .unverified),
-            reading(rival, pass: "unsharp+smooth", quality: 36, verification: .unverified),
+            lineDecoderReading(rival, quality: 36, verification: .unverified),
             reading(rival, pass: "unsharp-strong", quality: 8, verification: .unverified),
             reading(right, pass: .symbolFit, quality: 4, verification: .confirmed(lines: 4)),
         ])
@@ -196,7 +244,7 @@ import TestSupport
         let symbols = [
             reading(product, pass: "full", quality: 33, verification: .unverified),
             reading(product, pass: "smooth", quality: 30, verification: .unverified),
-            reading(product, pass: "gamma-0.6", quality: 28, verification: .unverified),
+            lineDecoderReading(product, quality: 28, verification: .unverified),
             reading(product, pass: "stretch", quality: 25, verification: .unverified),
         ]
         #expect(Arbiter.hasUnmeasuredProductCode(symbols))
@@ -221,7 +269,7 @@ import TestSupport
         let other = "9780628370235"
         let report = ScanReport(symbols: [
             reading(other, pass: "unsharp", quality: 62, verification: .unverified),
-            reading(other, pass: "unsharp+smooth", quality: 36, verification: .unverified),
+            lineDecoderReading(other, quality: 36, verification: .unverified),
             reading(other, pass: "unsharp-strong", quality: 8, verification: .unverified),
             reading(right, pass: .symbolFit, quality: 4, verification: .confirmed(lines: 4)),
         ])

@@ -23,3 +23,10 @@ func reading(_ data: String, pass: PassName, quality: Int = 10, verification: Ve
     symbol.verification = verification
     return symbol
 }
+
+/// A reading of the line decoder (``EANLineDecoder``): a measurement apart from zbar's edges.
+func lineDecoderReading(_ data: String, quality: Int = 10, verification: Verification? = nil) -> Symbol {
+    var symbol = reading(data, pass: "lines", quality: quality, verification: verification)
+    symbol.measurement = .characterWidths
+    return symbol
+}

@@ -111,13 +111,13 @@ final class FakeWitness: PrintedDigitsWitness {
     /// A winner by 2:1 and ten times the scan lines is narrow: the printed digits confirm it, or,
     /// naming its rival, leave the place without a winner.
     @Test func aNarrowWinnerIsConfirmedOrDisputed() throws {
-        let narrow = [reading(right, pass: "full", quality: 60), reading(right, pass: "smooth", quality: 60),
+        let narrow = [reading(right, pass: "full", quality: 60), lineDecoderReading(right, quality: 60),
                       reading(rival, pass: "gamma-0.6", quality: 12)]
         #expect(ScanReport(symbols: narrow).isbns.map(\.isbn13) == [right])
         let agreeing = judged(narrow, FakeWitness(right))
         #expect(agreeing.isbns.map(\.isbn13) == [right])
         #expect(agreeing.rejected.first?.verdict.rejection?.detail == "probable misread of \(right), which this barcode reads "
-                + "as with clearly more evidence (2 to 1: passes and scan lines that agree); the digits printed under it read \(right) too")
+                + "as with clearly more evidence (2 to 1: independent measurements and scan lines that agree); the digits printed under it read \(right) too")
         let disputing = judged(narrow, FakeWitness(rival))
         #expect(disputing.isbns.isEmpty)
         #expect(disputing.codes.map(\.verdict.rejection?.reason) == [.ambiguous, .ambiguous])
