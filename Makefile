@@ -37,8 +37,9 @@
 #                (Bench/make_text_set.py: copyright pages, back covers, Japanese lines, look-alike numbers;
 #                6-14 pt at 150-300 dpi, rotation, blur, JPEG, uneven light; a tune part and a held-out part
 #                in other fonts, reported apart): read rate, wrong ISBNs, pages without an ISBN that gave
-#                one, ms per page; then the corpus's real photos of book barcodes with the bars covered
-#                (Bench/make_covered_set.py), beside the plain tesseract CLI. bench-accuracy runs it too
+#                one, ms per page; small-type lines (Bench/make_small_type_set.py: capitals 5-10 px above a
+#                covered barcode's place, tune and blind parts); then the corpus's real photos of book
+#                barcodes with the bars covered (Bench/make_covered_set.py), beside the plain tesseract CLI. bench-accuracy runs it too
 #   make bench-camera  release build, then `isbnscan camera` on the fake V4L2 device (tests/):
 #                frames/s at 1280x720 YUYV with the band region of interest, without and with
 #                --preview (under Xvfb when DISPLAY is unset), and what the preview costs; then
@@ -89,7 +90,7 @@ COMMIT_STAMP := $(if $(ISBNSCAN_COMMIT),.build/stamps/commit-$(ISBNSCAN_COMMIT))
 BENCH_DIR := .build/bench
 BENCH_VENV := .build/bench-venv
 BENCH_PY := $(BENCH_VENV)/bin/python
-BENCH_DEBS := zbar-tools zint python3-venv fonts-dejavu-core fonts-liberation2 fonts-freefont-ttf fonts-urw-base35 tesseract-ocr
+BENCH_DEBS := zbar-tools zint python3-venv fonts-dejavu-core fonts-dejavu-extra fonts-ocr-b fonts-liberation2 fonts-freefont-ttf fonts-urw-base35 tesseract-ocr
 CORPUS ?= ../shared/corpus
 BENCH_JSON ?=
 PIP := $(BENCH_PY) -m pip install -q --disable-pip-version-check --retries 1 --timeout 30
@@ -274,12 +275,14 @@ bench-camera: bench-deps test-deps $(RELEASE_BIN) $(FAKE_V4L2)
 	$(BENCH_PY) Bench/camera_blur.py --binary $(RELEASE_BIN) --fake $(FAKE_V4L2) --sets $(BENCH_DIR)/camblur \
 	  --label default --args "" $(if $(BEFORE_BIN),--label before --args "" --binary-for-label before=$(BEFORE_BIN))
 
-# Printed ISBNs: the generated pages, then the corpus's real photos of book barcodes with the bars
-# covered (skipped without the corpus), also through the plain tesseract CLI. Part of bench-accuracy too.
+# Printed ISBNs: the generated pages, the small-type lines above a covered barcode, then the corpus's
+# real photos of book barcodes with the bars covered (skipped without the corpus), also through the
+# plain tesseract CLI. Part of bench-accuracy too.
 define text-bench
 $(BENCH_PY) Bench/make_text_set.py --out $(BENCH_DIR)/text --count 100 --seed 31 --holdout-seed 37
+$(BENCH_PY) Bench/make_small_type_set.py --out $(BENCH_DIR)/small --count 120 --seed 41 --blind-seed 43
 $(if $(wildcard $(CORPUS)/zxing-cpp),$(BENCH_PY) Bench/make_covered_set.py --bin $(RELEASE_BIN) --corpus $(CORPUS) --out $(BENCH_DIR)/covered)
-$(BENCH_PY) Bench/text_bench.py --bin $(RELEASE_BIN) --set $(BENCH_DIR)/text \
+$(BENCH_PY) Bench/text_bench.py --bin $(RELEASE_BIN) --set $(BENCH_DIR)/text --small $(BENCH_DIR)/small \
   $(if $(wildcard $(CORPUS)/zxing-cpp),--covered $(BENCH_DIR)/covered --tesseract)
 endef
 

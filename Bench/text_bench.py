@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """Printed-ISBN reading (`isbnscan scan --text`) on the pages of make_text_set.py: read rate, wrong ISBNs, time.
 
-    text_bench.py --bin BIN [--set DIR] [--covered DIR [--tesseract]] [--jobs 1]
+    text_bench.py --bin BIN [--set DIR] [--small DIR] [--covered DIR [--tesseract]] [--jobs 1]
 
 For each part (DIR/tune, DIR/holdout), reported apart: the ISBN lines printed and how many were read,
 per kind of page and per type size; wrong ISBNs (accepted and not printed on the page: the number that
@@ -11,6 +11,10 @@ or fail the check digit: reported, not accepted); and the time per page (wall ti
 `isbnscan scan --text --json -j JOBS` over the part's pages, CPU (user + system) and wall time divided by
 their number; -j 1 by default. The CPU time is the figure to compare: the wall time grows with whatever
 else the machine runs).
+
+--small DIR: the small-type photos of make_small_type_set.py (ISBN lines with capitals 5-10 pixels tall
+above a covered barcode's place), parts DIR/tune and DIR/blind reported apart: read rate per capital
+height, wrong ISBNs, images without an ISBN that gave one, lines refused, time per image.
 
 --covered DIR: the real photos of book barcodes whose bars make_covered_set.py covered. Read rate on
 the photos whose `ISBN ...` line is legible (each photo twice: a paper-coloured patch, a price
@@ -93,6 +97,45 @@ def summarise(name, rows, results, times):
             "refused": refused, "cpu_ms_per_page": 1000 * cpu / max(1, pages), "wall_ms_per_page": 1000 * wall / max(1, pages)}
 
 
+def summarise_small(name, rows, results, times):
+    wall, cpu = times
+    read = printed = wrong = noisy = refused = 0
+    by_cap, wrongs, misses = {}, [], []
+    for r in rows:
+        expected = set() if r["expected"] == "-" else {r["expected"]}
+        record = results.get(r["file"], {})
+        accepted = {i["isbn13"] for i in record.get("isbns", [])}
+        refused += sum(1 for s in record.get("symbols", []) if s["type"] == "ISBN text" and s["verdict"] == "rejected")
+        hits = len(expected & accepted)
+        read += hits
+        printed += len(expected)
+        bad = accepted - expected
+        wrong += len(bad)
+        if bad:
+            wrongs.append("%s: %s (printed %s)" % (r["file"], " ".join(sorted(bad)), r["line"]))
+        if not expected and accepted:
+            noisy += 1
+        if expected:
+            got, total = by_cap.get(int(r["cap_px"]), (0, 0))
+            by_cap[int(r["cap_px"])] = (got + hits, total + 1)
+            if not hits:
+                misses.append("%s (%s, %s px, tracking %s, blur %s)" % (r["file"], r["font"], r["cap_px"], r["tracking"], r["blur"]))
+    pages = len(rows)
+    none_pages = sum(1 for r in rows if r["expected"] == "-")
+    print("== small type %s: %d images (%d without an ISBN)" % (name, pages, none_pages))
+    print("  read %d/%d (%.1f %%), wrong ISBNs %d, images without an ISBN that gave one %d/%d, lines refused %d, "
+          "%.0f ms CPU/image (%.0f ms wall/image)"
+          % (read, printed, 100.0 * read / max(1, printed), wrong, noisy, none_pages, refused, 1000 * cpu / max(1, pages),
+             1000 * wall / max(1, pages)))
+    print("  by capital height: " + ", ".join("%d px %d/%d" % (k, g, t) for k, (g, t) in sorted(by_cap.items())))
+    for line in wrongs:
+        print("  WRONG " + line)
+    for line in misses:
+        print("  missed " + line)
+    return {"part": "small-" + name, "images": pages, "printed": printed, "read": read, "wrong": wrong, "noisy_pages": noisy,
+            "refused": refused, "cpu_ms_per_image": 1000 * cpu / max(1, pages)}
+
+
 def run_covered(binary, folder, jobs, tesseract):
     rows, results, (wall, cpu) = run_part(binary, folder, jobs)
     legible = [r for r in rows if r["part"] == "legible"]
@@ -156,16 +199,21 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--bin", required=True)
     parser.add_argument("--set", help="the folder make_text_set.py wrote")
+    parser.add_argument("--small", help="the folder make_small_type_set.py wrote")
     parser.add_argument("--covered", help="the folder make_covered_set.py wrote")
     parser.add_argument("--tesseract", action="store_true", help="also run the plain tesseract CLI on --covered")
     parser.add_argument("--jobs", type=int, default=1)
     args = parser.parse_args()
-    if not args.set and not args.covered:
-        parser.error("give --set, --covered or both")
+    if not args.set and not args.small and not args.covered:
+        parser.error("give --set, --small, --covered or several")
     if args.set:
         for part in ("tune", "holdout"):
             rows, results, seconds = run_part(args.bin, os.path.join(args.set, part), args.jobs)
             summarise(part, rows, results, seconds)
+    if args.small:
+        for part in ("tune", "blind"):
+            rows, results, seconds = run_part(args.bin, os.path.join(args.small, part), args.jobs)
+            summarise_small(part, rows, results, seconds)
     if args.covered:
         run_covered(args.bin, args.covered, args.jobs, args.tesseract)
 

@@ -16,7 +16,7 @@ down, 6: to be turned a quarter clockwise, 8: a quarter counter-clockwise) that 
 import os
 import shutil
 
-from PIL import Image, ImageDraw, ImageFont, ImageOps
+from PIL import Image, ImageDraw, ImageFilter, ImageFont, ImageOps
 
 HERE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "text")
 FONT = "/usr/share/fonts/truetype/dejavu/DejaVuSerif.ttf"
@@ -80,10 +80,25 @@ def cut_off():
     return photo
 
 
+def small_capitals():
+    """`ISBN 978-0-393-05867-3` whose capitals are 6.5 pixels tall, over a patch of paper (a covered
+    barcode's place), as a photo taken from some way off: drawn 4 times larger on grey paper, reduced
+    by area, then a Gaussian blur of 0.5 px."""
+    scale = 4
+    probe = ImageFont.truetype(FONT, 200).getbbox("H")
+    font = ImageFont.truetype(FONT, int(round(6.5 * scale * 200 / (probe[3] - probe[1]))))
+    photo = Image.new("L", (240 * scale, 120 * scale), 205)
+    draw = ImageDraw.Draw(photo)
+    draw.text((30 * scale, 20 * scale), "ISBN 978-0-393-05867-3", font=font, fill=30)
+    draw.rectangle((30 * scale, 36 * scale, 200 * scale, 100 * scale), fill=212)
+    return photo.resize((240, 120), Image.BOX).filter(ImageFilter.GaussianBlur(0.5))
+
+
 # Photos rather than pages: name -> (image, expected ISBN-13s).
 PHOTOS = {
     "turned-35-degrees": (turned_label, ["9780312456788"]),
     "cut-off-by-the-edge": (cut_off, []),
+    "small-capitals-6.5px": (small_capitals, ["9780393058673"]),
 }
 
 # EXIF Orientation: how the stored pixels are turned from the upright page (the tag says how to turn

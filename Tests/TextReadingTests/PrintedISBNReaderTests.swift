@@ -118,6 +118,16 @@ import Testing
         #expect(reader.read(image).compactMap(\.verdict.isbn?.isbn13) == [isbn])
     }
 
+    /// A line whose capitals are 6.5 pixels tall (TestImages/text/small-capitals-6.5px.png): its strip
+    /// is enlarged past 4 times with a cubic kernel (bilinear to 4 times read it as nothing).
+    @Test func readsALineWhoseCapitalsAreSixAndAHalfPixelsTall() throws {
+        let readings = reader.read(try page("small-capitals-6.5px"))
+        #expect(readings.compactMap(\.verdict.isbn?.isbn13) == ["9780393058673"])
+        #expect(readings.map(\.digits) == ["9780393058673"])
+        let expected = try String(contentsOfFile: "\(testImages)/text/small-capitals-6.5px.txt", encoding: .utf8)
+        #expect(expected == "9780393058673")
+    }
+
     @Test func readingsAreScanningsCodes() throws {
         let codes = reader.readCodes(in: try page("two-isbns-qualifiers"), accepting: .only978)
         #expect(codes.map(\.symbol.symbology) == [.isbnText, .isbnText])
