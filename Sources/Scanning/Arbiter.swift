@@ -5,18 +5,21 @@ import ISBN
 /// where what is accepted is decided (for `scan`, batch folders and, per frame, `camera`).
 ///
 /// Readings of one image (every pass, every scale) are grouped by place: same symbology, boxes
-/// overlapping (``Symbol/overlaps(_:)``). Each reading brings evidence for its digits:
+/// overlapping (``Symbol/overlaps(_:)``). The evidence for a code at a place counts the
+/// independent measurements that read it (``Measurement``), each once, however many passes
+/// made its readings (every zbar pass, however the pixels were filtered, scaled, inverted or
+/// turned, is one measurement):
 ///
-/// | evidence | weight |
+/// | measurement that read the code | evidence |
 /// | --- | --- |
-/// | a decoder read it (a zbar pass, or the line decoder), not re-measured or inconclusive | 1 |
-/// | a decoder read it **and** the fit of the printed symbol re-decodes it (``Verification/confirmed(lines:)``) | 3 |
-/// | a decoder read it, but the fit re-decodes another code (``Verification/contradicted(by:lines:)``) | 0 for it, 2 for the other code |
+/// | zbar (edges), not contradicted by the re-measurement | 1 |
+/// | the line decoder (character widths), not contradicted | 1 |
+/// | the re-measurement's profile fit: it confirms a decoder's reading (``Verification/confirmed(lines:)``), or re-decodes another reading's bars to this code (``Verification/contradicted(by:lines:)``) | 2 |
+/// | the fit of the whole symbol (``EANTemplateDecoder``) | 2 |
 ///
-/// Evidence counts independent measurements, not passes: the readings of one code by one
-/// ``Measurement`` at one place (every zbar pass, however the pixels were filtered, scaled,
-/// inverted or turned) give the strongest weight among them once, and only different
-/// measurements add up (zbar and the line decoder agreeing give 2; zbar read twice gives 1).
+/// So a zbar reading the fit confirms has 3, zbar read twice has 1, and the symbol fit alone
+/// has 2: not three times a zbar reading of another code, which leaves such a place without a
+/// winner unless the widths tell the two apart (``Place/widthVote``).
 /// A misread that comes from the bars — ink spread, blur, a damaged character — comes back
 /// with every pass, so a count of passes would let whichever code more passes happened to
 /// repeat win, and let the outcome depend on how many passes ran. How often a code was read
@@ -102,8 +105,9 @@ public enum Arbiter {
         /// The winner by the bars alone: by the widths' vote where it speaks, else by the evidence.
         var byBars: (data: String, evidence: Int)? { widthVote ?? byEvidence }
 
-        /// Whether the widths decided against what the evidence alone would have chosen.
-        var decidedByWidths: Bool { widthVote.map { $0.data != byEvidence?.data } ?? false }
+        /// Whether the widths' vote speaks for `code`: the reason to give for refusing its rivals,
+        /// whether or not the evidence alone would have chosen it too.
+        func widthsSpeak(for code: String) -> Bool { widthVote?.data == code }
 
         /// Whether the bars leave this EAN-13 in doubt, so that the digits printed under it are
         /// worth reading: two or more codes with a valid check digit have evidence here, and
@@ -268,8 +272,12 @@ public enum Arbiter {
                 let lines = weight > 0 ? max(1, reading.quality) : 0
                 places[index].support[reading.data, default: 0] += weight
                 if lines > 0 { places[index].supportLines[reading.data, default: 0] += lines }
-                let best = strongest[reading.data]?[reading.measurement] ?? (0, 0)
-                strongest[reading.data, default: [:]][reading.measurement] = (max(best.weight, weight), max(best.lines, lines))
+                for (measurement, evidence) in measured(reading) {
+                    let best = strongest[reading.data]?[measurement] ?? (0, 0)
+                    // The scan lines are the reading's own: a confirmation adds none.
+                    let own = measurement == reading.measurement ? lines : 0
+                    strongest[reading.data, default: [:]][measurement] = (max(best.weight, evidence), max(best.lines, own))
+                }
             }
             for (code, measurements) in strongest {
                 places[index].evidence[code] = measurements.values.reduce(0) { $0 + $1.weight }
@@ -280,9 +288,24 @@ public enum Arbiter {
         return places
     }
 
-    /// Evidence with which a refused code that no other reading disputes counts as a genuine
-    /// product code rather than a misread of an ISBN: read by four passes (or confirmed by the
-    /// fit and read by one more), with no other code read at its place.
+    /// The evidence one reading gives its code, per measurement (the table above): its own
+    /// measurement's, and the profile fit's when the re-measurement confirmed it.
+    static func measured(_ reading: Symbol) -> [(Measurement, Int)] {
+        switch reading.measurement {
+        case .symbolFit, .profileFit: return [(reading.measurement, 2)]
+        case .edges, .characterWidths:
+            switch reading.verification {
+            case .confirmed?: return [(reading.measurement, 1), (.profileFit, 2)]
+            case .contradicted?: return []
+            case .unverified?, nil: return [(reading.measurement, 1)]
+            }
+        }
+    }
+
+    /// Support (``Place/support``) with which a refused code that no other reading disputes
+    /// counts as a genuine product code rather than a misread of an ISBN: four agreeing readings
+    /// (or one the fit confirmed and one more), with no other code read at its place. Not
+    /// evidence against a rival: there is none.
     public static let undisputedEvidence = 4
 
     /// Whether the readings need no more evidence: every place has a winner that the fit of its
@@ -324,6 +347,23 @@ public enum Arbiter {
             if !place.isConfirmed(winner.data) && !undisputed { allGenuine = false }
         }
         return anyISBN || allGenuine
+    }
+
+    /// Why `winner` outweighs `rival` at `place`, for the reason a misread is refused: three
+    /// times the evidence, twice the evidence and ten times the scan lines, or the vote digit by
+    /// digit (``Place/byEvidence``).
+    static func lead(of winner: String, over rival: String, at place: Place) -> String {
+        let evidence = place.evidence[winner] ?? 0, against = place.evidence[rival] ?? 0
+        if evidence >= winningRatio * against {
+            return "with clearly more evidence (\(evidence) to \(against): independent measurements that agree)"
+        }
+        let lines = place.lines[winner] ?? 0, linesAgainst = place.lines[rival] ?? 0
+        if evidence >= closeRatio * against && lines >= lineRatio * max(1, linesAgainst) {
+            return "with more evidence (\(evidence) to \(against): independent measurements that agree) "
+                + "and far more scan lines (\(lines) to \(linesAgainst))"
+        }
+        return "digit by digit: at every digit where the readings here differ, three times as much evidence reads "
+            + "\(winner)'s"
     }
 
     /// The codes of one image with their verdicts, one per code and place, in reading order.
@@ -386,13 +426,12 @@ public enum Arbiter {
                     verdict = .rejected(Rejection(.misread, printed == .settles(winner.data)
                         ? "probable misread of \(winner.data): the bars also read \(winner.data), and the digits "
                             + "printed under the barcode read \(winner.data)"
-                        : place.decidedByWidths
+                        : place.widthsSpeak(for: winner.data)
                         ? "probable misread of \(winner.data): \(byWidths), and the fit of the printed symbol, "
                             + "which measures the widths, reads \(winner.data)"
                             + (printed == .agrees(winner.data) ? ", as do the digits printed under it" : "")
-                        : "probable misread of \(winner.data), which this barcode "
-                        + "reads as with clearly more evidence (\(winner.evidence) to \(place.evidence[data] ?? 0): "
-                        + "independent measurements and scan lines that agree)"
+                        : "probable misread of \(winner.data), which this barcode reads as "
+                        + Self.lead(of: winner.data, over: data, at: place)
                         + (printed == .agrees(winner.data) ? "; the digits printed under it read \(winner.data) too" : "")))
                 } else {
                     let others = kept.keys.filter { $0 != data }.sorted()

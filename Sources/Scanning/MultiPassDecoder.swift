@@ -47,7 +47,7 @@ final class SharedBlur: @unchecked Sendable {
 ///
 /// Misreads are worse than misses: zbar returns only check-digit-valid codes, every reading is
 /// re-measured (``ReadingVerifier``), a code only recovery passes read needs
-/// ``DecodingPolicy/confirmations`` pieces of evidence (a code read by one pass only is looked at
+/// ``DecodingPolicy/confirmations`` agreeing readings (a code read by one pass only is looked at
 /// again through that pass on a smoothed and on a lightened copy), and readings of one place that
 /// disagree are refused as ``ISBN/RejectionReason/ambiguous`` unless one clearly wins.
 ///

@@ -40,8 +40,9 @@ public struct ScanReport: Sendable {
     /// Barcode-like regions (``CandidateMap``) where no code was read: where to retake the photo.
     public var candidates: [Candidate] = []
 
-    /// - Parameter recoveryEvidence: the evidence (``Arbiter``) a code read only by recovery
-    ///   passes needs to be reported at all (1: every reading counts).
+    /// - Parameter recoveryEvidence: the support (``Arbiter``: agreeing readings, 3 for one the
+    ///   fit confirmed) a code read only by recovery passes needs to be reported at all (1: every
+    ///   reading counts).
     /// - Parameter candidates: barcode-like regions looked at; those that overlap no code read
     ///   are kept in ``candidates``.
     /// - Parameter prefixes: the GS1 prefixes accepted as ISBNs (978; 979 with `--accept 979`).
@@ -114,7 +115,7 @@ public struct ScanReport: Sendable {
                 guard let accepted else { return code }
                 var rival = code
                 rival.verdict = .rejected(Rejection(.misread, "probable misread of \(accepted), which this barcode reads as "
-                    + "with clearly more evidence (passes over the same pixels repeat a reading; they add no evidence)"))
+                    + "at a lower effort; the further readings here bring no fit of its bars that reads otherwise"))
                 rival.misreadOf = accepted
                 return rival
             }

@@ -9,7 +9,7 @@ import TestSupport
 /// The arbiter: evidence per place, margins, misreads superseded (issue 9).
 @Suite struct ArbiterTests {
     @Test func aReadingMeasuredThreeToOneWins() {
-        let right = "9780306406157", rival = "9780306406751"  // 1<->7 twice: the check digit still holds
+        let right = "9780306406157", rival = "9780306406461"  // three digits apart, check digit valid
         // zbar's reading confirmed by the fit of the printed symbol (3) against zbar's rival (1).
         let report = ScanReport(symbols: [reading(right, pass: "smooth", verification: .confirmed(lines: 3)),
                                           reading(right, pass: "gamma-0.6"), reading(rival, pass: "threshold")],
@@ -19,13 +19,14 @@ import TestSupport
         #expect(refused.symbol.data == rival)
         #expect(refused.verdict.rejection?.reason == .misread)
         #expect(refused.verdict.rejection?.detail == "probable misread of \(right), which this barcode reads as with "
-                + "clearly more evidence (3 to 1: independent measurements and scan lines that agree)")
+                + "clearly more evidence (3 to 1: independent measurements that agree)")
     }
 
     /// Passes that read the same bars with the same decoder are one measurement: three zbar passes
     /// against one are a tie, and no number of repeats outweighs a reading the fit confirmed.
     @Test func repeatedPassesAreOneMeasurement() {
-        let right = "9780306406157", rival = "9780306406751"
+        // Not a 1<->7 or 2<->8 confusion: the widths' vote does not decide between these two.
+        let right = "9780306406157", rival = "9780306406461"
         let repeated = ScanReport(symbols: [reading(right, pass: "smooth"), reading(right, pass: "gamma-0.6"),
                                             reading(right, pass: "stretch"), reading(rival, pass: "threshold")],
                                   recoveryEvidence: 2)
@@ -37,7 +38,7 @@ import TestSupport
             let report = ScanReport(symbols: [confirmed] + rivals, recoveryEvidence: 2)
             #expect(report.isbns.map(\.isbn13) == [right], "\(repeats) repeats")
             #expect(report.rejected.first?.verdict.rejection?.detail == "probable misread of \(right), which this barcode "
-                    + "reads as with clearly more evidence (3 to 1: independent measurements and scan lines that agree)")
+                    + "reads as with clearly more evidence (3 to 1: independent measurements that agree)")
         }
         // zbar and the line decoder are two measurements: they add up; the passes of each do not.
         let twoDecoders = Arbiter.places([reading(right, pass: "full", verification: .confirmed(lines: 4)),
@@ -48,6 +49,24 @@ import TestSupport
         #expect(twoDecoders.first?.evidence == [right: 4, rival: 2])
         #expect(twoDecoders.first?.lines == [right: 40, rival: 14])
         #expect(twoDecoders.first?.support == [right: 5, rival: 3])
+    }
+
+    /// The fit of the whole symbol is one measurement: alone, it does not outweigh zbar's reading
+    /// of another book at its place (the first look's and the full scan's), whatever the
+    /// passes. Where the two differ in digits the widths do not tell apart, nothing wins.
+    @Test func aSymbolFitAloneDoesNotOutweighADecodersReadingOfAnotherBook() {
+        let fitted = "9787048727311", read = "9787046747311"
+        let symbols = [reading(read, pass: .preview, quality: 6, verification: .unverified),
+                       reading(read, pass: .full, quality: 9, verification: .unverified),
+                       reading(fitted, pass: .symbolFit, quality: 4, verification: .confirmed(lines: 4))]
+        #expect(Arbiter.places(symbols).first?.evidence == [fitted: 2, read: 1])
+        let report = ScanReport(symbols: symbols)
+        #expect(report.isbns.isEmpty)
+        #expect(report.codes.map(\.verdict.rejection?.reason) == [.ambiguous, .ambiguous])
+        // With zbar's reading confirmed as well, the fit's code is the misread.
+        var confirmed = symbols
+        confirmed[1].verification = .confirmed(lines: 3)
+        #expect(ScanReport(symbols: confirmed).codes.map(\.verdict.rejection?.reason) == [.ambiguous, .ambiguous])
     }
 
     /// Repetition still tells a barcode from a pattern decoded once by chance: a place only
@@ -168,8 +187,8 @@ import TestSupport
     }
 
     @Test func misreadsThatErrAtDifferentDigitsAreOutvoted() {
-        // The right code read twice; three misreads (valid check digits), each wrong at other
-        // digits (1<->7, 2<->8): 2 to 1 for whole codes, at least 4 to 1 at every digit.
+        // The right code read by two passes (one measurement); three misreads (valid check digits),
+        // each wrong at other digits (1<->7, 2<->8): 1 to 1 for whole codes, 3 to 1 at every digit.
         let right = "9781788881814"
         let misreads = ["9187788881814", "9781728887814", "9781788281874"]
         let symbols = [reading(right, pass: "full"), reading(right, pass: "smooth")]
@@ -177,7 +196,7 @@ import TestSupport
         let report = ScanReport(symbols: symbols)
         #expect(report.isbns.map(\.isbn13) == [right])
         #expect(report.rejected.map(\.verdict.rejection?.reason) == [.misread, .misread, .misread])
-        // Two misreads wrong at the same digit as each other: that digit is 2 to 2, no winner.
+        // Two readings of one misread: that digit is 1 to 1, no winner.
         let tied = [reading(right, pass: "full"), reading(right, pass: "smooth"),
                     reading("9187788881814", pass: "a"), reading("9187788881814", pass: "b")]
         #expect(ScanReport(symbols: tied).isbns.isEmpty)
@@ -211,10 +230,9 @@ import TestSupport
     let right = "9780628370204", rival = "9180682370804"
 
     @Test func theFitOutweighsRepeatedEdgeReadings() {
-        // zbar and the line decoder (2) against the fit (3): not 3 to 1, the widths decide.
         let report = ScanReport(symbols: [
             reading(rival, pass: "unsharp", quality: 62, verification: .unverified),
-            lineDecoderReading(rival, quality: 36, verification: .unverified),
+            reading(rival, pass: "unsharp+smooth", quality: 36, verification: .unverified),
             reading(rival, pass: "unsharp-strong", quality: 8, verification: .unverified),
             reading(right, pass: .symbolFit, quality: 4, verification: .confirmed(lines: 4)),
         ])
@@ -244,7 +262,7 @@ import TestSupport
         let symbols = [
             reading(product, pass: "full", quality: 33, verification: .unverified),
             reading(product, pass: "smooth", quality: 30, verification: .unverified),
-            lineDecoderReading(product, quality: 28, verification: .unverified),
+            reading(product, pass: "gamma-0.6", quality: 28, verification: .unverified),
             reading(product, pass: "stretch", quality: 25, verification: .unverified),
         ]
         #expect(Arbiter.hasUnmeasuredProductCode(symbols))
@@ -269,7 +287,7 @@ import TestSupport
         let other = "9780628370235"
         let report = ScanReport(symbols: [
             reading(other, pass: "unsharp", quality: 62, verification: .unverified),
-            lineDecoderReading(other, quality: 36, verification: .unverified),
+            reading(other, pass: "unsharp+smooth", quality: 36, verification: .unverified),
             reading(other, pass: "unsharp-strong", quality: 8, verification: .unverified),
             reading(right, pass: .symbolFit, quality: 4, verification: .confirmed(lines: 4)),
         ])

@@ -31,6 +31,7 @@ import TestSupport
         #expect(whole.error < encoded.error * 0.8)
         #expect(whole.margin > encoded.margin * 1.2)
         #expect(MultiPassDecoder.templateSymbols(image, around: candidate).map(\.data) == ["9783062783913"])
+        #expect(MultiPassDecoder.templateSymbols(image, around: candidate).map(\.measurement) == [.symbolFit])
         let report = try #require(FileScanner().scanFile(path: "\(Self.folder)/disk-r1-light.jpg").report)
         #expect(report.isbns.map(\.isbn13) == ["9783062783913"])
     }

@@ -62,6 +62,15 @@ import Imaging
         #expect(readings.first?.symbology == .ean13)
     }
 
+    /// Its readings name their measurement, which the arbiter counts apart from zbar's.
+    @Test func itsReadingsAreCharacterWidthMeasurements() {
+        let row = line("9780306406157", from: 2, to: 2)
+        let image = LuminanceImage(width: row.count, height: 40, pixels: Array((0..<40).map { _ in row }.joined()))
+        let symbols = EANLineDecoder.scan(image, pass: "lines")
+        #expect(symbols.map(\.data) == ["9780306406157"])
+        #expect(symbols.map(\.measurement) == [.characterWidths])
+    }
+
     @Test func readsRightToLeft() {
         let samples = Array(line("9780553293357", from: 3, to: 3).reversed())
         #expect(samples.withUnsafeBufferPointer { EANLineDecoder.decode($0) }.map(\.digits) == ["9780553293357"])

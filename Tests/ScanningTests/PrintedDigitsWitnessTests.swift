@@ -117,7 +117,8 @@ final class FakeWitness: PrintedDigitsWitness {
         let agreeing = judged(narrow, FakeWitness(right))
         #expect(agreeing.isbns.map(\.isbn13) == [right])
         #expect(agreeing.rejected.first?.verdict.rejection?.detail == "probable misread of \(right), which this barcode reads "
-                + "as with clearly more evidence (2 to 1: independent measurements and scan lines that agree); the digits printed under it read \(right) too")
+                + "as with more evidence (2 to 1: independent measurements that agree) and far more scan lines (120 to 12); "
+                + "the digits printed under it read \(right) too")
         let disputing = judged(narrow, FakeWitness(rival))
         #expect(disputing.isbns.isEmpty)
         #expect(disputing.codes.map(\.verdict.rejection?.reason) == [.ambiguous, .ambiguous])
