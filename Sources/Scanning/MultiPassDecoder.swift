@@ -251,6 +251,9 @@ public final class MultiPassDecoder {
         var candidates: [Candidate]?
         /// The whole image at half size, when the first look made it.
         var halved: LuminanceImage?
+        /// The whole image at half size made after the first look (``halfSize()``), when the
+        /// first look made none: the map's copy, which the coarse fit takes again.
+        private(set) var halfSizeCopy: LuminanceImage?
         /// The areas the full scan and the recovery passes search, and the most barcode-like
         /// region of each.
         var areas: [(rect: PixelRect, looksLike: Candidate?)] = []
@@ -288,6 +291,17 @@ public final class MultiPassDecoder {
         }
 
         var all: [Symbol] { readings + found }
+
+        /// The whole image at half size: the first look's (``halved``), else made once, when
+        /// first asked for (by the map of a region of a megapixel or more, then by the coarse fit
+        /// where nothing was read).
+        mutating func halfSize() -> LuminanceImage {
+            if let copy = halved ?? halfSizeCopy { return copy }
+            let copy = image.downscaled(by: 2)
+            halfSizeCopy = copy
+            return copy
+        }
+
         var nothingRead: Bool { !readings.contains { !$0.symbology.isAddOn } }
 
         /// What a reduced look read but could not confirm, measured again at full size.
@@ -332,7 +346,7 @@ public final class MultiPassDecoder {
             if Arbiter.isConfirmed(search.readings) { return search.judged(search.readings, accepting: accepting) }
         case .map:
             if Arbiter.isConfirmed(search.readings) { return search.judged(search.readings, accepting: accepting) }
-            if search.candidates == nil, search.nothingRead, CandidateMap.canMap(search.rect) { search.candidates = map(search) }
+            if search.candidates == nil, search.nothingRead, CandidateMap.canMap(search.rect) { search.candidates = map(&search) }
             // Nothing barcode-like after a first look that scanned lines across the whole region
             // (every line of a half-size copy, or every n-th row and column): no scan of every line
             // at full size, no recovery and no fit; only the coarse fit may still find something.
@@ -416,7 +430,7 @@ public final class MultiPassDecoder {
         let factor = mappedAtHalf ? 4 : 2
         let rect = search.rect.reduced(by: factor)
         guard CandidateMap.canMap(rect) else { return [] }
-        let half = search.halved ?? search.image.downscaled(by: 2)
+        let half = search.halfSize()
         let reduced = factor == 4 ? half.downscaled(by: 2) : half
         // The regions the fit already searched at the map's scale (and read nothing in): a coarse
         // region mostly inside them is the same region again.
@@ -481,15 +495,14 @@ public final class MultiPassDecoder {
     }
 
     /// The map of barcode-like regions of the search's region.
-    func map(_ search: Search) -> [Candidate] {
+    func map(_ search: inout Search) -> [Candidate] {
         let rect = search.rect
         guard CandidateMap.canMap(rect) else { return [] }
         // From ``DecodingPolicy/mapAtHalfSizeAbovePixels`` on, the map is made at half size, as
         // for a JPEG's half-size look: averaging 2×2 pixels quiets sensor noise, which breaks up
         // the edges of bars.
-        if !search.mapInFull, let reduced = search.halved
-            ?? (rect.width * rect.height >= policy.mapAtHalfSizeAbovePixels ? search.image.downscaled(by: 2) : nil) {
-            return CandidateMap.find(in: reduced, within: rect.reduced(by: 2), scale: 2)
+        if !search.mapInFull, search.halved != nil || rect.width * rect.height >= policy.mapAtHalfSizeAbovePixels {
+            return CandidateMap.find(in: search.halfSize(), within: rect.reduced(by: 2), scale: 2)
         }
         return CandidateMap.find(in: search.image, within: rect)
     }
@@ -502,7 +515,7 @@ public final class MultiPassDecoder {
     /// asked only where nothing at all was read: it is one more fit on every bar-like region, and
     /// where a code was read the region that holds it is known.
     func fit(_ search: inout Search, middle: Bool, until done: ([Symbol]) -> Bool) -> [Symbol] {
-        if search.candidates == nil { search.candidates = map(search) }
+        if search.candidates == nil { search.candidates = map(&search) }
         var fitted: [Symbol] = []
         for candidate in (search.candidates ?? []).prefix(max(0, policy.maximumAreas))
             where !candidate.hasSharpEdges || candidate.isStrong {

@@ -133,6 +133,44 @@ import TestSupport
         }
         #expect(found.isEmpty, "\(found)")
     }
+
+    /// The whole image at half size is made once per search: the map of a region of a megapixel
+    /// or more keeps the copy it made, and the coarse fit (``MultiPassDecoder/halfSize()``) takes
+    /// that copy again; a smaller region's map is made at full size and makes none. A copy the
+    /// first look made is the one every stage takes.
+    @Test func theMapsHalfSizeCopyIsMadeOnceAndShared() throws {
+        let decoder = MultiPassDecoder(scanner: BarcodeScanner(), effort: .normal)
+        var noise = BlurredEAN13.Noise(seed: 11)
+        func picture(_ width: Int, _ height: Int) -> LuminanceImage {
+            LuminanceImage(width: width, height: height,
+                           pixels: (0..<(width * height)).map { _ in UInt8(128 + noise.next(sigma: 20).rounded()) })
+        }
+        func search(_ image: LuminanceImage) -> MultiPassDecoder.Search {
+            MultiPassDecoder.Search(image: image, region: .full, rect: PixelRect(x: 0, y: 0, width: image.width, height: image.height),
+                                    readings: [], candidates: nil)
+        }
+        let big = picture(1100, 1000)
+        #expect(big.width * big.height >= decoder.policy.mapAtHalfSizeAbovePixels)
+        var mapped = search(big)
+        _ = decoder.map(&mapped)
+        let copy = try #require(mapped.halfSizeCopy)
+        #expect(copy.width == 550 && copy.height == 500)
+        #expect(copy.pixels == big.downscaled(by: 2).pixels)
+        #expect(mapped.halfSize().buffer === copy.buffer)
+        _ = decoder.coarseFit(&mapped)
+        #expect(mapped.halfSizeCopy?.buffer === copy.buffer)
+        // Under a megapixel the map is made at full size: no copy until the coarse fit asks.
+        var small = search(picture(800, 600))
+        _ = decoder.map(&small)
+        #expect(small.halfSizeCopy == nil)
+        let made = small.halfSize()
+        #expect(made.width == 400 && small.halfSizeCopy?.buffer === made.buffer)
+        // The first look's copy is everyone's.
+        var looked = search(big)
+        looked.halved = copy
+        _ = decoder.map(&looked)
+        #expect(looked.halfSizeCopy == nil && looked.halfSize().buffer === copy.buffer)
+    }
 }
 
 /// Deterministic generator (SplitMix64) so texture tests see the same images every run.
