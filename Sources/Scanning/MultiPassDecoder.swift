@@ -269,7 +269,8 @@ public final class MultiPassDecoder {
         var ran: Set<String> = []
 
         /// The map found nothing barcode-like where lines were already scanned across the whole
-        /// region: the full scan, the recovery passes and the fit have nothing to search (only
+        /// region (by the first look, or by the full scan of a region too small for its sparse
+        /// lines): the full scan, the recovery passes and the fit have nothing to search (only
         /// the coarser map may still find something).
         var nothingBarcodeLike = false
 
@@ -378,8 +379,12 @@ public final class MultiPassDecoder {
             if Arbiter.isConfirmed(search.readings) {
                 return search.judged(search.readings, candidates: search.looked, accepting: accepting)
             }
+            // Nothing read and nothing barcode-like (a region small enough that its first look
+            // scanned no lines, so that the map's verdict waited for this scan of every line): as
+            // after a sparse look, only the coarse fit is left.
             if search.nothingRead && search.looked.isEmpty && search.candidates != nil {
-                return search.judged(search.readings, accepting: accepting)
+                search.nothingBarcodeLike = true
+                return nil
             }
             // A code read and settled by the first passes alone needs no recovery; a refused code
             // or a reading the fit could not confirm does (an ISBN at the same place supersedes a
