@@ -95,6 +95,13 @@ extension Double {
         #expect(abs(pair.0 - start) <= 2 * module && abs(pair.1 - end) <= 2 * module, "\(pair) for \(start)...\(end)")
         let reading = try #require(EANTemplateDecoder.decode(samples, around: ((start + end) / 2, 1.6 * 95 * module)))
         #expect(reading.digits.map(String.init).joined() == "9782628666301")
+        // Light again beyond the cover at both ends of the profile (another label, the page):
+        // those stretches pair too, farther apart; the nearest pair is the symbol's.
+        for i in samples.indices where i < 12 || i >= samples.count - 12 { samples[i] = 220 }
+        let farther = EANTemplateDecoder.quietZones(samples, center: (start + end) / 2, width: 1.6 * 95 * module)
+        #expect(farther.count == 1)
+        let nearest = try #require(farther.first)
+        #expect(abs(nearest.0 - start) <= 2 * module && abs(nearest.1 - end) <= 2 * module, "\(nearest) for \(start)...\(end)")
     }
 
     /// A defocused symbol turned by 4°: from a direction 4° or 7° off, or right, the direction
