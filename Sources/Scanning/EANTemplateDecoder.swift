@@ -56,8 +56,10 @@ enum EANTemplateDecoder {
         var unexplained = 1.0
         /// The levels the fit found: the luminance of the paper and its change under a bar.
         var levels = Levels(a: 0, b: 0)
-        /// The valid codes that fit best after ``digits`` at ``geometry``
-        /// (``checkingRivals(_:of:within:)`` gives each its own geometry).
+        /// The valid codes that fit best after ``digits`` at ``geometry``; once
+        /// ``checkingRivals(_:of:within:)`` has measured the margin against each at its own
+        /// geometry, the codes it measured it against (with the other guesses' codes, or, where it
+        /// took a runner-up instead, the code displaced).
         var rivals: [[UInt8]] = []
         /// The codes the searches from the other guesses of where the symbol lies settled on,
         /// where they differ from ``digits``: rivals too, each at the geometry that suits it.
@@ -686,7 +688,8 @@ enum EANTemplateDecoder {
             }
             var g = reading.geometry
             // A rival's error over as many samples as the reading's, so that the two compare.
-            var rival = runnerUp(f.rivals + reading.otherGuesses.filter { $0 != f.digits && !f.rivals.contains($0) }, at: g)
+            var against = f.rivals + reading.otherGuesses.filter { $0 != f.digits && !f.rivals.contains($0) }
+            var rival = runnerUp(against, at: g)
             if rival.mse * Double(f.samples) < f.sse, let levels = fit(profile, rival.geometry, levels: (f.a, f.b), edges: edges, margins: false),
                let better = solve(profile, rival.geometry, a: levels.a, b: levels.b, edges: edges),
                better.sse / Double(better.samples) < f.sse / Double(f.samples), better.b < 0 {
@@ -694,7 +697,8 @@ enum EANTemplateDecoder {
                 // two valleys are that close, and the margin must say so.
                 let displaced = f.digits
                 (g, f) = (rival.geometry, better)
-                rival = runnerUp(f.rivals + (displaced == f.digits ? [] : [displaced]), at: g)
+                against = f.rivals + (displaced == f.digits ? [] : [displaced])
+                rival = runnerUp(against, at: g)
             }
             let noise = f.sse / Double(f.samples)
             guard noise > 0 else { return reading }
@@ -705,7 +709,7 @@ enum EANTemplateDecoder {
             checked.error = noise / (f.b * f.b)
             checked.margin = (min(f.secondSSE, rival.mse * Double(f.samples)) - f.sse) / noise
             checked.confidence = f.confidence.map { $0 / noise }
-            checked.rivals = f.rivals
+            checked.rivals = against
             return checked
         }
     }

@@ -251,6 +251,9 @@ public final class MultiPassDecoder {
         var candidates: [Candidate]?
         /// The whole image at half size, when the first look made it.
         var halved: LuminanceImage?
+        /// The whole image at half size made after the first look (``halfSize()``), when the
+        /// first look made none: the map's copy, which the coarse fit takes again.
+        private(set) var halfSizeCopy: LuminanceImage?
         /// The areas the full scan and the recovery passes search, and the most barcode-like
         /// region of each.
         var areas: [(rect: PixelRect, looksLike: Candidate?)] = []
@@ -266,7 +269,8 @@ public final class MultiPassDecoder {
         var ran: Set<String> = []
 
         /// The map found nothing barcode-like where lines were already scanned across the whole
-        /// region: the full scan, the recovery passes and the fit have nothing to search (only
+        /// region (by the first look, or by the full scan of a region too small for its sparse
+        /// lines): the full scan, the recovery passes and the fit have nothing to search (only
         /// the coarser map may still find something).
         var nothingBarcodeLike = false
 
@@ -288,6 +292,17 @@ public final class MultiPassDecoder {
         }
 
         var all: [Symbol] { readings + found }
+
+        /// The whole image at half size: the first look's (``halved``), else made once, when
+        /// first asked for (by the map of a region of a megapixel or more, then by the coarse fit
+        /// where nothing was read).
+        mutating func halfSize() -> LuminanceImage {
+            if let copy = halved ?? halfSizeCopy { return copy }
+            let copy = image.downscaled(by: 2)
+            halfSizeCopy = copy
+            return copy
+        }
+
         var nothingRead: Bool { !readings.contains { !$0.symbology.isAddOn } }
 
         /// What a reduced look read but could not confirm, measured again at full size.
@@ -332,7 +347,7 @@ public final class MultiPassDecoder {
             if Arbiter.isConfirmed(search.readings) { return search.judged(search.readings, accepting: accepting) }
         case .map:
             if Arbiter.isConfirmed(search.readings) { return search.judged(search.readings, accepting: accepting) }
-            if search.candidates == nil, search.nothingRead, CandidateMap.canMap(search.rect) { search.candidates = map(search) }
+            if search.candidates == nil, search.nothingRead, CandidateMap.canMap(search.rect) { search.candidates = map(&search) }
             // Nothing barcode-like after a first look that scanned lines across the whole region
             // (every line of a half-size copy, or every n-th row and column): no scan of every line
             // at full size, no recovery and no fit; only the coarse fit may still find something.
@@ -364,8 +379,12 @@ public final class MultiPassDecoder {
             if Arbiter.isConfirmed(search.readings) {
                 return search.judged(search.readings, candidates: search.looked, accepting: accepting)
             }
+            // Nothing read and nothing barcode-like (a region small enough that its first look
+            // scanned no lines, so that the map's verdict waited for this scan of every line): as
+            // after a sparse look, only the coarse fit is left.
             if search.nothingRead && search.looked.isEmpty && search.candidates != nil {
-                return search.judged(search.readings, accepting: accepting)
+                search.nothingBarcodeLike = true
+                return nil
             }
             // A code read and settled by the first passes alone needs no recovery; a refused code
             // or a reading the fit could not confirm does (an ISBN at the same place supersedes a
@@ -416,7 +435,7 @@ public final class MultiPassDecoder {
         let factor = mappedAtHalf ? 4 : 2
         let rect = search.rect.reduced(by: factor)
         guard CandidateMap.canMap(rect) else { return [] }
-        let half = search.halved ?? search.image.downscaled(by: 2)
+        let half = search.halfSize()
         let reduced = factor == 4 ? half.downscaled(by: 2) : half
         // The regions the fit already searched at the map's scale (and read nothing in): a coarse
         // region mostly inside them is the same region again.
@@ -481,15 +500,14 @@ public final class MultiPassDecoder {
     }
 
     /// The map of barcode-like regions of the search's region.
-    func map(_ search: Search) -> [Candidate] {
+    func map(_ search: inout Search) -> [Candidate] {
         let rect = search.rect
         guard CandidateMap.canMap(rect) else { return [] }
         // From ``DecodingPolicy/mapAtHalfSizeAbovePixels`` on, the map is made at half size, as
         // for a JPEG's half-size look: averaging 2×2 pixels quiets sensor noise, which breaks up
         // the edges of bars.
-        if !search.mapInFull, let reduced = search.halved
-            ?? (rect.width * rect.height >= policy.mapAtHalfSizeAbovePixels ? search.image.downscaled(by: 2) : nil) {
-            return CandidateMap.find(in: reduced, within: rect.reduced(by: 2), scale: 2)
+        if !search.mapInFull, search.halved != nil || rect.width * rect.height >= policy.mapAtHalfSizeAbovePixels {
+            return CandidateMap.find(in: search.halfSize(), within: rect.reduced(by: 2), scale: 2)
         }
         return CandidateMap.find(in: search.image, within: rect)
     }
@@ -502,7 +520,7 @@ public final class MultiPassDecoder {
     /// asked only where nothing at all was read: it is one more fit on every bar-like region, and
     /// where a code was read the region that holds it is known.
     func fit(_ search: inout Search, middle: Bool, until done: ([Symbol]) -> Bool) -> [Symbol] {
-        if search.candidates == nil { search.candidates = map(search) }
+        if search.candidates == nil { search.candidates = map(&search) }
         var fitted: [Symbol] = []
         for candidate in (search.candidates ?? []).prefix(max(0, policy.maximumAreas))
             where !candidate.hasSharpEdges || candidate.isStrong {

@@ -95,6 +95,41 @@ extension Double {
         #expect(abs(pair.0 - start) <= 2 * module && abs(pair.1 - end) <= 2 * module, "\(pair) for \(start)...\(end)")
         let reading = try #require(EANTemplateDecoder.decode(samples, around: ((start + end) / 2, 1.6 * 95 * module)))
         #expect(reading.digits.map(String.init).joined() == "9782628666301")
+        // Light again beyond the cover at both ends of the profile (another label, the page):
+        // those stretches pair too, farther apart; the nearest pair is the symbol's.
+        for i in samples.indices where i < 12 || i >= samples.count - 12 { samples[i] = 220 }
+        let farther = EANTemplateDecoder.quietZones(samples, center: (start + end) / 2, width: 1.6 * 95 * module)
+        #expect(farther.count == 1)
+        let nearest = try #require(farther.first)
+        #expect(abs(nearest.0 - start) <= 2 * module && abs(nearest.1 - end) <= 2 * module, "\(nearest) for \(start)...\(end)")
+    }
+
+    /// The search settled in another code's valley (a geometry a module off, a blur a module
+    /// too wide: there the chain's best code is another one): the code that fits better at its
+    /// own geometry is taken, and the code displaced stays a rival, against which the margin is
+    /// measured at the geometry that suits it.
+    @Test func aCodeTheFitDisplacesStaysARival() throws {
+        let digits = "9781593279288", module = 1.5
+        let samples = Self.profile(BlurredEAN13.picture(digits, module: module, radius: 1.5 * module, seed: 1))
+        let start = 40 + 12 * module, end = start + 95 * module
+        let around = ((start + end) / 2, 1.3 * 95 * module)
+        let read = try #require(EANTemplateDecoder.decode(samples, around: around))
+        #expect(read.digits.map(String.init).joined() == digits)
+        var off = read.geometry
+        off.x0 -= module
+        off.blur += 1
+        var settled = try #require(EANTemplateDecoder.decode(samples, from: off))
+        let displaced = settled.digits
+        #expect(displaced.map(String.init).joined() == "9771503479488")
+        settled.otherGuesses = [read.digits]
+        let checked = EANTemplateDecoder.checkingRivals(settled, of: samples, within: around)
+        #expect(checked.digits.map(String.init).joined() == digits)
+        #expect(checked.rivals.contains(displaced), "\(checked.rivals)")
+        #expect(!checked.rivals.contains(checked.digits))
+        #expect(abs(checked.geometry.x0 - read.geometry.x0) < 0.5 * module, "\(checked.geometry) vs \(read.geometry)")
+        // Without the search's misstep there is nothing to displace: the rivals are the runners-up.
+        let direct = EANTemplateDecoder.checkingRivals(read, of: samples, within: around)
+        #expect(direct.digits == read.digits && !direct.rivals.contains(displaced))
     }
 
     /// A defocused symbol turned by 4°: from a direction 4° or 7° off, or right, the direction

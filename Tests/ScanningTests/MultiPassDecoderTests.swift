@@ -133,6 +133,70 @@ import TestSupport
         }
         #expect(found.isEmpty, "\(found)")
     }
+
+    /// The coarse fit reads in a copy at half size, with no floor on the module beyond the fit's
+    /// own (0.7 sample, ``EANTemplateDecoder/admits(_:count:within:)``): a symbol of 1.8-pixel
+    /// modules, 0.9 pixel in the copy, is read there, and read right. On the sets of
+    /// `make bench-accuracy`, every one of the coarse fit's readings under a pixel per module
+    /// (12, on 7 files of check-a, check-b and world) was the right code; a floor of one pixel
+    /// lost those 7 files and refused no wrong code.
+    @Test func theCoarseFitReadsModulesUnderAPixelOfItsCopy() throws {
+        let sharp = BlurredEAN13.picture("9780306406157", module: 1.8, radius: 2.7, sigma: 2, seed: 4, height: 300, top: 60,
+                                         barHeight: 180)
+        let image = LuminanceImage(width: sharp.width, height: sharp.height,
+                                   pixels: sharp.pixels.map { UInt8(max(0, min(255, 160 + (Double($0) - 160) * 0.4))) })
+        let half = image.downscaled(by: 2)
+        let region = try #require(CandidateMap.find(in: half, within: PixelRect(x: 0, y: 0, width: half.width, height: half.height),
+                                                    minimumEdges: CandidateMap.minimumDefocusedEdges).first)
+        let policy = DecodingPolicy()
+        let reading = try #require(EANTemplateDecoder.readings(in: half, around: region, margin: policy.templateMargin,
+                                                               error: policy.templateError).first?.0)
+        #expect(abs(reading.module - 0.9) < 0.05, "module \(reading.module)")
+        var search = MultiPassDecoder.Search(image: image, region: .full, rect: PixelRect(x: 0, y: 0, width: image.width,
+                                                                                          height: image.height),
+                                             readings: [], candidates: [])
+        let read = MultiPassDecoder(scanner: BarcodeScanner(), effort: .normal).coarseFit(&search)
+        #expect(read.map(\.data) == ["9780306406157"])
+        #expect(read.map(\.pass) == [.symbolFit])
+    }
+
+    /// The whole image at half size is made once per search: the map of a region of a megapixel
+    /// or more keeps the copy it made, and the coarse fit (``MultiPassDecoder/halfSize()``) takes
+    /// that copy again; a smaller region's map is made at full size and makes none. A copy the
+    /// first look made is the one every stage takes.
+    @Test func theMapsHalfSizeCopyIsMadeOnceAndShared() throws {
+        let decoder = MultiPassDecoder(scanner: BarcodeScanner(), effort: .normal)
+        var noise = BlurredEAN13.Noise(seed: 11)
+        func picture(_ width: Int, _ height: Int) -> LuminanceImage {
+            LuminanceImage(width: width, height: height,
+                           pixels: (0..<(width * height)).map { _ in UInt8(128 + noise.next(sigma: 20).rounded()) })
+        }
+        func search(_ image: LuminanceImage) -> MultiPassDecoder.Search {
+            MultiPassDecoder.Search(image: image, region: .full, rect: PixelRect(x: 0, y: 0, width: image.width, height: image.height),
+                                    readings: [], candidates: nil)
+        }
+        let big = picture(1100, 1000)
+        #expect(big.width * big.height >= decoder.policy.mapAtHalfSizeAbovePixels)
+        var mapped = search(big)
+        _ = decoder.map(&mapped)
+        let copy = try #require(mapped.halfSizeCopy)
+        #expect(copy.width == 550 && copy.height == 500)
+        #expect(copy.pixels == big.downscaled(by: 2).pixels)
+        #expect(mapped.halfSize().buffer === copy.buffer)
+        _ = decoder.coarseFit(&mapped)
+        #expect(mapped.halfSizeCopy?.buffer === copy.buffer)
+        // Under a megapixel the map is made at full size: no copy until the coarse fit asks.
+        var small = search(picture(800, 600))
+        _ = decoder.map(&small)
+        #expect(small.halfSizeCopy == nil)
+        let made = small.halfSize()
+        #expect(made.width == 400 && small.halfSizeCopy?.buffer === made.buffer)
+        // The first look's copy is everyone's.
+        var looked = search(big)
+        looked.halved = copy
+        _ = decoder.map(&looked)
+        #expect(looked.halfSizeCopy == nil && looked.halfSize().buffer === copy.buffer)
+    }
 }
 
 /// Deterministic generator (SplitMix64) so texture tests see the same images every run.
