@@ -49,7 +49,9 @@ public enum Arbiter {
     /// How many times the evidence of its strongest rival a code needs to win its place.
     public static let winningRatio = 3
 
-    /// Evidence weight of one reading for its own digits (see the table above).
+    /// Weight of one reading for its own digits, counted for every reading in ``Place/support``:
+    /// 1 for a decoder's reading, 3 for one the re-measurement confirmed (or a reading of the
+    /// symbol fit), 0 for one it contradicted.
     static func weight(_ symbol: Symbol) -> Int {
         switch symbol.verification {
         case .confirmed?: 3
@@ -279,6 +281,9 @@ public enum Arbiter {
                     strongest[reading.data, default: [:]][measurement] = (max(best.weight, evidence), max(best.lines, own))
                 }
             }
+            // A code only contradicted readings gave is a rival with no evidence (a place holding
+            // it and the fit's code holds two codes).
+            for reading in places[index].readings { places[index].evidence[reading.data] = 0 }
             for (code, measurements) in strongest {
                 places[index].evidence[code] = measurements.values.reduce(0) { $0 + $1.weight }
                 let lines = measurements.values.reduce(0) { $0 + $1.lines }

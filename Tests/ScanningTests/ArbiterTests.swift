@@ -132,6 +132,9 @@ import TestSupport
                                                   verification: .contradicted(by: "9780306406157", lines: 5))])
         #expect(report.isbns.map(\.isbn13) == ["9780306406157"])
         #expect(report.codes.first { $0.symbol.data == "9780306406157" }?.symbol.pass == "fit")
+        // The contradicted code stays a rival with no evidence; the fit's code has the profile fit's 2.
+        let contradicted = reading("9780306406751", pass: "full", verification: .contradicted(by: "9780306406157", lines: 5))
+        #expect(Arbiter.places([contradicted]).first?.evidence == ["9780306406751": 0, "9780306406157": 2])
         #expect(report.rejected.map(\.verdict.rejection?.reason) == [.misread])
     }
 
