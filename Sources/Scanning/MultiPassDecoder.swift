@@ -430,9 +430,7 @@ public final class MultiPassDecoder {
     /// gradient and fit in the blocks. The fit reads them in the reduced copy (its modules are
     /// then over a pixel when they were over two).
     func coarseFit(_ search: inout Search) -> [Symbol] {
-        let mappedAtHalf = !search.mapInFull
-            && (search.halved != nil || search.rect.width * search.rect.height >= policy.mapAtHalfSizeAbovePixels)
-        let factor = mappedAtHalf ? 4 : 2
+        let factor = mapsAtHalfSize(search) ? 4 : 2
         let rect = search.rect.reduced(by: factor)
         guard CandidateMap.canMap(rect) else { return [] }
         let half = search.halfSize()
@@ -506,10 +504,17 @@ public final class MultiPassDecoder {
         // From ``DecodingPolicy/mapAtHalfSizeAbovePixels`` on, the map is made at half size, as
         // for a JPEG's half-size look: averaging 2×2 pixels quiets sensor noise, which breaks up
         // the edges of bars.
-        if !search.mapInFull, search.halved != nil || rect.width * rect.height >= policy.mapAtHalfSizeAbovePixels {
+        if mapsAtHalfSize(search) {
             return CandidateMap.find(in: search.halfSize(), within: rect.reduced(by: 2), scale: 2)
         }
         return CandidateMap.find(in: search.image, within: rect)
+    }
+
+    /// Whether the map of `search` is made at half size: after a half-size first look, or for a
+    /// region of ``DecodingPolicy/mapAtHalfSizeAbovePixels`` or more — unless a half-size map of
+    /// the same photo already saw nothing (``Search/mapInFull``).
+    func mapsAtHalfSize(_ search: Search) -> Bool {
+        !search.mapInFull && (search.halved != nil || search.rect.width * search.rect.height >= policy.mapAtHalfSizeAbovePixels)
     }
 
     /// The fit of the symbol's structure (``templateSymbols(_:around:policy:)``) on each
