@@ -563,7 +563,7 @@ enum EANTemplateDecoder {
     static func decode(_ samples: [Double], from known: Geometry? = nil, around: (center: Double, width: Double)? = nil,
                        maximumError: Double = .infinity) -> Reading? {
         guard samples.count >= 120 else { return nil }
-        if let known { return decode(samples, start: known.position(0), end: known.position(95), known: known, maximumError: maximumError) }
+        if let known { return decode(samples, start: known.position(0), end: known.position(95), known: known, maximumError: maximumError).first }
         // Where the symbol lies is guessed four ways, each of which a blur can mislead: the inner
         // edges of the quiet zones by their lightness (a stretch of thin bars, blurred, can look
         // like one) and by their flatness (a low-contrast label's), the longest dark stretch
@@ -582,10 +582,10 @@ enum EANTemplateDecoder {
             // A guess within a module of one already tried at both ends starts the same search.
             if tried.contains(where: { abs($0.0 - start) < max(1, module) && abs($0.1 - end) < max(1, module) }) { continue }
             tried.append((start, end))
-            guard let r = decode(samples, start: start, end: end, known: nil, within: around, maximumError: maximumError)
-            else { continue }
-            if !others.contains(r.digits) { others.append(r.digits) }
-            if best == nil || r.unexplained < best!.unexplained { best = r }
+            for r in decode(samples, start: start, end: end, known: nil, within: around, maximumError: maximumError) {
+                if !others.contains(r.digits) { others.append(r.digits) }
+                if best == nil || r.unexplained < best!.unexplained { best = r }
+            }
         }
         // Two guesses that settle on different codes are where the bars lie between them.
         guard var reading = best else { return nil }
@@ -599,59 +599,85 @@ enum EANTemplateDecoder {
     static let maximumBlur = 3.0
 
     /// The search for the symbol from a guess of its ends (`start`, `end`: sample positions), or
-    /// the refinement of `known`.
+    /// the refinement of `known`: the reading from the best point of a grid of ends and blurs
+    /// seen straight on, and — when one of the symbol's tilts (``bends``) at that point fits the
+    /// profile better still — the reading refined from that tilted geometry too, as a second
+    /// guess. A label seen in perspective has modules that widen steadily from one end to the
+    /// other (in a close photo of a tilted book, by a fifth of the mean each way), which the
+    /// descent's small steps cannot reach from a straight start; but a strong blur is also fitted a little better by a tilt that shifts
+    /// one code's edges onto another's, so the tilted start never replaces the straight one:
+    /// both are refined, and the caller takes the fit that leaves the least and keeps the other
+    /// code as a rival.
     static func decode(_ samples: [Double], start: Double, end: Double, known: Geometry?,
-                       within around: (center: Double, width: Double)? = nil, maximumError: Double) -> Reading? {
-        return samples.withUnsafeBufferPointer { profile -> Reading? in
+                       within around: (center: Double, width: Double)? = nil, maximumError: Double) -> [Reading] {
+        return samples.withUnsafeBufferPointer { profile -> [Reading] in
             let module0 = (end - start) / 95
-            guard module0 >= 0.8 else { return nil }
-            var levels = initialLevels(profile, start: start, end: end)
-            guard levels.b < 0 else { return nil }
+            guard module0 >= 0.8 else { return [] }
+            let levels0 = initialLevels(profile, start: start, end: end)
+            guard levels0.b < 0 else { return [] }
             let edges = EdgeCache()
-            func score(_ g: Geometry, refit: Bool = true) -> Fit? {
+            func score(_ g: Geometry, levels: (a: Double, b: Double), refit: Bool = true) -> Fit? {
                 guard admits(g, count: profile.count, within: around) else { return nil }
                 return fit(profile, g, levels: levels, edges: edges, refit: refit, margins: false)
             }
-            // Grid: the extent of the dark part misses faint guard bars or takes in blur.
-            var best: (Geometry, Fit)?
-            for blur in known == nil ? radii : [] {
-                for ds in [-2.0, -1.0, 0.0, 1.0, 2.0] {
-                    for de in [-2.0, -1.0, 0.0, 1.0, 2.0] {
-                        let s = start + ds * module0, e = end + de * module0
-                        let g = Geometry(x0: s, module: (e - s) / 95, blur: blur)
-                        if let f = score(g, refit: false), f.sse < (best?.1.sse ?? .infinity) { best = (g, f) }
+            var starts: [(Geometry, Fit)] = []
+            if let known {
+                guard let f = score(known, levels: levels0, refit: false) else { return [] }
+                starts = [(known, f)]
+            } else {
+                // Grid: the extent of the dark part misses faint guard bars or takes in blur.
+                var best: (Geometry, Fit)?
+                for blur in radii {
+                    for ds in [-2.0, -1.0, 0.0, 1.0, 2.0] {
+                        for de in [-2.0, -1.0, 0.0, 1.0, 2.0] {
+                            let s = start + ds * module0, e = end + de * module0
+                            let g = Geometry(x0: s, module: (e - s) / 95, blur: blur)
+                            if let f = score(g, levels: levels0, refit: false), f.sse < (best?.1.sse ?? .infinity) { best = (g, f) }
+                        }
                     }
                 }
+                guard let straight = best else { return [] }
+                starts = [straight]
+                var tilted: (Geometry, Fit)?
+                for bend in bends {
+                    var g = straight.0
+                    g.bend = bend
+                    if let f = score(g, levels: levels0, refit: false), f.sse < (tilted?.1.sse ?? straight.1.sse) { tilted = (g, f) }
+                }
+                if let tilted { starts.append(tilted) }
             }
-            if let known { best = score(known, refit: false).map { (known, $0) } }
-            guard var (g, f) = best, let refitted = fit(profile, best!.0, levels: levels, edges: edges, margins: false)
-            else { return nil }
-            f = refitted
-            levels = (f.a, f.b)
-            guard f.b < 0, f.sse / Double(f.samples) / (f.b * f.b) <= maximumError else { return nil }
-            // Refine one coordinate at a time with shrinking steps; levels held while trying a
-            // move, fitted again on the move taken.
-            g = Self.descend(from: g, steps: known == nil ? [0.5, 0.25, 0.125] : [0.125], module: module0) { trial in
-                guard let t = score(trial, refit: false), t.sse < f.sse else { return false }
-                f = t
-                if let r = score(trial), r.sse <= f.sse { f = r; levels = (r.a, r.b) }
-                return true
+            return starts.compactMap { start -> Reading? in
+                guard var f = fit(profile, start.0, levels: levels0, edges: edges, margins: false) else { return nil }
+                var g = start.0
+                var levels = (a: f.a, b: f.b)
+                guard f.b < 0, f.sse / Double(f.samples) / (f.b * f.b) <= maximumError else { return nil }
+                // Refine one coordinate at a time with shrinking steps; levels held while trying a
+                // move, fitted again on the move taken.
+                g = Self.descend(from: g, steps: known == nil ? [0.5, 0.25, 0.125] : [0.125], module: module0) { trial in
+                    guard let t = score(trial, levels: levels, refit: false), t.sse < f.sse else { return false }
+                    f = t
+                    if let r = score(trial, levels: levels), r.sse <= f.sse { f = r; levels = (r.a, r.b) }
+                    return true
+                }
+                // The margins over the second-best valid code, at the geometry and levels found.
+                guard let final = solve(profile, g, a: f.a, b: f.b, edges: edges, margins: true) else { return nil }
+                f = final
+                let noise = f.sse / Double(f.samples)
+                guard noise > 0, f.b < 0 else { return nil }
+                let r = range(g, count: profile.count)
+                var sum = 0.0, squares = 0.0
+                for j in r { sum += profile[j]; squares += profile[j] * profile[j] }
+                let variance = squares - sum * sum / Double(r.count)
+                return Reading(digits: f.digits, error: noise / (f.b * f.b), margin: (f.secondSSE - f.sse) / noise,
+                               confidence: f.confidence.map { $0 / noise }, geometry: g, unexplained: variance > 0 ? f.sse / variance : 1,
+                               levels: Levels(a: f.a, b: f.b), rivals: f.rivals)
             }
-            // The margins over the second-best valid code, at the geometry and levels found.
-            guard let final = solve(profile, g, a: f.a, b: f.b, edges: edges, margins: true) else { return nil }
-            f = final
-            let noise = f.sse / Double(f.samples)
-            guard noise > 0, f.b < 0 else { return nil }
-            let secondSSE = f.secondSSE
-            let r = range(g, count: profile.count)
-            var sum = 0.0, squares = 0.0
-            for j in r { sum += profile[j]; squares += profile[j] * profile[j] }
-            let variance = squares - sum * sum / Double(r.count)
-            return Reading(digits: f.digits, error: noise / (f.b * f.b), margin: (secondSSE - f.sse) / noise,
-                           confidence: f.confidence.map { $0 / noise }, geometry: g, unexplained: variance > 0 ? f.sse / variance : 1,
-                           levels: Levels(a: f.a, b: f.b), rivals: f.rivals)
         }
     }
+
+    /// The tilts (``Geometry/bend``) tried at the grid's best point: up to a module at one end of
+    /// the symbol 1.5 times as wide as at the other (0.8 and 1.2 of the mean), either way.
+    static let bends = [-0.2, -0.15, -0.1, -0.05, 0.05, 0.1, 0.15, 0.2]
 
     /// Whether a fit of geometry `g` to a profile of `count` samples is admitted: modules of 0.7
     /// samples or more, a blur of 0 to ``maximumBlur`` modules, the whole symbol on the profile
