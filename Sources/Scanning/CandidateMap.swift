@@ -142,9 +142,12 @@ public enum CandidateMap {
     /// The candidates in `rect` of `image` (pixels of `image`), most barcode-like first
     /// (``Candidate/likeness``), with their
     /// rectangles mapped to the full image by `scale` (`image` is the picture at 1/`scale` of
-    /// its size: a JPEG decoded at half size has scale 2).
+    /// its size: a JPEG decoded at half size has scale 2). `defocused`: a map made to find
+    /// defocused symbols for the fit of the whole symbol, with ``minimumDefocusedEdges`` and the
+    /// bars' length judged against the region's width (``minimumDefocusedBarShare``).
     public static func find(in image: LuminanceImage, within rect: PixelRect? = nil, scale: Int = 1,
-                            minimumEdges: Int = CandidateMap.minimumEdges) -> [Candidate] {
+                            defocused: Bool = false) -> [Candidate] {
+        let minimumEdges = defocused ? minimumDefocusedEdges : Self.minimumEdges
         let area = rect ?? PixelRect(x: 0, y: 0, width: image.width, height: image.height)
         let columns = area.width / block, rows = area.height / block
         guard columns >= 2, rows >= 2 else { return [] }
@@ -216,7 +219,14 @@ public enum CandidateMap {
             // Type, not bars: strokes that end after a few edge spacings (a page of text at 48
             // megapixels has dozens of such regions, each worth a full-size decode and passes).
             let bars = barLength(in: image, around: box, angle: total.angle, enough: 2 * minimumBarLength)
-            if let bars, bars.length < minimumBarLength { continue }
+            if let bars, bars.length < minimumBarLength {
+                // Defocused, a symbol shows only its wide bars: few edges, far apart, so its bars
+                // measure few spacings however long they are. Their length in pixels against the
+                // region's width does not depend on the edges the blur left.
+                let radians = total.angle * .pi / 180
+                let across = abs(cos(radians)) * Double(box.width) + abs(sin(radians)) * Double(box.height)
+                guard defocused, bars.length * bars.spacing >= minimumDefocusedBarShare * across else { continue }
+            }
             found.append(Candidate(rect: pixels, angle: total.angle, inverted: inside > around + 12, blocks: counted,
                                    coherence: total.coherence, edges: edges, edgeSpacing: bars.map { $0.spacing * Double(scale) },
                                    edgeWidth: bars.map { $0.slope * $0.spacing * Double(scale) }))
@@ -298,6 +308,13 @@ public enum CandidateMap {
     /// third of its 60 edges; such a map's regions go to the fit of the whole symbol, which
     /// reads a symbol there or nothing.
     public static let minimumDefocusedEdges = 12
+    /// The bars' length, as a share of the region's width across them, that makes a region of a
+    /// defocused map bars rather than type when it measures under ``minimumBarLength`` spacings.
+    /// An EAN-13 at nominal size has bars 0.73 as long as it is wide (GS1 General
+    /// Specifications 5.2.1: 22.85 mm on 31.35 mm); 0.2 leaves room for a truncated symbol and
+    /// for a region wider than the symbol. The strokes of a line of type are a few hundredths of
+    /// its width.
+    public static let minimumDefocusedBarShare = 0.2
 
     /// Half-width of the moving mean that ``edgeCount(in:around:angle:)`` splits dark from light with.
     static let window = 7

@@ -427,8 +427,9 @@ public final class MultiPassDecoder {
     /// at all was read. A defocus that spreads each edge over several pixels leaves too little
     /// gradient in each of the map's blocks to see the bars, and a symbol of large modules is
     /// seen in pieces, each too short for the fit; halved, the same bars have twice the
-    /// gradient and fit in the blocks. The fit reads them in the reduced copy (its modules are
-    /// then over a pixel when they were over two).
+    /// gradient and fit in the blocks. The fit reads each region found in the full-size image,
+    /// then, if that reads nothing, in the reduced copy (its modules are then over a pixel when
+    /// they were over two, and the blur spans half as many samples).
     func coarseFit(_ search: inout Search) -> [Symbol] {
         let factor = mapsAtHalfSize(search) ? 4 : 2
         let rect = search.rect.reduced(by: factor)
@@ -444,13 +445,18 @@ public final class MultiPassDecoder {
             return covered * 5 < r.width * r.height * 3
         }
         var fitted: [Symbol] = []
-        for candidate in CandidateMap.find(in: reduced, within: rect, minimumEdges: CandidateMap.minimumDefocusedEdges)
+        for candidate in CandidateMap.find(in: reduced, within: rect, defocused: true)
             .prefix(max(0, policy.maximumAreas))
             where (!candidate.hasSharpEdges || candidate.isStrong) && new(candidate) {
-            let read = Self.templateSymbols(reduced, around: candidate, policy: policy).map { symbol in
-                var symbol = symbol
-                symbol.place = candidate.rect.scaled(by: factor)
-                return symbol
+            // Found in the reduced copy, fitted in the full one first: halving merges the modules
+            // of a symbol at under 3 pixels each, which the blur had already spread.
+            var read = Self.templateSymbols(search.image, around: candidate.scaled(by: factor), policy: policy)
+            if read.isEmpty {
+                read = Self.templateSymbols(reduced, around: candidate, policy: policy).map { symbol in
+                    var symbol = symbol
+                    symbol.place = candidate.rect.scaled(by: factor)
+                    return symbol
+                }
             }
             // A region the fit cannot read either is where to retake the photo.
             if read.isEmpty { search.looked.append(candidate.scaled(by: factor)) }
@@ -505,7 +511,11 @@ public final class MultiPassDecoder {
         // for a JPEG's half-size look: averaging 2×2 pixels quiets sensor noise, which breaks up
         // the edges of bars.
         if mapsAtHalfSize(search) {
-            return CandidateMap.find(in: search.halfSize(), within: rect.reduced(by: 2), scale: 2)
+            let found = CandidateMap.find(in: search.halfSize(), within: rect.reduced(by: 2), scale: 2)
+            // Halving averages bars of under 2.5 pixels to grey: beyond `fast`, a region of up to
+            // ``DecodingPolicy/fullLookUpToPixels`` the half-size map saw nothing in is mapped in
+            // full as well, as a JPEG's half-size look is followed by a full one.
+            guard found.isEmpty, effort != .fast, rect.width * rect.height <= policy.fullLookUpToPixels else { return found }
         }
         return CandidateMap.find(in: search.image, within: rect)
     }

@@ -114,3 +114,86 @@ import TestSupport
         }
     }
 }
+
+/// Disk defocus on the camera-model generator's labels (TestImages/blur-light, from
+/// `Bench/make_blur_check.py --seed 211 --only disk`, a tune set): a label seen in perspective,
+/// fine bars that only the full-size map sees, and symbols defocused by 1 to 2 modules that
+/// only the coarse map finds.
+@Suite struct DefocusedLabelTests {
+    static let folder = BlurInLightTests.folder
+
+    /// The label is tilted: its module is 1.9 px at the middle and about 15 % narrower at one
+    /// end than the mean, 15 % wider at the other. The fit reads it with a perspective no straight
+    /// start reaches by small steps.
+    @Test func aTiltedLabelIsFittedInPerspective() throws {
+        let path = "\(Self.folder)/disk-tilted-label.jpg"
+        let image = try ImageLoader.load(path: path).image
+        let candidate = try BlurInLightTests.region(image)
+        let policy = DecodingPolicy()
+        let whole = [EANTemplateDecoder.Light.pixelValues, .linear].compactMap { light in
+            EANTemplateDecoder.readings(in: image, around: candidate, margin: policy.templateMargin,
+                                        error: policy.templateError, light: light).first { $0.band == 0 }?.0
+        }
+        let read = try #require(whole.first { $0.margin >= policy.templateMargin && $0.error <= policy.templateError })
+        #expect(read.digits.map(String.init).joined() == "9788656183117")
+        #expect(abs(read.geometry.bend) >= 0.1, "bend \(read.geometry.bend)")
+        #expect(FileScanner(effort: .fast).scanFile(path: path).report?.isbns.isEmpty == true)
+        for effort in [Effort.normal, .thorough] {
+            let report = try #require(FileScanner(effort: effort).scanFile(path: path).report)
+            #expect(report.isbns.map(\.isbn13) == ["9788656183117"], "\(effort)")
+            #expect(report.codes.map(\.symbol.pass) == [.symbolFit], "\(effort)")
+        }
+    }
+
+    /// Modules of 1.4 px in a 1.9-megapixel photo: halved for the map, the bars average to grey
+    /// and the map sees nothing. With add-ons asked for the photo is decoded in full at once,
+    /// and its map, made at half size, is made again in full, as the half-size look's is.
+    @Test func aPhotoTheHalfSizeMapSeesNothingInIsMappedInFull() throws {
+        let path = "\(Self.folder)/disk-fine-bars-mapped-in-full.jpg"
+        let image = try ImageLoader.load(path: path).image
+        #expect(image.width * image.height > DecodingPolicy().mapAtHalfSizeAbovePixels)
+        #expect(CandidateMap.find(in: image.downscaled(by: 2)).isEmpty)
+        #expect(!CandidateMap.find(in: image).isEmpty)
+        for addOns in [false, true] {
+            let scanner = FileScanner(scannerOptions: ScannerOptions(addOns: addOns))
+            let report = try #require(scanner.scanFile(path: path).report)
+            #expect(report.isbns.map(\.isbn13) == ["9788113231887"], "add-ons \(addOns)")
+        }
+    }
+
+    /// A disk of 2 modules leaves only the wide bars: the map at full size sees no region with
+    /// enough edges, and the coarse map's region measures bars under ``CandidateMap/minimumBarLength``
+    /// edge spacings (the spacing is that of the wide bars) but longer than a third of the region
+    /// is wide. The fit reads the symbol there.
+    @Test func aSymbolShowingOnlyItsWideBarsIsFoundByItsBarsLength() throws {
+        let path = "\(Self.folder)/disk2-wide-bars-only.jpg"
+        let image = try ImageLoader.load(path: path).image
+        #expect(CandidateMap.find(in: image).isEmpty)
+        let half = image.downscaled(by: 2)
+        #expect(CandidateMap.find(in: half).isEmpty)
+        let region = try #require(CandidateMap.find(in: half, defocused: true).first)
+        #expect(MultiPassDecoder.templateSymbols(image, around: region.scaled(by: 2)).map(\.data) == ["9782718771977"])
+        for effort in [Effort.normal, .thorough] {
+            let report = try #require(FileScanner(effort: effort).scanFile(path: path).report)
+            #expect(report.isbns.map(\.isbn13) == ["9782718771977"], "\(effort)")
+        }
+    }
+
+    /// 3 px per module, defocused by 1 module, contrast 0.53 with noise: the map at full size
+    /// sees the symbol in two halves, each too incoherent; the coarse map finds it whole. In the
+    /// half-size copy the fit reads nothing (1.5 px per module, the blur spread over 3); in the
+    /// full-size image, at the same region, it reads the code.
+    @Test func aCoarseRegionIsFittedInTheFullSizeImage() throws {
+        let path = "\(Self.folder)/disk-coarse-region-fitted-in-full.jpg"
+        let image = try ImageLoader.load(path: path).image
+        #expect(CandidateMap.find(in: image).isEmpty)
+        let half = image.downscaled(by: 2)
+        let region = try #require(CandidateMap.find(in: half, defocused: true).first)
+        #expect(MultiPassDecoder.templateSymbols(half, around: region).isEmpty)
+        #expect(MultiPassDecoder.templateSymbols(image, around: region.scaled(by: 2)).map(\.data) == ["9786302688627"])
+        for effort in [Effort.normal, .thorough] {
+            let report = try #require(FileScanner(effort: effort).scanFile(path: path).report)
+            #expect(report.isbns.map(\.isbn13) == ["9786302688627"], "\(effort)")
+        }
+    }
+}

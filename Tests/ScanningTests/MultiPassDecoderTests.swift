@@ -147,7 +147,7 @@ import TestSupport
                                    pixels: sharp.pixels.map { UInt8(max(0, min(255, 160 + (Double($0) - 160) * 0.4))) })
         let half = image.downscaled(by: 2)
         let region = try #require(CandidateMap.find(in: half, within: PixelRect(x: 0, y: 0, width: half.width, height: half.height),
-                                                    minimumEdges: CandidateMap.minimumDefocusedEdges).first)
+                                                    defocused: true).first)
         let policy = DecodingPolicy()
         let reading = try #require(EANTemplateDecoder.readings(in: half, around: region, margin: policy.templateMargin,
                                                                error: policy.templateError).first?.0)
