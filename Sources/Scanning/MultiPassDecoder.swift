@@ -422,46 +422,51 @@ public final class MultiPassDecoder {
         return nil
     }
 
-    /// The map and the symbol fit on a copy of the region at half the scale the map was made at
-    /// (a quarter of the image when the map was made at half size), for an image where nothing
-    /// at all was read. A defocus that spreads each edge over several pixels leaves too little
-    /// gradient in each of the map's blocks to see the bars, and a symbol of large modules is
-    /// seen in pieces, each too short for the fit; halved, the same bars have twice the
-    /// gradient and fit in the blocks. The fit reads each region found in the full-size image,
-    /// then, if that reads nothing, in the reduced copy (its modules are then over a pixel when
-    /// they were over two, and the blur spans half as many samples).
+    /// The defocused map (``CandidateMap/find(in:within:scale:defocused:)``) and the symbol fit,
+    /// for an image where nothing at all was read: first at the scale the map was made at, then
+    /// on a copy at half that scale (a quarter of the image when the map was made at half size).
+    /// A defocus that leaves only the wide bars shows too few edges, too far apart, for the
+    /// map's gates; at the map's scale the defocused map's gates still see such a symbol where
+    /// its blocks hold together. Where the blur spreads each edge over several pixels, too little
+    /// gradient is left in each block, and a symbol of large modules is seen in pieces, each too
+    /// short for the fit; halved, the same bars have twice the gradient and fit in the blocks.
+    /// The fit reads each region found in the full-size image, then, if that reads nothing, in
+    /// the copy it was found in (a reduced copy's modules are over a pixel when they were over
+    /// two, and its blur spans half as many samples).
     func coarseFit(_ search: inout Search) -> [Symbol] {
-        let factor = mapsAtHalfSize(search) ? 4 : 2
+        let mapFactor = mapsAtHalfSize(search) ? 2 : 1, factor = 2 * mapFactor
         let rect = search.rect.reduced(by: factor)
         guard CandidateMap.canMap(rect) else { return [] }
         let half = search.halfSize()
+        let mapped = mapFactor == 2 ? half : search.image
         let reduced = factor == 4 ? half.downscaled(by: 2) : half
-        // The regions the fit already searched at the map's scale (and read nothing in): a coarse
-        // region mostly inside them is the same region again.
+        // The regions the fit already searched at the map's scale (and read nothing in): a
+        // defocused map's region mostly inside them is the same region again.
         let searched = (search.candidates ?? []).prefix(max(0, policy.maximumAreas)).filter { !$0.hasSharpEdges || $0.isStrong }
         func new(_ candidate: Candidate) -> Bool {
-            let r = candidate.rect.scaled(by: factor)
+            let r = candidate.rect
             let covered = searched.reduce(0) { sum, c in sum + (c.rect.intersection(r).map { $0.width * $0.height } ?? 0) }
             return covered * 5 < r.width * r.height * 3
         }
+        let looks = [(mapped, search.rect.reduced(by: mapFactor), mapFactor), (reduced, rect, factor)]
         var fitted: [Symbol] = []
-        for candidate in CandidateMap.find(in: reduced, within: rect, defocused: true)
-            .prefix(max(0, policy.maximumAreas))
-            where (!candidate.hasSharpEdges || candidate.isStrong) && new(candidate) {
-            // Found in the reduced copy, fitted in the full one first: halving merges the modules
-            // of a symbol at under 3 pixels each, which the blur had already spread.
-            var read = Self.templateSymbols(search.image, around: candidate.scaled(by: factor), policy: policy)
-            if read.isEmpty {
-                read = Self.templateSymbols(reduced, around: candidate, policy: policy).map { symbol in
-                    var symbol = symbol
-                    symbol.place = candidate.rect.scaled(by: factor)
-                    return symbol
+        for (image, area, scale) in looks {
+            for found in CandidateMap.find(in: image, within: area, defocused: true).prefix(max(0, policy.maximumAreas)) {
+                let candidate = found.scaled(by: scale)
+                guard !found.hasSharpEdges || found.isStrong, new(candidate) else { continue }
+                var read = Self.templateSymbols(search.image, around: candidate, policy: policy)
+                if read.isEmpty && scale > 1 {
+                    read = Self.templateSymbols(image, around: found, policy: policy).map { symbol in
+                        var symbol = symbol
+                        symbol.place = candidate.rect
+                        return symbol
+                    }
                 }
+                // A region the fit cannot read either is where to retake the photo.
+                if read.isEmpty { search.looked.append(candidate) }
+                fitted += read
+                if Arbiter.isSettled(fitted, minimumEvidence: confirmations, accepting: policy.accepting) { return fitted }
             }
-            // A region the fit cannot read either is where to retake the photo.
-            if read.isEmpty { search.looked.append(candidate.scaled(by: factor)) }
-            fitted += read
-            if Arbiter.isSettled(fitted, minimumEvidence: confirmations, accepting: policy.accepting) { break }
         }
         return fitted
     }

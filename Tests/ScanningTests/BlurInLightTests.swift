@@ -196,4 +196,21 @@ import TestSupport
             #expect(report.isbns.map(\.isbn13) == ["9786302688627"], "\(effort)")
         }
     }
+
+    /// A disk of 2 modules at 1.6 px per module: the region the map finds shows 19 edges on its
+    /// best line, under the map's 20, and nothing else is barcode-like. The defocused map, at the
+    /// same scale, keeps it, and the fit reads the symbol there.
+    @Test func aRegionWithTooFewEdgesForTheMapIsFittedWhenNothingWasRead() throws {
+        let path = "\(Self.folder)/disk2-few-edges.jpg"
+        let image = try ImageLoader.load(path: path).image
+        #expect(CandidateMap.find(in: image).isEmpty)
+        let region = try #require(CandidateMap.find(in: image, defocused: true).first)
+        #expect(region.edges < CandidateMap.minimumEdges)
+        #expect(MultiPassDecoder.templateSymbols(image, around: region).map(\.data) == ["9781826841817"])
+        #expect(FileScanner(effort: .fast).scanFile(path: path).report?.isbns.isEmpty == true)
+        for effort in [Effort.normal, .thorough] {
+            let report = try #require(FileScanner(effort: effort).scanFile(path: path).report)
+            #expect(report.isbns.map(\.isbn13) == ["9781826841817"], "\(effort)")
+        }
+    }
 }
