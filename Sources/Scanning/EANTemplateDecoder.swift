@@ -950,7 +950,8 @@ extension EANTemplateDecoder {
     /// The bands are read only when the mean of them all gives a reading with `margin` and `error`
     /// (``Reading/margin``, ``Reading/error``), each from that reading's geometry. When it does
     /// not, and the outer lines differ from the middle ones (``outerUnlikeness``), the middle half
-    /// of the lines is read instead (band 0) with its two halves (bands 1 and 2), if `middle`.
+    /// of the lines is read instead (band 0) with its two halves (bands 1 and 2), if `middle`;
+    /// failing that, the first half of the lines or the last, on the same terms.
     static func readings(in image: LuminanceImage, around candidate: Candidate, margin: Double, error: Double,
                          light: Light = .pixelValues, middle readsMiddle: Bool = true) -> [(Reading, band: Int)] {
         let rect = candidate.rect
@@ -998,16 +999,25 @@ extension EANTemplateDecoder {
         // confirmed by its halves, but only when the outer lines are seen to differ from the
         // middle: on bars that fill the region the middle tells nothing the whole did not.
         guard readsMiddle else { return whole.map { [($0, 0)] } ?? [] }
-        let middle = mean(lines[6..<18]), halves = [mean(lines[6..<12]), mean(lines[12..<18])]
-        let unlike = min(correlation(mean(lines[0..<6]), middle), correlation(mean(lines[18..<24]), middle))
-        guard 1 - unlike > 2 * (1 - correlation(halves[0], halves[1])) + Self.outerUnlikeness,
-              let centre = checked(decode(middle, around: scaled, maximumError: 4 * error), of: middle), good(centre)
-        else { return whole.map { [($0, 0)] } ?? [] }
-        var out: [(Reading, band: Int)] = [(centre, 0)]
-        for (k, half) in halves.enumerated() {
-            if let r = decode(half, from: centre.geometry) { out.append((r, k + 1)) }
+        // The bars may fill the middle of the region, or one end of it when the region reaches
+        // past them on one side only (a label's edge above, its digits below): half of the lines,
+        // from the middle, the first or the last half, each tried as the middle is.
+        for first in [6, 0, 12] {
+            let band = mean(lines[first..<(first + 12)])
+            let halves = [mean(lines[first..<(first + 6)]), mean(lines[(first + 6)..<(first + 12)])]
+            let outside = first == 6 ? [mean(lines[0..<6]), mean(lines[18..<24])]
+                : first == 0 ? [mean(lines[12..<18]), mean(lines[18..<24])] : [mean(lines[0..<6]), mean(lines[6..<12])]
+            let unlike = min(correlation(outside[0], band), correlation(outside[1], band))
+            guard 1 - unlike > 2 * (1 - correlation(halves[0], halves[1])) + Self.outerUnlikeness,
+                  let read = checked(decode(band, around: scaled, maximumError: 4 * error), of: band), good(read)
+            else { continue }
+            var out: [(Reading, band: Int)] = [(read, 0)]
+            for (k, half) in halves.enumerated() {
+                if let r = decode(half, from: read.geometry) { out.append((r, k + 1)) }
+            }
+            return out
         }
-        return out
+        return whole.map { [($0, 0)] } ?? []
     }
 
     /// The direction across the bars of `candidate` (degrees, as ``Candidate/angle``), measured

@@ -180,16 +180,14 @@ import TestSupport
     }
 
     /// 3 px per module, defocused by 1 module, contrast 0.53 with noise: the map at full size
-    /// sees the symbol in two halves, each too incoherent; the coarse map finds it whole. In the
-    /// half-size copy the fit reads nothing (1.5 px per module, the blur spread over 3); in the
-    /// full-size image, at the same region, it reads the code.
+    /// sees the symbol in two halves, each too incoherent; the coarse map finds it whole, and the
+    /// fit reads the code at that region in the full-size image, the first place it looks.
     @Test func aCoarseRegionIsFittedInTheFullSizeImage() throws {
         let path = "\(Self.folder)/disk-coarse-region-fitted-in-full.jpg"
         let image = try ImageLoader.load(path: path).image
         #expect(CandidateMap.find(in: image).isEmpty)
         let half = image.downscaled(by: 2)
         let region = try #require(CandidateMap.find(in: half, defocused: true).first)
-        #expect(MultiPassDecoder.templateSymbols(half, around: region).isEmpty)
         #expect(MultiPassDecoder.templateSymbols(image, around: region.scaled(by: 2)).map(\.data) == ["9786302688627"])
         for effort in [Effort.normal, .thorough] {
             let report = try #require(FileScanner(effort: effort).scanFile(path: path).report)
@@ -211,6 +209,36 @@ import TestSupport
         for effort in [Effort.normal, .thorough] {
             let report = try #require(FileScanner(effort: effort).scanFile(path: path).report)
             #expect(report.isbns.map(\.isbn13) == ["9781826841817"], "\(effort)")
+        }
+    }
+
+    /// The region takes in the digits under the bars and the label's edge: neither the mean of
+    /// all its lines nor of its middle half fits a symbol with the margin asked. The half of its
+    /// lines at one end is the bars, and reads the code, confirmed by its own two halves.
+    @Test func theBarsAtOneEndOfTheRegionAreReadOnTheirOwn() throws {
+        let path = "\(Self.folder)/disk-bars-at-one-end.jpg"
+        let image = try ImageLoader.load(path: path).image
+        var candidate = try BlurInLightTests.region(image)
+        candidate.angle = EANTemplateDecoder.refinedAngle(in: image, around: candidate)
+        let policy = DecodingPolicy()
+        func good(_ readings: [(EANTemplateDecoder.Reading, band: Int)]) -> [String] {
+            readings.filter { $0.0.margin >= policy.templateMargin && $0.0.error <= policy.templateError }
+                .map { $0.0.digits.map(String.init).joined() }
+        }
+        for light in [EANTemplateDecoder.Light.pixelValues, .linear] {
+            let whole = EANTemplateDecoder.readings(in: image, around: candidate, margin: policy.templateMargin,
+                                                    error: policy.templateError, light: light, middle: false)
+            #expect(good(whole).isEmpty, "\(light)")
+        }
+        let read = [EANTemplateDecoder.Light.pixelValues, .linear].map { light in
+            good(EANTemplateDecoder.readings(in: image, around: candidate, margin: policy.templateMargin,
+                                             error: policy.templateError, light: light))
+        }
+        #expect(read.contains { $0.count >= 2 && Set($0) == ["9788119877027"] }, "\(read)")
+        #expect(FileScanner(effort: .fast).scanFile(path: path).report?.isbns.isEmpty == true)
+        for effort in [Effort.normal, .thorough] {
+            let report = try #require(FileScanner(effort: effort).scanFile(path: path).report)
+            #expect(report.isbns.map(\.isbn13) == ["9788119877027"], "\(effort)")
         }
     }
 }
