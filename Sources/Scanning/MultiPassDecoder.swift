@@ -436,7 +436,7 @@ public final class MultiPassDecoder {
     func coarseFit(_ search: inout Search) -> [Symbol] {
         let mapFactor = mapsAtHalfSize(search) ? 2 : 1, factor = 2 * mapFactor
         let rect = search.rect.reduced(by: factor)
-        guard CandidateMap.canMap(rect) else { return [] }
+        guard CandidateMap.canMap(search.rect.reduced(by: mapFactor)) else { return [] }
         let half = search.halfSize()
         let mapped = mapFactor == 2 ? half : search.image
         let reduced = factor == 4 ? half.downscaled(by: 2) : half
@@ -448,7 +448,9 @@ public final class MultiPassDecoder {
             let covered = searched.reduce(0) { sum, c in sum + (c.rect.intersection(r).map { $0.width * $0.height } ?? 0) }
             return covered * 5 < r.width * r.height * 3
         }
+        // A region too small to map at half the map's scale is looked at at the map's scale only.
         let looks = [(mapped, search.rect.reduced(by: mapFactor), mapFactor), (reduced, rect, factor)]
+            .filter { CandidateMap.canMap($0.1) }
         var fitted: [Symbol] = []
         for (image, area, scale) in looks {
             for found in CandidateMap.find(in: image, within: area, defocused: true).prefix(max(0, policy.maximumAreas)) {

@@ -55,6 +55,17 @@ import TestSupport
         }
     }
 
+    /// A region under 4 blocks of the map each way (64 pixels) cannot be mapped, for defocused
+    /// symbols either: its plan has no coarse fit. One of 64 by 64 can, at the map's scale.
+    @Test func aRegionTooSmallToMapHasNoCoarseFit() {
+        for (width, height) in [(63, 200), (200, 63)] {
+            let plan = SearchPlan(effort: .thorough, region: PixelRect(x: 0, y: 0, width: width, height: height))
+            #expect(plan.stages.map(\.kind) == [.firstLook, .map, .fullScan, .recovery, .symbolFit, .recovery])
+        }
+        let smallest = SearchPlan(effort: .normal, region: PixelRect(x: 0, y: 0, width: 64, height: 64))
+        #expect(smallest.stages.map(\.kind).last == .coarseFit)
+    }
+
     @Test func aPlanSkipsTheFirstLookAReducedCopyAlreadyHad() {
         let plan = SearchPlan(effort: .normal, region: PixelRect(x: 0, y: 0, width: 4000, height: 3000), firstLookDone: true)
         #expect(plan.stages.map(\.kind) == [.map, .fullScan, .recovery, .symbolFit, .coarseFit])
