@@ -423,8 +423,9 @@ public final class MultiPassDecoder {
     }
 
     /// The defocused map (``CandidateMap/find(in:within:scale:defocused:)``) and the symbol fit,
-    /// for an image where nothing at all was read: first at the scale the map was made at, then
-    /// on a copy at half that scale (a quarter of the image when the map was made at half size).
+    /// for an image where nothing at all was read: first at the map's scale (half size where
+    /// ``mapsAtHalfSize(_:)``, even when a half-size map that saw nothing was followed by one in
+    /// full), then on a copy at half that scale.
     /// A defocus that leaves only the wide bars shows too few edges, too far apart, for the
     /// map's gates; at the map's scale the defocused map's gates still see such a symbol where
     /// its blocks hold together. Where the blur spreads each edge over several pixels, too little
@@ -642,9 +643,9 @@ public final class MultiPassDecoder {
     ///
     /// The profile is fitted in the image's values first and, when that reads nothing, in light
     /// (``EANTemplateDecoder/Light``): the first that reads is the reading. Both fit the same
-    /// pixels, so they are one measurement, never two. `middle`: the middle lines may be read on
-    /// their own where the region reaches past the bars (``EANTemplateDecoder/readings(in:around:margin:error:light:middle:)``).
-    /// The lines follow the bars' direction as measured from the bars themselves
+    /// pixels, so they are one measurement, never two. `middle`: half of the lines (the middle,
+    /// or either end) may be read on their own where the region reaches past the bars
+    /// (``EANTemplateDecoder/readings(in:around:margin:error:light:middle:)``). The lines follow the bars' direction as measured from the bars themselves
     /// (``EANTemplateDecoder/refinedAngle(in:around:)``), not the map's estimate of it.
     public static func templateSymbols(_ image: LuminanceImage, around candidate: Candidate,
                                        policy: DecodingPolicy = DecodingPolicy(), middle: Bool = true) -> [Symbol] {

@@ -33,8 +33,10 @@ public struct SearchPlan: Sendable, CustomStringConvertible {
         guard effort != .fast else { return }
         stages += [SearchStage(.recovery, from: .normal, passes: Self.passes(.normal, region: region, policy: policy)),
                    SearchStage(.symbolFit, from: .normal)]
-        // A region too small for the map at full size is too small for the defocused map too.
-        if CandidateMap.canMap(region) { stages.append(SearchStage(.coarseFit, from: .normal)) }
+        // The coarse fit's first look maps the region at the map's scale (half size from
+        // ``DecodingPolicy/mapAtHalfSizeAbovePixels``): a region too small for that gets none.
+        let mapScale = region.width * region.height >= policy.mapAtHalfSizeAbovePixels ? 2 : 1
+        if CandidateMap.canMap(region.reduced(by: mapScale)) { stages.append(SearchStage(.coarseFit, from: .normal)) }
         guard effort == .thorough else { return }
         var thorough = SearchStage(.recovery, from: .thorough, passes: Self.passes(.thorough, region: region, policy: policy))
         thorough.everyLine = true

@@ -134,9 +134,10 @@ import TestSupport
         #expect(found.isEmpty, "\(found)")
     }
 
-    /// The coarse fit reads in a copy at half size, with no floor on the module beyond the fit's
-    /// own (0.7 sample, ``EANTemplateDecoder/admits(_:count:within:)``): a symbol of 1.8-pixel
-    /// modules, 0.9 pixel in the copy, is read there, and read right. On the sets of
+    /// The fit reads in a copy at half size, with no floor on the module beyond the fit's own
+    /// (0.7 sample, ``EANTemplateDecoder/admits(_:count:within:)``): a symbol of 1.8-pixel
+    /// modules, 0.9 pixel in the copy, is read there, and read right. (The coarse fit, which
+    /// fits each region in the full-size image first, reads the same code.) On the sets of
     /// `make bench-accuracy`, every one of the coarse fit's readings under a pixel per module
     /// (12, on 7 files of check-a, check-b and world) was the right code; a floor of one pixel
     /// lost those 7 files and refused no wrong code.

@@ -28,8 +28,8 @@ import TestSupport
 
     /// A symbol of 3-pixel modules defocused by 2 modules, printed grey (40 % of the contrast):
     /// its edges are too soft for any block of the map at full size, so `fast` finds nothing
-    /// barcode-like and ends; the coarse stage of `normal` maps it at half size and the fit reads
-    /// it there. The same in a picture under 200 pixels tall, whose first look scans no sparse
+    /// barcode-like and ends; the coarse stage of `normal` finds it with the map made for
+    /// defocused symbols and the fit reads it. The same in a picture under 200 pixels tall, whose first look scans no sparse
     /// lines (the full scan of every line comes before the map's verdict): the coarse stage runs
     /// there too.
     @Test(arguments: [(300, 60, 180), (180, 30, 120)])
@@ -55,8 +55,9 @@ import TestSupport
         }
     }
 
-    /// A region under 4 blocks of the map each way (64 pixels) cannot be mapped, for defocused
-    /// symbols either: its plan has no coarse fit. One of 64 by 64 can, at the map's scale.
+    /// A region under 4 blocks of the map each way (64 pixels) at the map's scale cannot be
+    /// mapped, for defocused symbols either: its plan has no coarse fit. One of 64 by 64 can;
+    /// from a megapixel on the map is made at half size, so 128 pixels each way are needed.
     @Test func aRegionTooSmallToMapHasNoCoarseFit() {
         for (width, height) in [(63, 200), (200, 63)] {
             let plan = SearchPlan(effort: .thorough, region: PixelRect(x: 0, y: 0, width: width, height: height))
@@ -64,6 +65,10 @@ import TestSupport
         }
         let smallest = SearchPlan(effort: .normal, region: PixelRect(x: 0, y: 0, width: 64, height: 64))
         #expect(smallest.stages.map(\.kind).last == .coarseFit)
+        let strip = SearchPlan(effort: .normal, region: PixelRect(x: 0, y: 0, width: 10_000, height: 127))
+        #expect(strip.stages.map(\.kind) == [.firstLook, .map, .fullScan, .recovery, .symbolFit])
+        let wide = SearchPlan(effort: .normal, region: PixelRect(x: 0, y: 0, width: 10_000, height: 128))
+        #expect(wide.stages.map(\.kind).last == .coarseFit)
     }
 
     @Test func aPlanSkipsTheFirstLookAReducedCopyAlreadyHad() {
