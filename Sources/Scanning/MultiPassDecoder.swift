@@ -522,8 +522,14 @@ public final class MultiPassDecoder {
             let found = CandidateMap.find(in: search.halfSize(), within: rect.reduced(by: 2), scale: 2)
             // Halving averages bars of under 2.5 pixels to grey: beyond `fast`, a region of up to
             // ``DecodingPolicy/fullLookUpToPixels`` the half-size map saw nothing in is mapped in
-            // full as well, as a JPEG's half-size look is followed by a full one.
-            guard found.isEmpty, effort != .fast, rect.width * rect.height <= policy.fullLookUpToPixels else { return found }
+            // full as well, as a JPEG's half-size look is followed by a full one. Only after a
+            // sparse first look, where `fast` ends on an empty map: after one of every line,
+            // `fast` scans the whole region again, and regions the full map found would narrow
+            // that scan at `normal`.
+            let sparse = search.halved != nil
+                || (search.firstLookRan && policy.firstLookStep(width: rect.width, height: rect.height) > 1)
+            guard found.isEmpty, effort != .fast, sparse, rect.width * rect.height <= policy.fullLookUpToPixels
+            else { return found }
         }
         return CandidateMap.find(in: search.image, within: rect)
     }
