@@ -651,7 +651,8 @@ public final class MultiPassDecoder {
     /// (``EANTemplateDecoder/Light``): the first that reads is the reading. Both fit the same
     /// pixels, so they are one measurement, never two. `middle`: half of the lines (the middle,
     /// or either end) may be read on their own where the region reaches past the bars
-    /// (``EANTemplateDecoder/readings(in:around:margin:error:light:middle:)``). The lines follow the bars' direction as measured from the bars themselves
+    /// (``EANTemplateDecoder/readings(in:around:margin:error:light:middle:)``). The lines follow
+    /// the bars' direction as measured from the bars themselves
     /// (``EANTemplateDecoder/refinedAngle(in:around:)``), not the map's estimate of it.
     public static func templateSymbols(_ image: LuminanceImage, around candidate: Candidate,
                                        policy: DecodingPolicy = DecodingPolicy(), middle: Bool = true) -> [Symbol] {
