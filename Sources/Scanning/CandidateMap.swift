@@ -50,6 +50,10 @@ public struct Candidate: Sendable, Hashable {
     }
     /// Edge width, as a share of the edge spacing, under which edges are sharp (``hasSharpEdges``).
     public static let sharpEdges = 0.45
+    /// Edge width, as a share of the edge spacing, from which edges are as wide as a defocus makes
+    /// them: that of 95 % of the defocused symbols of the blur sweep (``edgeWidth``); type, even
+    /// when soft, is under it.
+    public static let defocusedEdges = 0.58
 
     /// How much the region looks like an EAN: its coherence, times how close its edge count comes
     /// to an EAN-13's 60 (fewer: part of a symbol or a word; far more: a texture). Candidates are
@@ -143,8 +147,10 @@ public enum CandidateMap {
     /// (``Candidate/likeness``), with their
     /// rectangles mapped to the full image by `scale` (`image` is the picture at 1/`scale` of
     /// its size: a JPEG decoded at half size has scale 2). `defocused`: a map made to find
-    /// defocused symbols for the fit of the whole symbol, with ``minimumDefocusedEdges`` and the
-    /// bars' length judged against the region's width (``minimumDefocusedBarShare``).
+    /// defocused symbols for the fit of the whole symbol, with ``minimumDefocusedEdges``, the
+    /// bars' length judged against the region's width (``minimumDefocusedBarShare``), and a
+    /// region coherence of ``minimumCoherence`` where the bars' length is measured and their
+    /// edges are as wide as a defocus makes them (``Candidate/defocusedEdges``).
     public static func find(in image: LuminanceImage, within rect: PixelRect? = nil, scale: Int = 1,
                             defocused: Bool = false) -> [Candidate] {
         let minimumEdges = defocused ? minimumDefocusedEdges : Self.minimumEdges
@@ -209,9 +215,12 @@ public enum CandidateMap {
                                 width: (maxX - minX + 1) * block, height: (maxY - minY + 1) * block)
             let edges = edgeCount(in: image, around: box, angle: total.angle)
             guard edges >= minimumEdges else { continue }
-            // A big region may be less coherent as a whole (a turned symbol, a curved page).
-            guard total.coherence >= minimumRegionCoherence
-                    || (total.coherence >= 0.6 && counted >= 5 * minimumBlocks) else { continue }
+            // A big region may be less coherent as a whole (a turned symbol, a curved page); so
+            // may a defocused symbol, whose blurred ends and digits turn the summed gradient, if
+            // its bars are measured and their edges are as wide as a defocus makes them (below).
+            let coherent = total.coherence >= minimumRegionCoherence
+                || (total.coherence >= minimumCoherence && counted >= 5 * minimumBlocks)
+            guard coherent || (defocused && total.coherence >= minimumCoherence) else { continue }
             let inside = Double(total.luminance) / Double(max(1, total.n))
             let around = ringCount > 0 ? Double(ringSum) / Double(ringCount) : inside
             let pixels = PixelRect(x: (area.x + minX * block) * scale, y: (area.y + minY * block) * scale,
@@ -227,6 +236,7 @@ public enum CandidateMap {
                 let across = abs(cos(radians)) * Double(box.width) + abs(sin(radians)) * Double(box.height)
                 guard defocused, bars.length * bars.spacing >= minimumDefocusedBarShare * across else { continue }
             }
+            guard coherent || bars.map({ $0.slope >= Candidate.defocusedEdges }) == true else { continue }
             found.append(Candidate(rect: pixels, angle: total.angle, inverted: inside > around + 12, blocks: counted,
                                    coherence: total.coherence, edges: edges, edgeSpacing: bars.map { $0.spacing * Double(scale) },
                                    edgeWidth: bars.map { $0.slope * $0.spacing * Double(scale) }))

@@ -425,15 +425,20 @@ public final class MultiPassDecoder {
     /// The defocused map (``CandidateMap/find(in:within:scale:defocused:)``) and the symbol fit,
     /// for an image where nothing at all was read: first at the map's scale (half size where
     /// ``mapsAtHalfSize(_:)``, even when a half-size map that saw nothing was followed by one in
-    /// full), then on a copy at half that scale.
+    /// full), then on copies at a half and a quarter of that scale.
     /// A defocus that leaves only the wide bars shows too few edges, too far apart, for the
     /// map's gates; at the map's scale the defocused map's gates still see such a symbol where
     /// its blocks hold together. Where the blur spreads each edge over several pixels, too little
     /// gradient is left in each block, and a symbol of large modules is seen in pieces, each too
-    /// short for the fit; halved, the same bars have twice the gradient and fit in the blocks.
+    /// short for the fit, cut apart by blocks inside its wide bars and spaces; each halving
+    /// doubles the gradient and the modules a block spans (16-pixel blocks span 4 modules of a
+    /// symbol of 4 pixels per module, 16 at a quarter scale). At the quarter scale only a region
+    /// whose bars the map resolves (``Candidate/edgeSpacing``) is fitted: finer edges were seen
+    /// better by the finer looks.
     /// The fit reads each region found in the full-size image, then, if that reads nothing, in
     /// the copy it was found in (a reduced copy's modules are over a pixel when they were over
-    /// two, and its blur spans half as many samples).
+    /// two, and its blur spans half as many samples). A region mostly (4/5) inside one the fit
+    /// already read nothing in is not fitted again.
     func coarseFit(_ search: inout Search) -> [Symbol] {
         let mapFactor = mapsAtHalfSize(search) ? 2 : 1, factor = 2 * mapFactor
         let rect = search.rect.reduced(by: factor)
@@ -449,14 +454,21 @@ public final class MultiPassDecoder {
             let covered = searched.reduce(0) { sum, c in sum + (c.rect.intersection(r).map { $0.width * $0.height } ?? 0) }
             return covered * 5 < r.width * r.height * 3
         }
-        // A region too small to map at half the map's scale is looked at at the map's scale only.
-        let looks = [(mapped, search.rect.reduced(by: mapFactor), mapFactor), (reduced, rect, factor)]
-            .filter { CandidateMap.canMap($0.1) }
+        var unread: [PixelRect] = []
+        func fittedBefore(_ r: PixelRect) -> Bool {
+            unread.contains { ($0.intersection(r).map { $0.width * $0.height } ?? 0) * 5 >= r.width * r.height * 4 }
+        }
+        // A region too small to map at a smaller scale is looked at at the larger ones only.
+        var looks: [(image: LuminanceImage, area: PixelRect, scale: Int)] = [(mapped, search.rect.reduced(by: mapFactor), mapFactor)]
+        if CandidateMap.canMap(rect) { looks.append((reduced, rect, factor)) }
+        if CandidateMap.canMap(rect.reduced(by: 2)) { looks.append((reduced.downscaled(by: 2), rect.reduced(by: 2), 2 * factor)) }
+        let coarsest = 2 * factor
         var fitted: [Symbol] = []
         for (image, area, scale) in looks {
             for found in CandidateMap.find(in: image, within: area, defocused: true).prefix(max(0, policy.maximumAreas)) {
                 let candidate = found.scaled(by: scale)
-                guard !found.hasSharpEdges || found.isStrong, new(candidate) else { continue }
+                guard !found.hasSharpEdges || found.isStrong, new(candidate), !fittedBefore(candidate.rect),
+                      scale < coarsest || found.edgeSpacing != nil else { continue }
                 var read = Self.templateSymbols(search.image, around: candidate, policy: policy)
                 if read.isEmpty && scale > 1 {
                     read = Self.templateSymbols(image, around: found, policy: policy).map { symbol in
@@ -466,7 +478,10 @@ public final class MultiPassDecoder {
                     }
                 }
                 // A region the fit cannot read either is where to retake the photo.
-                if read.isEmpty { search.looked.append(candidate) }
+                if read.isEmpty {
+                    search.looked.append(candidate)
+                    unread.append(candidate.rect)
+                }
                 fitted += read
                 if Arbiter.isSettled(fitted, minimumEvidence: confirmations, accepting: policy.accepting) { return fitted }
             }

@@ -13,7 +13,7 @@ import Imaging
 /// | ``SearchStage/Kind/fullScan`` | zbar on every line, of the areas around the barcode-like regions | fast |
 /// | ``SearchStage/Kind/recovery`` | transformed copies of each area (smoothing, tone curves, inversion, scales, ±30° turns, the line decoder) | normal |
 /// | ``SearchStage/Kind/symbolFit`` | the fit of the whole symbol to each barcode-like region (``EANTemplateDecoder``) | normal |
-/// | ``SearchStage/Kind/coarseFit`` | where nothing was read: the map made for defocused symbols, at the map's scale and at half of it, and the fit on what it finds (a region the map can map only) | normal |
+/// | ``SearchStage/Kind/coarseFit`` | where nothing was read: the map made for defocused symbols, at the map's scale, at half and at a quarter of it, and the fit on what it finds (a region the map can map only) | normal |
 /// | ``SearchStage/Kind/recovery`` (every line) | the same passes on every line of every area, 2× upscaling, turns of ±15/45/60°, inverted turns | thorough |
 ///
 /// **Each effort's plan extends the one below** (``stages`` of `thorough` begin with those of

@@ -212,6 +212,52 @@ import TestSupport
         }
     }
 
+    /// 4 px per module under a disk of 2 modules (8 px): at the map's scale and at half of it,
+    /// the blocks inside the wide bars and spaces hold no gradient and cut the symbol into
+    /// pieces the fit cannot read. At a quarter scale a block spans 16 modules, the defocused
+    /// map sees the symbol whole with its bars resolved, and the fit reads it in full size.
+    @Test func aSymbolOfLargeModulesIsMappedWholeAtAQuarterScale() throws {
+        let path = "\(Self.folder)/disk2-large-modules.jpg"
+        let image = try ImageLoader.load(path: path).image
+        #expect(image.width * image.height < DecodingPolicy().mapAtHalfSizeAbovePixels)
+        for factor in [1, 2] {
+            let copy = factor == 1 ? image : image.downscaled(by: factor)
+            let read = CandidateMap.find(in: copy, defocused: true).flatMap {
+                MultiPassDecoder.templateSymbols(image, around: $0.scaled(by: factor))
+            }
+            #expect(read.isEmpty, "scale 1/\(factor): \(read.map(\.data))")
+        }
+        let region = try #require(CandidateMap.find(in: image.downscaled(by: 2).downscaled(by: 2), defocused: true).first)
+        #expect(region.edgeSpacing != nil)
+        #expect(MultiPassDecoder.templateSymbols(image, around: region.scaled(by: 4)).map(\.data) == ["9787777894223"])
+        #expect(FileScanner(effort: .fast).scanFile(path: path).report?.isbns.isEmpty == true)
+        for effort in [Effort.normal, .thorough] {
+            let report = try #require(FileScanner(effort: effort).scanFile(path: path).report)
+            #expect(report.isbns.map(\.isbn13) == ["9787777894223"], "\(effort)")
+            #expect(report.codes.map(\.symbol.pass) == [.symbolFit], "\(effort)")
+        }
+    }
+
+    /// The blurred ends of the bars and the digits under them turn the region's summed gradient
+    /// to a coherence under ``CandidateMap/minimumRegionCoherence``; its bars are measured along
+    /// themselves, so the defocused map keeps it (the map for sharp symbols does not), and the fit
+    /// reads the code there.
+    @Test func aDefocusedRegionWhoseBarsAreMeasuredNeedsLessCoherence() throws {
+        let path = "\(Self.folder)/disk2-incoherent-region.jpg"
+        let image = try ImageLoader.load(path: path).image
+        #expect(CandidateMap.find(in: image).isEmpty)
+        let region = try #require(CandidateMap.find(in: image, defocused: true).first)
+        #expect(region.coherence < CandidateMap.minimumRegionCoherence)
+        #expect(region.coherence >= CandidateMap.minimumCoherence)
+        #expect(region.edgeSpacing != nil)
+        #expect(MultiPassDecoder.templateSymbols(image, around: region).map(\.data) == ["9787771817785"])
+        #expect(FileScanner(effort: .fast).scanFile(path: path).report?.isbns.isEmpty == true)
+        for effort in [Effort.normal, .thorough] {
+            let report = try #require(FileScanner(effort: effort).scanFile(path: path).report)
+            #expect(report.isbns.map(\.isbn13) == ["9787771817785"], "\(effort)")
+        }
+    }
+
     /// The region takes in the digits under the bars and the label's edge: neither the mean of
     /// all its lines nor of its middle half fits a symbol with the margin asked. The half of its
     /// lines at one end is the bars, and reads the code, confirmed by its own two halves.
