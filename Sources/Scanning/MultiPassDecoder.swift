@@ -431,14 +431,18 @@ public final class MultiPassDecoder {
     /// its blocks hold together. Where the blur spreads each edge over several pixels, too little
     /// gradient is left in each block, and a symbol of large modules is seen in pieces, each too
     /// short for the fit, cut apart by blocks inside its wide bars and spaces; each halving
-    /// doubles the gradient and the modules a block spans (16-pixel blocks span 4 modules of a
-    /// symbol of 4 pixels per module, 16 at a quarter scale). At the quarter scale only a region
-    /// whose bars the map resolves (``Candidate/edgeSpacing``) is fitted: finer edges were seen
-    /// better by the finer looks.
+    /// doubles the gradient and the modules a block spans (the map's 16-pixel blocks span 4
+    /// modules of a symbol of 4 pixels per module in the map's image, 16 at a quarter of its
+    /// scale). At the quarter scale only a region whose bars' length the map measured
+    /// (``Candidate/edgeSpacing``: its edges are far enough apart and its lines show enough of
+    /// them) is fitted: finer edges are seen by the finer looks.
     /// The fit reads each region found in the full-size image, then, if that reads nothing, in
     /// the copy it was found in (a reduced copy's modules are over a pixel when they were over
-    /// two, and its blur spans half as many samples). A region mostly (4/5) inside one the fit
-    /// already read nothing in is not fitted again.
+    /// two, and its blur spans half as many samples). Up to ``DecodingPolicy/maximumAreas``
+    /// regions are fitted per look, most barcode-like first, not counting those passed over:
+    /// regions of sharp edges (type; unless strongly barcode-like), regions the fit already
+    /// searched, and a region that is one already fitted in vain at a finer look (the same
+    /// place to 4/5 of their union, the same direction to 10°).
     func coarseFit(_ search: inout Search) -> [Symbol] {
         let mapFactor = mapsAtHalfSize(search) ? 2 : 1, factor = 2 * mapFactor
         let rect = search.rect.reduced(by: factor)
@@ -454,9 +458,14 @@ public final class MultiPassDecoder {
             let covered = searched.reduce(0) { sum, c in sum + (c.rect.intersection(r).map { $0.width * $0.height } ?? 0) }
             return covered * 5 < r.width * r.height * 3
         }
-        var unread: [PixelRect] = []
-        func fittedBefore(_ r: PixelRect) -> Bool {
-            unread.contains { ($0.intersection(r).map { $0.width * $0.height } ?? 0) * 5 >= r.width * r.height * 4 }
+        var unread: [Candidate] = []
+        func fittedBefore(_ candidate: Candidate) -> Bool {
+            let r = candidate.rect
+            return unread.contains { old in
+                let common = old.rect.intersection(r).map { $0.width * $0.height } ?? 0
+                let union = old.rect.width * old.rect.height + r.width * r.height - common
+                return common * 5 >= union * 4 && CandidateMap.turn(old.angle, candidate.angle) < 10
+            }
         }
         // A region too small to map at a smaller scale is looked at at the larger ones only.
         var looks: [(image: LuminanceImage, area: PixelRect, scale: Int)] = [(mapped, search.rect.reduced(by: mapFactor), mapFactor)]
@@ -465,10 +474,13 @@ public final class MultiPassDecoder {
         let coarsest = 2 * factor
         var fitted: [Symbol] = []
         for (image, area, scale) in looks {
-            for found in CandidateMap.find(in: image, within: area, defocused: true).prefix(max(0, policy.maximumAreas)) {
+            var taken = 0
+            for found in CandidateMap.find(in: image, within: area, defocused: true) {
+                guard taken < policy.maximumAreas else { break }
                 let candidate = found.scaled(by: scale)
-                guard !found.hasSharpEdges || found.isStrong, new(candidate), !fittedBefore(candidate.rect),
+                guard !found.hasSharpEdges || found.isStrong, new(candidate), !fittedBefore(candidate),
                       scale < coarsest || found.edgeSpacing != nil else { continue }
+                taken += 1
                 var read = Self.templateSymbols(search.image, around: candidate, policy: policy)
                 if read.isEmpty && scale > 1 {
                     read = Self.templateSymbols(image, around: found, policy: policy).map { symbol in
@@ -480,7 +492,7 @@ public final class MultiPassDecoder {
                 // A region the fit cannot read either is where to retake the photo.
                 if read.isEmpty {
                     search.looked.append(candidate)
-                    unread.append(candidate.rect)
+                    unread.append(candidate)
                 }
                 fitted += read
                 if Arbiter.isSettled(fitted, minimumEvidence: confirmations, accepting: policy.accepting) { return fitted }
