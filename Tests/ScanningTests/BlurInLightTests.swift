@@ -12,6 +12,18 @@ import TestSupport
 @Suite struct BlurInLightTests {
     static let folder = "\(testImages)/blur-light"
 
+    /// `path` gives `isbn` as its only ISBN at `normal` and at `thorough` (read by `pass` alone,
+    /// when given), and no ISBN at `fast`.
+    static func expectReadBeyondFast(_ path: String, as isbn: String, by pass: PassName? = nil,
+                                     sourceLocation: SourceLocation = #_sourceLocation) throws {
+        #expect(FileScanner(effort: .fast).scanFile(path: path).report?.isbns.isEmpty == true, sourceLocation: sourceLocation)
+        for effort in [Effort.normal, .thorough] {
+            let report = try #require(FileScanner(effort: effort).scanFile(path: path).report, sourceLocation: sourceLocation)
+            #expect(report.isbns.map(\.isbn13) == [isbn], "\(effort)", sourceLocation: sourceLocation)
+            if let pass { #expect(report.codes.map(\.symbol.pass) == [pass], "\(effort)", sourceLocation: sourceLocation) }
+        }
+    }
+
     /// The only barcode-like region of `file`.
     static func region(_ image: LuminanceImage) throws -> Candidate {
         try #require(CandidateMap.find(in: image).first)
@@ -137,12 +149,7 @@ import TestSupport
         let read = try #require(whole.first { $0.margin >= policy.templateMargin && $0.error <= policy.templateError })
         #expect(read.digits.map(String.init).joined() == "9788656183117")
         #expect(abs(read.geometry.bend) >= 0.1, "bend \(read.geometry.bend)")
-        #expect(FileScanner(effort: .fast).scanFile(path: path).report?.isbns.isEmpty == true)
-        for effort in [Effort.normal, .thorough] {
-            let report = try #require(FileScanner(effort: effort).scanFile(path: path).report)
-            #expect(report.isbns.map(\.isbn13) == ["9788656183117"], "\(effort)")
-            #expect(report.codes.map(\.symbol.pass) == [.symbolFit], "\(effort)")
-        }
+        try BlurInLightTests.expectReadBeyondFast(path, as: "9788656183117", by: .symbolFit)
     }
 
     /// Modules of 1.4 px in a 1.9-megapixel photo: halved for the map, the bars average to grey
@@ -205,11 +212,7 @@ import TestSupport
         let region = try #require(CandidateMap.find(in: image, defocused: true).first)
         #expect(region.edges < CandidateMap.minimumEdges)
         #expect(MultiPassDecoder.templateSymbols(image, around: region).map(\.data) == ["9781826841817"])
-        #expect(FileScanner(effort: .fast).scanFile(path: path).report?.isbns.isEmpty == true)
-        for effort in [Effort.normal, .thorough] {
-            let report = try #require(FileScanner(effort: effort).scanFile(path: path).report)
-            #expect(report.isbns.map(\.isbn13) == ["9781826841817"], "\(effort)")
-        }
+        try BlurInLightTests.expectReadBeyondFast(path, as: "9781826841817")
     }
 
     /// 4 px per module under a disk of 2 modules (8 px): at the map's scale and at half of it,
@@ -230,12 +233,7 @@ import TestSupport
         let region = try #require(CandidateMap.find(in: image.downscaled(by: 2).downscaled(by: 2), defocused: true).first)
         #expect(region.edgeSpacing != nil)
         #expect(MultiPassDecoder.templateSymbols(image, around: region.scaled(by: 4)).map(\.data) == ["9787777894223"])
-        #expect(FileScanner(effort: .fast).scanFile(path: path).report?.isbns.isEmpty == true)
-        for effort in [Effort.normal, .thorough] {
-            let report = try #require(FileScanner(effort: effort).scanFile(path: path).report)
-            #expect(report.isbns.map(\.isbn13) == ["9787777894223"], "\(effort)")
-            #expect(report.codes.map(\.symbol.pass) == [.symbolFit], "\(effort)")
-        }
+        try BlurInLightTests.expectReadBeyondFast(path, as: "9787777894223", by: .symbolFit)
     }
 
     /// The blurred ends of the bars and the digits under them turn the region's summed gradient
@@ -251,11 +249,7 @@ import TestSupport
         #expect(region.coherence >= CandidateMap.minimumCoherence)
         #expect(region.edgeSpacing != nil)
         #expect(MultiPassDecoder.templateSymbols(image, around: region).map(\.data) == ["9787771817785"])
-        #expect(FileScanner(effort: .fast).scanFile(path: path).report?.isbns.isEmpty == true)
-        for effort in [Effort.normal, .thorough] {
-            let report = try #require(FileScanner(effort: effort).scanFile(path: path).report)
-            #expect(report.isbns.map(\.isbn13) == ["9787771817785"], "\(effort)")
-        }
+        try BlurInLightTests.expectReadBeyondFast(path, as: "9787771817785")
     }
 
     /// The region takes in the digits under the bars and the label's edge: neither the mean of
@@ -281,10 +275,6 @@ import TestSupport
                                              error: policy.templateError, light: light))
         }
         #expect(read.contains { $0.count >= 2 && Set($0) == ["9788119877027"] }, "\(read)")
-        #expect(FileScanner(effort: .fast).scanFile(path: path).report?.isbns.isEmpty == true)
-        for effort in [Effort.normal, .thorough] {
-            let report = try #require(FileScanner(effort: effort).scanFile(path: path).report)
-            #expect(report.isbns.map(\.isbn13) == ["9788119877027"], "\(effort)")
-        }
+        try BlurInLightTests.expectReadBeyondFast(path, as: "9788119877027")
     }
 }
