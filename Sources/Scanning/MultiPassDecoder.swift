@@ -574,16 +574,48 @@ public final class MultiPassDecoder {
     /// too-fine bars, and what the passes leave unread with sharp edges is type. `middle`: a
     /// region's middle lines may be read on their own (``EANTemplateDecoder/readings(in:around:margin:error:light:middle:)``),
     /// asked only where nothing at all was read: it is one more fit on every bar-like region, and
-    /// where a code was read the region that holds it is known.
+    /// where a code was read the region that holds it is known. Then, where that is not enough,
+    /// on the regions that look like two pieces of one symbol, joined (``joinedPieces(_:)``).
     func fit(_ search: inout Search, middle: Bool, until done: ([Symbol]) -> Bool) -> [Symbol] {
         if search.candidates == nil { search.candidates = map(&search) }
         var fitted: [Symbol] = []
-        for candidate in (search.candidates ?? []).prefix(max(0, policy.maximumAreas))
-            where !candidate.hasSharpEdges || candidate.isStrong {
+        let regions = (search.candidates ?? []).prefix(max(0, policy.maximumAreas)).filter { !$0.hasSharpEdges || $0.isStrong }
+        for candidate in regions {
             fitted += Self.templateSymbols(search.image, around: candidate, policy: policy, middle: middle)
+            if done(fitted) { return fitted }
+        }
+        for joined in Self.joinedPieces(regions) {
+            fitted += Self.templateSymbols(search.image, around: joined, policy: policy, middle: middle)
             if done(fitted) { break }
         }
         return fitted
+    }
+
+    /// Pairs of `regions` that look like two pieces of one symbol, each joined into one region:
+    /// bars in the same direction (to 10°), side by side across the bars (neither holding the
+    /// other's extent) with a gap narrower than half the narrower piece, and overlapping along the
+    /// bars by half the shorter one. Blocks
+    /// that lie inside a wide bar or space of a blurred symbol hold too little gradient for the
+    /// map, and cut the symbol there; neither piece holds the whole structure the fit needs.
+    static func joinedPieces(_ regions: [Candidate]) -> [Candidate] {
+        var joined: [Candidate] = []
+        for (i, a) in regions.enumerated() {
+            for b in regions[(i + 1)...] where CandidateMap.turn(a.angle, b.angle) < 10 {
+                let acrossX = abs(a.angle) < 45
+                let (a0, a1, b0, b1) = acrossX ? (a.rect.x, a.rect.maxX, b.rect.x, b.rect.maxX)
+                                               : (a.rect.y, a.rect.maxY, b.rect.y, b.rect.maxY)
+                let (c0, c1, d0, d1) = acrossX ? (a.rect.y, a.rect.maxY, b.rect.y, b.rect.maxY)
+                                               : (a.rect.x, a.rect.maxX, b.rect.x, b.rect.maxX)
+                let gap = max(a0, b0) - min(a1, b1), overlap = min(c1, d1) - max(c0, d0)
+                let sideBySide = (a0 < b0 && a1 < b1) || (b0 < a0 && b1 < a1)
+                guard sideBySide, 2 * gap < min(a1 - a0, b1 - b0), 2 * overlap >= min(c1 - c0, d1 - d0) else { continue }
+                var piece = a.blocks >= b.blocks ? a : b
+                piece.rect = a.rect.union(b.rect)
+                piece.blocks = a.blocks + b.blocks
+                joined.append(piece)
+            }
+        }
+        return joined
     }
 
     /// The recovery stage: the areas in turn, each until what was read in it is settled. Once

@@ -252,6 +252,42 @@ import TestSupport
         try BlurInLightTests.expectReadBeyondFast(path, as: "9787771817785")
     }
 
+    /// A camera's band: the map sees the defocused symbol in two pieces, cut where its blocks
+    /// lie inside a wide bar or space. Neither piece holds the structure the fit needs; the two
+    /// joined (``MultiPassDecoder/joinedPieces(_:)``) do.
+    @Test func twoPiecesOfOneSymbolAreFittedJoined() throws {
+        let path = "\(Self.folder)/band-symbol-in-two-pieces.jpg"
+        let image = try ImageLoader.load(path: path).image
+        let pieces = CandidateMap.find(in: image)
+        #expect(pieces.count == 2)
+        #expect(pieces.flatMap { MultiPassDecoder.templateSymbols(image, around: $0) }.isEmpty)
+        let joined = MultiPassDecoder.joinedPieces(pieces)
+        #expect(joined.count == 1)
+        #expect(joined.flatMap { MultiPassDecoder.templateSymbols(image, around: $0) }.map(\.data) == ["9783186738141"])
+        try BlurInLightTests.expectReadBeyondFast(path, as: "9783186738141", by: .symbolFit)
+    }
+
+    /// Which regions are joined: side by side across the bars, in one direction, close and
+    /// level enough; not one holding the other, not apart, not crossed.
+    @Test func onlyPiecesSideBySideAreJoined() {
+        func region(_ x: Int, _ y: Int, _ width: Int, _ height: Int, angle: Double = 2, blocks: Int = 20) -> Candidate {
+            Candidate(rect: PixelRect(x: x, y: y, width: width, height: height), angle: angle, inverted: false,
+                      blocks: blocks, coherence: 0.9)
+        }
+        let left = region(100, 40, 140, 96, blocks: 30), right = region(256, 48, 100, 96)
+        let joined = MultiPassDecoder.joinedPieces([right, left])
+        #expect(joined.map(\.rect) == [PixelRect(x: 100, y: 40, width: 256, height: 104)])
+        #expect(joined.map(\.blocks) == [50])
+        #expect(joined.map(\.angle) == [2])
+        // Bars lying flat: pieces one above the other.
+        #expect(MultiPassDecoder.joinedPieces([region(40, 100, 96, 140, angle: 88), region(48, 256, 96, 100, angle: -89)])
+            .map(\.rect) == [PixelRect(x: 40, y: 100, width: 104, height: 256)])
+        #expect(MultiPassDecoder.joinedPieces([left, region(300, 48, 100, 96)]).isEmpty)           // gap 60 of 100
+        #expect(MultiPassDecoder.joinedPieces([left, region(256, 48, 100, 96, angle: 15)]).isEmpty)  // 13° apart
+        #expect(MultiPassDecoder.joinedPieces([left, region(256, 100, 100, 96)]).isEmpty)          // 36 of 96 along
+        #expect(MultiPassDecoder.joinedPieces([left, region(120, 48, 100, 96)]).isEmpty)           // inside it
+    }
+
     /// The region takes in the digits under the bars and the label's edge: neither the mean of
     /// all its lines nor of its middle half fits a symbol with the margin asked. The half of its
     /// lines at one end is the bars, and reads the code, confirmed by its own two halves.
