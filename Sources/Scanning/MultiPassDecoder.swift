@@ -594,9 +594,10 @@ public final class MultiPassDecoder {
     /// Pairs of `regions` that look like two pieces of one symbol, each joined into one region:
     /// bars in the same direction (to 10°), side by side across the bars (neither holding the
     /// other's extent) with a gap narrower than half the narrower piece, and overlapping along the
-    /// bars by half the shorter one. Blocks
-    /// that lie inside a wide bar or space of a blurred symbol hold too little gradient for the
-    /// map, and cut the symbol there; neither piece holds the whole structure the fit needs.
+    /// bars by half the shorter one. Blocks that lie inside a wide bar or space of a blurred
+    /// symbol hold too little gradient for the map, and cut the symbol there; neither piece holds
+    /// the whole structure the fit needs. The joined region takes the direction and polarity of
+    /// the piece of more blocks, and the blocks of both.
     static func joinedPieces(_ regions: [Candidate]) -> [Candidate] {
         var joined: [Candidate] = []
         for (i, a) in regions.enumerated() {
