@@ -1005,8 +1005,8 @@ extension EANTemplateDecoder {
         for first in [6, 0, 12] {
             let band = mean(lines[first..<(first + 12)])
             let halves = [mean(lines[first..<(first + 6)]), mean(lines[(first + 6)..<(first + 12)])]
-            let outside = first == 6 ? [mean(lines[0..<6]), mean(lines[18..<24])]
-                : first == 0 ? [mean(lines[12..<18]), mean(lines[18..<24])] : [mean(lines[0..<6]), mean(lines[6..<12])]
+            // The two quarters of the lines outside the half.
+            let outside = [0, 6, 12, 18].filter { $0 < first || $0 >= first + 12 }.map { mean(lines[$0..<($0 + 6)]) }
             let unlike = min(correlation(outside[0], band), correlation(outside[1], band))
             guard 1 - unlike > 2 * (1 - correlation(halves[0], halves[1])) + Self.outerUnlikeness,
                   let read = checked(decode(band, around: scaled, maximumError: 4 * error), of: band), good(read)
