@@ -131,6 +131,12 @@ public final class FrameScanner {
     /// (a blurred book held by hand reads in some frames only, and the code needs a second
     /// sighting) until ``placeReadPatience`` attempts in a row there read nothing or a frame shows
     /// nothing barcode-like.
+    ///
+    /// While that place is read, an attempt whose map sees only a part of it looks first where
+    /// the code was read (``readPlace``), then at the map's regions: the map of a blurred symbol held by hand
+    /// often sees only a piece of it, one piece of which holds too little of the symbol's
+    /// structure to fit. The digits still come from the new frame's pixels, judged by its own
+    /// arbiter; the place is only where to look.
     func offerToRecovery(_ image: LuminanceImage, region: PixelRect) {
         guard let recovery, !recovery.isBusy else { return }
         let mapFrame = barcodeLikeInView || framesWithoutRead % Self.mapEvery == 0
@@ -144,7 +150,17 @@ public final class FrameScanner {
         let now = ContinuousClock.now
         if let last = lastPlace, last.intersection(place) != nil, let wait = notBefore, now < wait { return }
         if let last = lastPlace, last.intersection(place) == nil { failedAttempts = 0; placeRead = false }
-        if recovery.offer(image, candidates: candidates, region: region) { lastPlace = place }
+        if !placeRead { readPlace = nil }
+        // Only where the map sees a part of the place, not the whole of it.
+        let prior = readPlace.flatMap { read in
+            candidates.contains { $0.rect.intersection(read.rect) != nil } && !candidates.contains { $0.rect.contains(read.rect) }
+                ? read : nil
+        }
+        if recovery.offer(image, candidates: (prior.map { [$0] } ?? []) + candidates, region: region) {
+            lastPlace = place
+            offered = candidates
+            if prior != nil { attemptsAtReadPlace += 1 }
+        }
     }
 
     /// The longest wait between two attempts at a place where they read nothing (seconds).
@@ -161,6 +177,14 @@ public final class FrameScanner {
     private var placeRead = false
     /// No attempt at ``lastPlace`` before this.
     private var notBefore: ContinuousClock.Instant?
+    /// The map's regions of the attempt under way (pixels of the region).
+    private var offered: [Candidate] = []
+    /// Where the last attempt that read a code read it, while ``placeRead``: the map's region
+    /// there (the one that overlaps the code's place most), with the code's place as its
+    /// rectangle.
+    private(set) var readPlace: Candidate?
+    /// Attempts handed ``readPlace`` before the map's regions.
+    public private(set) var attemptsAtReadPlace = 0
 
     /// Seconds within which the session counts the sightings of a code (``FrameConfirmer``): its
     /// own window `base`, or, when the spare-time recovery's attempts are slower, long enough for
@@ -177,6 +201,13 @@ public final class FrameScanner {
         failedAttempts = recovered.codes.isEmpty ? failedAttempts + 1 : 0
         if !recovered.codes.isEmpty { placeRead = true }
         if failedAttempts >= Self.placeReadPatience { placeRead = false }
+        if let place = recovered.accepted.first?.symbol.place {
+            let overlap = { (c: Candidate) in c.rect.intersection(place).map { $0.width * $0.height } ?? 0 }
+            if var region = offered.max(by: { overlap($0) < overlap($1) }), overlap(region) > 0 {
+                region.rect = place
+                readPlace = region
+            }
+        }
         let wait = failedAttempts == 0 || placeRead
             ? 0 : min(Self.longestBackoff, recovery.lastSeconds * Double((1 << min(failedAttempts - 1, 16)) - 1))
         notBefore = ContinuousClock.now + .milliseconds(Int(wait * 1000))

@@ -153,4 +153,38 @@ import Glibc
         }
         #expect(scanner.recoveryAttempts == 0)
     }
+
+    /// The band of a 1280×720 camera frame, stored as a JPEG (TestImages).
+    static func storedBand(_ path: String) throws -> RegionPixels {
+        let rect = RegionOfInterest.band.pixelRect(imageWidth: 1280, imageHeight: 720)
+        let image = try ImageLoader.load(path: "\(testImages)/\(path)").image
+        try #require(image.width == rect.width && image.height == rect.height)
+        return RegionPixels(image: image, rect: rect, frameWidth: 1280, frameHeight: 720)
+    }
+
+    /// The map of a defocused book held by hand sees the whole symbol in some frames and only a
+    /// piece of it in others. Once an attempt read the code, an attempt whose map sees only a
+    /// part of that place looks there first: the frame with a piece in view is read.
+    @Test func aBookTheMapSeesInPartIsLookedForWhereItWasRead() throws {
+        let piece = try Self.storedBand("camera-blur/piece-in-view.jpg")
+        // Alone, the frame's one region (the left 144 of the symbol's 304 pixels) holds too
+        // little of the symbol's structure to fit.
+        #expect(CandidateMap.find(in: piece.image).map(\.rect) == [PixelRect(x: 400, y: 0, width: 144, height: 96)])
+        let fresh = FrameScanner(region: .band, spareTime: .inline)
+        #expect(fresh.scan(piece).codes.isEmpty)
+        #expect(fresh.recoveryAttempts == 1)
+        #expect(fresh.attemptsAtReadPlace == 0)
+
+        let scanner = FrameScanner(region: .band, spareTime: .inline)
+        var confirmer = FrameConfirmer(requiredFrames: 2)
+        let first = scanner.scan(try Self.storedBand("blur-light/band-symbol-in-two-pieces.jpg"))
+        #expect(first.isbns.map(\.isbn13) == ["9783186738141"])
+        #expect(confirmer.observe(first.isbns.map(\.isbn13), at: 0).isEmpty)
+        #expect(scanner.readPlace?.rect == PixelRect(x: 400, y: 0, width: 288, height: 96))
+        let second = scanner.scan(piece)
+        #expect(second.isbns.map(\.isbn13) == ["9783186738141"])
+        #expect(confirmer.observe(second.isbns.map(\.isbn13), at: 0.3) == ["9783186738141"])
+        #expect(scanner.attemptsAtReadPlace == 1)
+        #expect(scanner.recoveredFrames == 2)
+    }
 }
