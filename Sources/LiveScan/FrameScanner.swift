@@ -143,7 +143,7 @@ public final class FrameScanner {
         framesWithoutRead += 1
         guard mapFrame, CandidateMap.canMap(PixelRect(x: 0, y: 0, width: image.width, height: image.height)) else { return }
         let lines = Lines(width: image.width, height: image.height)
-        let candidates = CandidateMap.find(in: image).filter { c in lines == .both || (lines == .rows) == (abs(c.angle) < 45) }
+        let candidates = Self.barcodeLike(in: image).filter { c in lines == .both || (lines == .rows) == (abs(c.angle) < 45) }
         barcodeLikeInView = !candidates.isEmpty
         // Nothing barcode-like: whatever read at the last place has left the view.
         guard let place = candidates.first?.rect else { placeRead = false; return }
@@ -161,6 +161,18 @@ public final class FrameScanner {
             offered = candidates
             if prior != nil { attemptsAtReadPlace += 1 }
         }
+    }
+
+    /// The map's barcode-like regions of `image`, most barcode-like first; where it finds none, those
+    /// of a half-size copy (pixels of `image`). A symbol defocused by more than a module at 2–3
+    /// pixels a module, in low contrast, leaves the map's blocks without the gradient energy
+    /// they need; halving doubles the gradient and puts its wide bars and spaces in fewer blocks.
+    /// The still-image search's coarse look does not reach a band: halved, it is under
+    /// ``CandidateMap/canMap(_:)``'s four blocks high, not under the map's own two.
+    static func barcodeLike(in image: LuminanceImage) -> [Candidate] {
+        let found = CandidateMap.find(in: image)
+        guard found.isEmpty, image.width >= 4 * CandidateMap.block, image.height >= 4 * CandidateMap.block else { return found }
+        return CandidateMap.find(in: image.downscaled(by: 2), scale: 2)
     }
 
     /// The longest wait between two attempts at a place where they read nothing (seconds).

@@ -187,4 +187,24 @@ import Glibc
         #expect(scanner.attemptsAtReadPlace == 1)
         #expect(scanner.recoveredFrames == 2)
     }
+
+    /// A faint book (contrast 0.6) defocused by nearly 2 modules at 2.7 pixels a module: the
+    /// map's blocks see nothing at full size, those of a half-size copy see the symbol, and
+    /// two frames read it.
+    @Test func aFaintDefocusedBookIsMappedAtHalfSize() throws {
+        let frames = try ["camera-blur/faint-frame-1.jpg", "camera-blur/faint-frame-2.jpg"].map(Self.storedBand)
+        #expect(CandidateMap.find(in: frames[0].image).isEmpty)
+        #expect(FrameScanner.barcodeLike(in: frames[0].image).map(\.rect) == [PixelRect(x: 384, y: 0, width: 352, height: 96)])
+        let scanner = FrameScanner(region: .band, spareTime: .inline)
+        var confirmer = FrameConfirmer(requiredFrames: 2)
+        var due: [String] = []
+        for (k, frame) in frames.enumerated() {
+            let report = scanner.scan(frame)
+            #expect(report.isbns.map(\.isbn13) == ["9784473404138"])
+            due = confirmer.observe(report.isbns.map(\.isbn13), at: Double(k) / 3)
+        }
+        #expect(due == ["9784473404138"])
+        #expect(scanner.recoveryAttempts == 2)
+        #expect(scanner.recoveredFrames == 2)
+    }
 }
