@@ -133,8 +133,8 @@ public final class FrameScanner {
     /// nothing barcode-like.
     ///
     /// While that place is read, an attempt whose map sees only a part of it looks first where
-    /// the code was read (``readPlace``), then at the map's regions: the map of a blurred symbol held by hand
-    /// often sees only a piece of it, one piece of which holds too little of the symbol's
+    /// the code was read (``readPlace``), then at the map's regions: the map of a blurred symbol
+    /// held by hand often sees only a piece of it, and a piece holds too little of the symbol's
     /// structure to fit. The digits still come from the new frame's pixels, judged by its own
     /// arbiter; the place is only where to look.
     func offerToRecovery(_ image: LuminanceImage, region: PixelRect) {
@@ -146,21 +146,31 @@ public final class FrameScanner {
         let candidates = Self.barcodeLike(in: image).filter { c in lines == .both || (lines == .rows) == (abs(c.angle) < 45) }
         barcodeLikeInView = !candidates.isEmpty
         // Nothing barcode-like: whatever read at the last place has left the view.
-        guard let place = candidates.first?.rect else { placeRead = false; return }
+        guard let place = candidates.first?.rect else { placeRead = false; readPlace = nil; return }
         let now = ContinuousClock.now
         if let last = lastPlace, last.intersection(place) != nil, let wait = notBefore, now < wait { return }
-        if let last = lastPlace, last.intersection(place) == nil { failedAttempts = 0; placeRead = false }
-        if !placeRead { readPlace = nil }
-        // Only where the map sees a part of the place, not the whole of it.
-        let prior = readPlace.flatMap { read in
-            candidates.contains { $0.rect.intersection(read.rect) != nil } && !candidates.contains { $0.rect.contains(read.rect) }
-                ? read : nil
-        }
-        if recovery.offer(image, candidates: (prior.map { [$0] } ?? []) + candidates, region: region) {
+        if let last = lastPlace, last.intersection(place) == nil { failedAttempts = 0; placeRead = false; readPlace = nil }
+        if readPlace?.region != region { readPlace = nil }
+        let prior = readPlace.flatMap { Self.lookFirst(at: $0.rect, candidates: candidates) }
+        if recovery.offer(image, candidates: candidates, first: prior, region: region) {
             lastPlace = place
-            offered = candidates
             if prior != nil { attemptsAtReadPlace += 1 }
         }
+    }
+
+    /// The region an attempt looks at before the map's `candidates` (pixels of the region), where
+    /// a code was read at `place`: `nil` when a candidate holds the place whole (to a block: a
+    /// region is made of blocks, and a book held by hand moves), or none overlaps it. Else the
+    /// candidate that overlaps it most, joined with it: its direction, polarity and edge measures
+    /// are this frame's (a region whose edges are now sharp, type, is not fitted), its rectangle
+    /// takes in the place and where the bars are now.
+    static func lookFirst(at place: PixelRect, candidates: [Candidate]) -> Candidate? {
+        let block = CandidateMap.block
+        guard !candidates.contains(where: { $0.rect.insetBy(dx: -block, dy: -block).contains(place) }) else { return nil }
+        let overlap = { (c: Candidate) in c.rect.intersection(place).map { $0.width * $0.height } ?? 0 }
+        guard var part = candidates.max(by: { overlap($0) < overlap($1) }), overlap(part) > 0 else { return nil }
+        part.rect = part.rect.union(place)
+        return part
     }
 
     /// The map's barcode-like regions of `image`, most barcode-like first; where it finds none, those
@@ -189,12 +199,12 @@ public final class FrameScanner {
     private var placeRead = false
     /// No attempt at ``lastPlace`` before this.
     private var notBefore: ContinuousClock.Instant?
-    /// The map's regions of the attempt under way (pixels of the region).
-    private var offered: [Candidate] = []
-    /// Where the last attempt that read a code read it, while ``placeRead``: the map's region
-    /// there (the one that overlaps the code's place most), with the code's place as its
-    /// rectangle.
-    private(set) var readPlace: Candidate?
+    /// Where an attempt last read an accepted code in one of the map's regions, while
+    /// ``placeRead``: the code's place joined with the region that overlaps it most (zbar's
+    /// place of a code is a few lines high), in pixels of `region`, the frame's region then (a
+    /// region changed in the preview starts afresh). A reading at the place handed over
+    /// (``lookFirst(at:candidates:)``) does not move it: only the map follows the book.
+    private(set) var readPlace: (rect: PixelRect, region: PixelRect)?
     /// Attempts handed ``readPlace`` before the map's regions.
     public private(set) var attemptsAtReadPlace = 0
 
@@ -206,18 +216,19 @@ public final class FrameScanner {
         max(base, Double(frames) * 1.25 * (recovery?.lastSeconds ?? 0))
     }
 
-    /// Adds to `report` the codes of a recovery attempt finished since the last frame on this
-    /// region, which it does not hold yet.
+    /// Adds to `report` the codes of a recovery attempt finished on this region since the last
+    /// call, which it does not hold yet, and notes what the attempt found at its place (the
+    /// back-off, ``placeRead``, ``readPlace``).
     func addRecovered(to report: inout ScanReport, region: PixelRect) {
-        guard let recovery, let recovered = recovery.take(region: region) else { return }
+        guard let recovery, let outcome = recovery.take(region: region) else { return }
+        let recovered = outcome.report
         failedAttempts = recovered.codes.isEmpty ? failedAttempts + 1 : 0
         if !recovered.codes.isEmpty { placeRead = true }
-        if failedAttempts >= Self.placeReadPatience { placeRead = false }
-        if let place = recovered.accepted.first?.symbol.place {
+        if failedAttempts >= Self.placeReadPatience { placeRead = false; readPlace = nil }
+        if let place = recovered.accepted.first?.symbol.place, place != outcome.first?.rect {
             let overlap = { (c: Candidate) in c.rect.intersection(place).map { $0.width * $0.height } ?? 0 }
-            if var region = offered.max(by: { overlap($0) < overlap($1) }), overlap(region) > 0 {
-                region.rect = place
-                readPlace = region
+            if let part = outcome.candidates.max(by: { overlap($0) < overlap($1) }), overlap(part) > 0 {
+                readPlace = (part.rect.union(place), region)
             }
         }
         let wait = failedAttempts == 0 || placeRead
@@ -457,6 +468,10 @@ public final class FrameScanner {
                 if case .confirmed? = code.symbol.verification { return true }
                 return false
             }
+            // An attempt that finished on its thread is taken before the frame is offered, so the
+            // offer knows what it found (its back-off, the place it read); one run at once
+            // (``SpareTimeMode/inline``) is taken after.
+            addRecovered(to: &report, region: pixels.rect)
             if !settled { offerToRecovery(image, region: pixels.rect) }
             addRecovered(to: &report, region: pixels.rect)
         }

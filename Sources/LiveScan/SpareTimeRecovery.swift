@@ -35,7 +35,11 @@ final class SpareTimeRecovery {
         var width: Int
         var height: Int
         var pixels: [UInt8]
+        /// The map's regions of this frame.
         var candidates: [Candidate]
+        /// A region looked at before them: where an earlier attempt read a code
+        /// (``FrameScanner/readPlace``).
+        var first: Candidate?
         /// The region of the frame the pixels are (pixels of the frame): a report for another
         /// region is not handed back.
         var region: PixelRect
@@ -44,6 +48,10 @@ final class SpareTimeRecovery {
     /// An attempt's report (polygons in pixels of the attempt's region).
     struct Outcome: Sendable {
         var report: ScanReport
+        /// The map's regions the attempt was handed, and the region looked at before them
+        /// (pixels of its region).
+        var candidates: [Candidate]
+        var first: Candidate?
         var region: PixelRect
         /// Wall-clock seconds the attempt took.
         var seconds: Double
@@ -104,10 +112,11 @@ final class SpareTimeRecovery {
     /// Whether an attempt is under way (``Mode/background``).
     var isBusy: Bool { shared.state.withLock { $0.busy } }
 
-    /// Hands `image` over when no attempt is under way; returns whether it was taken.
-    func offer(_ image: LuminanceImage, candidates: [Candidate], region: PixelRect) -> Bool {
+    /// Hands `image` over when no attempt is under way; returns whether it was taken. The attempt
+    /// looks at `first`, then at `candidates`.
+    func offer(_ image: LuminanceImage, candidates: [Candidate], first: Candidate? = nil, region: PixelRect) -> Bool {
         let attempt = Attempt(width: image.width, height: image.height, pixels: image.pixels,
-                              candidates: candidates, region: region)
+                              candidates: candidates, first: first, region: region)
         if let inlineDecoder {
             attempts += 1
             let outcome = Self.run(attempt, with: inlineDecoder)
@@ -130,19 +139,20 @@ final class SpareTimeRecovery {
         return taken
     }
 
-    /// The report of the last attempt finished since the last call, if it was made on `region`.
-    func take(region: PixelRect) -> ScanReport? {
+    /// The last attempt finished since the last call, if it was made on `region`.
+    func take(region: PixelRect) -> Outcome? {
         guard let outcome = shared.state.withLock({ s -> Outcome? in defer { s.done = nil }; return s.done }),
               outcome.region == region else { return nil }
-        return outcome.report
+        return outcome
     }
 
     private static func run(_ attempt: Attempt, with decoder: MultiPassDecoder) -> Outcome {
         let clock = ContinuousClock()
         let start = clock.now
         let image = LuminanceImage(width: attempt.width, height: attempt.height, pixels: attempt.pixels)
-        let report = decoder.decode(image, around: attempt.candidates)
-        return Outcome(report: report, region: attempt.region, seconds: start.duration(to: clock.now).seconds)
+        let report = decoder.decode(image, around: (attempt.first.map { [$0] } ?? []) + attempt.candidates)
+        return Outcome(report: report, candidates: attempt.candidates, first: attempt.first, region: attempt.region,
+                       seconds: start.duration(to: clock.now).seconds)
     }
 
     deinit {

@@ -3,7 +3,7 @@ import Testing
 import Capture
 import Imaging
 @testable import LiveScan
-import Scanning
+@testable import Scanning
 import TestSupport
 #if canImport(Glibc)
 import Glibc
@@ -206,5 +206,62 @@ import Glibc
         #expect(due == ["9784473404138"])
         #expect(scanner.recoveryAttempts == 2)
         #expect(scanner.recoveredFrames == 2)
+        // The second frame was found by its own half-size map, not by the place of the first.
+        #expect(CandidateMap.find(in: frames[1].image).isEmpty)
+        #expect(scanner.attemptsAtReadPlace == 0)
+    }
+
+    /// A frame with nothing barcode-like forgets the place where a code was read: the frame with
+    /// a piece in view after it gets no look there.
+    @Test func aReadPlaceIsForgottenWhenTheViewEmpties() throws {
+        let scanner = FrameScanner(region: .band, spareTime: .inline)
+        #expect(scanner.scan(try Self.storedBand("blur-light/band-symbol-in-two-pieces.jpg")).isbns.map(\.isbn13) == ["9783186738141"])
+        #expect(scanner.readPlace != nil)
+        let rect = RegionOfInterest.band.pixelRect(imageWidth: 1280, imageHeight: 720)
+        let blank = RegionPixels(image: LuminanceImage(width: rect.width, height: rect.height, filledWith: 200),
+                                 rect: rect, frameWidth: 1280, frameHeight: 720)
+        #expect(scanner.scan(blank).codes.isEmpty)
+        #expect(scanner.scan(try Self.storedBand("camera-blur/piece-in-view.jpg")).codes.isEmpty)
+        #expect(scanner.readPlace == nil)
+        #expect(scanner.attemptsAtReadPlace == 0)
+    }
+
+    /// The region an attempt looks at first: none where a map region holds the place (to a
+    /// block) or none overlaps it; else the region that overlaps most, with its own measures,
+    /// its rectangle joined with the place.
+    @Test func theRegionLookedAtFirst() {
+        let place = PixelRect(x: 400, y: 0, width: 288, height: 96)
+        func region(_ x: Int, _ width: Int, angle: Double = -2) -> Candidate {
+            Candidate(rect: PixelRect(x: x, y: 0, width: width, height: 96), angle: angle, inverted: false, blocks: width / 16 * 6,
+                      coherence: 0.9)
+        }
+        #expect(FrameScanner.lookFirst(at: place, candidates: [region(416, 272)]) == nil)
+        #expect(FrameScanner.lookFirst(at: place, candidates: [region(800, 144)]) == nil)
+        #expect(FrameScanner.lookFirst(at: place, candidates: []) == nil)
+        let first = FrameScanner.lookFirst(at: place, candidates: [region(560, 64, angle: 1), region(384, 144, angle: -3)])
+        #expect(first?.rect == PixelRect(x: 384, y: 0, width: 304, height: 96))
+        #expect(first?.angle == -3)
+        #expect(first?.blocks == 54)
+    }
+
+    /// On its own thread (the default): the attempt that brings the first reading back is taken
+    /// before the frame it comes back on is offered, so that frame's attempt already looks where
+    /// the code was read.
+    @Test func theBackgroundRecoveryLooksWhereItReadOnTheNextAttempt() throws {
+        let scanner = FrameScanner(region: .band)
+        let whole = try Self.storedBand("blur-light/band-symbol-in-two-pieces.jpg")
+        var frames = 0
+        // Bounded only so that a broken recovery cannot hang the test: a debug build needs several
+        // seconds for this attempt, and far more at a low priority while other tests run.
+        while scanner.recoveredFrames < 1, frames < 300_000 {
+            _ = scanner.scan(whole)
+            frames += 1
+            usleep(1_000)
+        }
+        #expect(scanner.recoveredFrames == 1)
+        #expect(scanner.readPlace?.rect == PixelRect(x: 400, y: 0, width: 288, height: 96))
+        // The frame the reading came back on was handed over with the place.
+        #expect(scanner.recoveryAttempts == 2)
+        #expect(scanner.attemptsAtReadPlace == 1)
     }
 }
