@@ -180,8 +180,11 @@ public final class FrameScanner {
     /// The still-image search's coarse look does not reach a band: halved, it is under
     /// ``CandidateMap/canMap(_:)``'s four blocks high, not under the map's own two.
     static func barcodeLike(in image: LuminanceImage) -> [Candidate] {
-        let found = CandidateMap.find(in: image)
-        guard found.isEmpty, image.width >= 4 * CandidateMap.block, image.height >= 4 * CandidateMap.block else { return found }
+        let (found, energy) = CandidateMap.findReportingEnergy(in: image)
+        // A band with no block near the map's energy (an empty view) is not halved: halving at
+        // most doubles a gradient.
+        guard found.isEmpty, 4 * energy >= CandidateMap.minimumEnergy,
+              image.width >= 4 * CandidateMap.block, image.height >= 4 * CandidateMap.block else { return found }
         return CandidateMap.find(in: image.downscaled(by: 2), scale: 2)
     }
 

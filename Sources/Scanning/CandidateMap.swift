@@ -102,7 +102,7 @@ public enum CandidateMap {
     public static let block = 16
     /// Mean squared gradient (levels² per pixel) a block needs: a print with 40 levels of contrast
     /// and bars 3 pixels apart has about 300; the grain of a plain surface under 10.
-    static let minimumEnergy = 20.0
+    public static let minimumEnergy = 20.0
     /// Coherence a block needs (0…1).
     static let minimumCoherence = 0.6
     /// Edge spread a block needs: (Σ|g|)² / (n Σ|g|²), 1 when every sample is on an edge,
@@ -153,10 +153,19 @@ public enum CandidateMap {
     /// edges are as wide as a defocus makes them (``Candidate/defocusedEdges``).
     public static func find(in image: LuminanceImage, within rect: PixelRect? = nil, scale: Int = 1,
                             defocused: Bool = false) -> [Candidate] {
+        findReportingEnergy(in: image, within: rect, scale: scale, defocused: defocused).candidates
+    }
+
+    /// ``find(in:within:scale:defocused:)``, and the largest mean squared gradient of its blocks
+    /// (levels² per pixel; 0 when it has fewer than 2 blocks each way): under a quarter of
+    /// ``minimumEnergy``, even a copy at half size, whose gradients are up to twice as steep,
+    /// has no block with the energy of a barcode.
+    public static func findReportingEnergy(in image: LuminanceImage, within rect: PixelRect? = nil, scale: Int = 1,
+                                           defocused: Bool = false) -> (candidates: [Candidate], largestEnergy: Double) {
         let minimumEdges = defocused ? minimumDefocusedEdges : Self.minimumEdges
         let area = rect ?? PixelRect(x: 0, y: 0, width: image.width, height: image.height)
         let columns = area.width / block, rows = area.height / block
-        guard columns >= 2, rows >= 2 else { return [] }
+        guard columns >= 2, rows >= 2 else { return ([], 0) }
         // The blocks' gradient sums, in C on SSE2 vectors (CKernels: the loop of the whole map).
         var sums = [isc_block_sums](repeating: isc_block_sums(), count: columns * rows)
         image.withUnsafeBytes { raw in
@@ -241,7 +250,7 @@ public enum CandidateMap {
                                    coherence: total.coherence, edges: edges, edgeSpacing: bars.map { $0.spacing * Double(scale) },
                                    edgeWidth: bars.map { $0.slope * $0.spacing * Double(scale) }))
         }
-        return found.sorted { ($0.likeness, $0.blocks) > ($1.likeness, $1.blocks) }
+        return (found.sorted { ($0.likeness, $0.blocks) > ($1.likeness, $1.blocks) }, stats.map(\.energy).max() ?? 0)
     }
 
     /// The stretches of `image` along its rows (`alongRows`) or along its columns where some
