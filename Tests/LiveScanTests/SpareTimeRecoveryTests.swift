@@ -110,8 +110,11 @@ import Glibc
     @Test func aPlaceThatReadBacksOffAfterItsPatience() {
         let scanner = FrameScanner(region: .band, spareTime: .inline)
         #expect(scanner.scan(Self.band(frame: 0)).isbns.map(\.isbn13) == ["9780262510875"])
+        #expect(scanner.readPlace != nil)
         for _ in 0..<(FrameScanner.placeReadPatience + 4) { #expect(scanner.scan(Self.stripes(left: 400)).codes.isEmpty) }
         #expect(scanner.recoveryAttempts == 1 + FrameScanner.placeReadPatience)
+        // Its place is forgotten with it.
+        #expect(scanner.readPlace == nil)
     }
 
     /// A frame with nothing barcode-like ends the place's standing: bars that come back there
