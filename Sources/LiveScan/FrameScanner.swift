@@ -205,8 +205,8 @@ public final class FrameScanner {
     /// Where an attempt last read an accepted code in one of the map's regions, while
     /// ``placeRead``: the code's place joined with the region that overlaps it most (zbar's
     /// place of a code is a few lines high), in pixels of `region`, the frame's region then (a
-    /// region changed in the preview starts afresh). A reading at the place handed over
-    /// (``lookFirst(at:candidates:)``) does not move it: only the map follows the book.
+    /// region changed in the preview starts afresh). An attempt handed the place
+    /// (``lookFirst(at:candidates:)``) does not move it: only the map's regions follow the book.
     private(set) var readPlace: (rect: PixelRect, region: PixelRect)?
     /// Attempts handed ``readPlace`` before the map's regions.
     public private(set) var attemptsAtReadPlace = 0
@@ -228,7 +228,9 @@ public final class FrameScanner {
         failedAttempts = recovered.codes.isEmpty ? failedAttempts + 1 : 0
         if !recovered.codes.isEmpty { placeRead = true }
         if failedAttempts >= Self.placeReadPatience { placeRead = false; readPlace = nil }
-        if let place = recovered.accepted.first?.symbol.place, place != outcome.first?.rect {
+        // An attempt handed the read place does not move it (its readings take in that region,
+        // which would only grow); the map's regions, when one holds the code, do.
+        if outcome.first == nil, let place = recovered.accepted.first?.symbol.place {
             let overlap = { (c: Candidate) in c.rect.intersection(place).map { $0.width * $0.height } ?? 0 }
             if let part = outcome.candidates.max(by: { overlap($0) < overlap($1) }), overlap(part) > 0 {
                 readPlace = (part.rect.union(place), region)
@@ -471,12 +473,12 @@ public final class FrameScanner {
                 if case .confirmed? = code.symbol.verification { return true }
                 return false
             }
-            // An attempt that finished on its thread is taken before the frame is offered, so the
-            // offer knows what it found (its back-off, the place it read); one run at once
-            // (``SpareTimeMode/inline``) is taken after.
-            addRecovered(to: &report, region: pixels.rect)
+            // An attempt that finished on its thread is taken before the frame is offered (and
+            // none is offered before its report is taken), so the offer knows what it found: its
+            // back-off, the place it read. One run at once (``SpareTimeMode/inline``) is taken after.
+            if recovery?.mode == .background { addRecovered(to: &report, region: pixels.rect) }
             if !settled { offerToRecovery(image, region: pixels.rect) }
-            addRecovered(to: &report, region: pixels.rect)
+            if recovery?.mode == .inline { addRecovered(to: &report, region: pixels.rect) }
         }
         scannedFrames += 1
         for index in report.codes.indices {

@@ -14,8 +14,8 @@ import Glibc
 /// with the default options while the frame rate holds.
 ///
 /// A frame whose cheap scan read nothing but whose map found something barcode-like is handed
-/// over (``offer(_:candidates:region:)``) when no attempt is under way, else it is left: the
-/// next frame is as good. Its report comes back on a later frame (``take(region:)``) and counts as
+/// over (``offer(_:candidates:first:region:)``) when no attempt is under way and the last one's
+/// report has been taken, else it is left: the next frame is as good. Its report comes back on a later frame (``take(region:)``) and counts as
 /// that frame's sighting: one frame's pixels are one piece of evidence, and the session's
 /// ``FrameConfirmer`` confirms a code only once enough frames agree, as for any other reading.
 ///
@@ -110,7 +110,9 @@ final class SpareTimeRecovery {
     var lastSeconds: Double { shared.state.withLock { $0.lastSeconds } }
 
     /// Whether an attempt is under way (``Mode/background``).
-    var isBusy: Bool { shared.state.withLock { $0.busy } }
+    /// Whether an attempt is under way, or its report not yet taken (``Mode/background``): the
+    /// next attempt is handed over only once the caller knows what the last one found.
+    var isBusy: Bool { shared.state.withLock { $0.busy || $0.done != nil } }
 
     /// Hands `image` over when no attempt is under way; returns whether it was taken. The attempt
     /// looks at `first`, then at `candidates`.
@@ -127,7 +129,7 @@ final class SpareTimeRecovery {
             return true
         }
         let taken = shared.state.withLock { s -> Bool in
-            guard !s.busy else { return false }
+            guard !s.busy, s.done == nil else { return false }
             s.busy = true
             s.next = attempt
             return true
