@@ -181,7 +181,7 @@ public final class FrameScanner {
     /// ``CandidateMap/canMap(_:)``'s four blocks high, not under the map's own two.
     static func barcodeLike(in image: LuminanceImage) -> [Candidate] {
         let (found, energy) = CandidateMap.findReportingEnergy(in: image)
-        // A band with no block near the map's energy (an empty view) is not halved: halving at
+        // A band with no block near the map's energy (a flat view) is not halved: halving at
         // most doubles a gradient.
         guard found.isEmpty, 4 * energy >= CandidateMap.minimumEnergy,
               image.width >= 4 * CandidateMap.block, image.height >= 4 * CandidateMap.block else { return found }

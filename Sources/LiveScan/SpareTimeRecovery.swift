@@ -15,9 +15,10 @@ import Glibc
 ///
 /// A frame whose cheap scan read nothing but whose map found something barcode-like is handed
 /// over (``offer(_:candidates:first:region:)``) when no attempt is under way and the last one's
-/// report has been taken, else it is left: the next frame is as good. Its report comes back on a later frame (``take(region:)``) and counts as
-/// that frame's sighting: one frame's pixels are one piece of evidence, and the session's
-/// ``FrameConfirmer`` confirms a code only once enough frames agree, as for any other reading.
+/// report has been taken, else it is left: the next frame is as good. Its report comes back on a
+/// later frame (``take(region:)``) and counts as that frame's sighting: one frame's pixels are
+/// one piece of evidence, and the session's ``FrameConfirmer`` confirms a code only once enough
+/// frames agree, as for any other reading.
 ///
 /// ``Mode/background``: the attempts run on a thread of their own, 10 nice levels below the
 /// process (setpriority(2); a per-thread value on Linux), so on a busy core the capture loop comes first and the attempt
@@ -109,7 +110,6 @@ final class SpareTimeRecovery {
     /// Wall-clock seconds the last attempt finished took (0 before the first).
     var lastSeconds: Double { shared.state.withLock { $0.lastSeconds } }
 
-    /// Whether an attempt is under way (``Mode/background``).
     /// Whether an attempt is under way, or its report not yet taken (``Mode/background``): the
     /// next attempt is handed over only once the caller knows what the last one found.
     var isBusy: Bool { shared.state.withLock { $0.busy || $0.done != nil } }

@@ -250,7 +250,7 @@ public enum CandidateMap {
                                    coherence: total.coherence, edges: edges, edgeSpacing: bars.map { $0.spacing * Double(scale) },
                                    edgeWidth: bars.map { $0.slope * $0.spacing * Double(scale) }))
         }
-        return (found.sorted { ($0.likeness, $0.blocks) > ($1.likeness, $1.blocks) }, stats.map(\.energy).max() ?? 0)
+        return (found.sorted { ($0.likeness, $0.blocks) > ($1.likeness, $1.blocks) }, stats.lazy.map(\.energy).max() ?? 0)
     }
 
     /// The stretches of `image` along its rows (`alongRows`) or along its columns where some
