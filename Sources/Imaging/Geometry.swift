@@ -66,6 +66,11 @@ public struct PixelRect: Hashable, Sendable, CustomStringConvertible {
         return x1 > x0 && y1 > y0 ? PixelRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0) : nil
     }
 
+    /// How many pixels both rectangles hold (0 when they share none).
+    public func commonArea(_ other: PixelRect) -> Int {
+        intersection(other).map { $0.width * $0.height } ?? 0
+    }
+
     /// Whether every pixel of `other` is in this rectangle.
     public func contains(_ other: PixelRect) -> Bool {
         other.x >= x && other.y >= y && other.maxX <= maxX && other.maxY <= maxY

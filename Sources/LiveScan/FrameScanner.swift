@@ -166,25 +166,29 @@ public final class FrameScanner {
     /// takes in the place and where the bars are now.
     static func lookFirst(at place: PixelRect, candidates: [Candidate]) -> Candidate? {
         let block = CandidateMap.block
-        guard !candidates.contains(where: { $0.rect.insetBy(dx: -block, dy: -block).contains(place) }) else { return nil }
-        let overlap = { (c: Candidate) in c.rect.intersection(place).map { $0.width * $0.height } ?? 0 }
-        guard var part = candidates.max(by: { overlap($0) < overlap($1) }), overlap(part) > 0 else { return nil }
+        guard !candidates.contains(where: { $0.rect.insetBy(dx: -block, dy: -block).contains(place) }),
+              var part = mostOverlapping(candidates, place) else { return nil }
         part.rect = part.rect.union(place)
         return part
     }
 
-    /// The map's barcode-like regions of `image`, most barcode-like first; where it finds none, those
-    /// of a half-size copy (pixels of `image`). A symbol defocused by more than a module at 2–3
-    /// pixels a module, in low contrast, leaves the map's blocks without the gradient energy
-    /// they need; halving doubles the gradient and puts its wide bars and spaces in fewer blocks.
+    /// The one of `candidates` that shares most pixels with `place`, if any shares one.
+    static func mostOverlapping(_ candidates: [Candidate], _ place: PixelRect) -> Candidate? {
+        candidates.filter { $0.rect.commonArea(place) > 0 }.max { $0.rect.commonArea(place) < $1.rect.commonArea(place) }
+    }
+
+    /// The map's barcode-like regions of `image` (one ``CandidateMap/canMap(_:)`` accepts), most
+    /// barcode-like first; where it finds none, those of a half-size copy (pixels of `image`). A
+    /// symbol defocused by more than a module at 2–3 pixels a module, in low contrast, leaves the
+    /// map's blocks without the gradient energy they need; halving doubles the gradient and puts
+    /// its wide bars and spaces in fewer blocks.
     /// The still-image search's coarse look does not reach a band: halved, it is under
     /// ``CandidateMap/canMap(_:)``'s four blocks high, not under the map's own two.
     static func barcodeLike(in image: LuminanceImage) -> [Candidate] {
         let (found, energy) = CandidateMap.findReportingEnergy(in: image)
         // A band with no block near the map's energy (a flat view) is not halved: halving at
         // most doubles a gradient.
-        guard found.isEmpty, 4 * energy >= CandidateMap.minimumEnergy,
-              image.width >= 4 * CandidateMap.block, image.height >= 4 * CandidateMap.block else { return found }
+        guard found.isEmpty, 4 * energy >= CandidateMap.minimumEnergy else { return found }
         return CandidateMap.find(in: image.downscaled(by: 2), scale: 2)
     }
 
@@ -231,10 +235,7 @@ public final class FrameScanner {
         // An attempt handed the read place does not move it (its readings take in that region,
         // which would only grow); the map's regions, when one holds the code, do.
         if outcome.first == nil, let place = recovered.accepted.first?.symbol.place {
-            let overlap = { (c: Candidate) in c.rect.intersection(place).map { $0.width * $0.height } ?? 0 }
-            if let part = outcome.candidates.max(by: { overlap($0) < overlap($1) }), overlap(part) > 0 {
-                readPlace = (part.rect.union(place), region)
-            }
+            if let part = Self.mostOverlapping(outcome.candidates, place) { readPlace = (part.rect.union(place), region) }
         }
         let wait = failedAttempts == 0 || placeRead
             ? 0 : min(Self.longestBackoff, recovery.lastSeconds * Double((1 << min(failedAttempts - 1, 16)) - 1))

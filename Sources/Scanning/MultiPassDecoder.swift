@@ -455,14 +455,14 @@ public final class MultiPassDecoder {
         let searched = (search.candidates ?? []).prefix(max(0, policy.maximumAreas)).filter { !$0.hasSharpEdges || $0.isStrong }
         func new(_ candidate: Candidate) -> Bool {
             let r = candidate.rect
-            let covered = searched.reduce(0) { sum, c in sum + (c.rect.intersection(r).map { $0.width * $0.height } ?? 0) }
+            let covered = searched.reduce(0) { sum, c in sum + c.rect.commonArea(r) }
             return covered * 5 < r.width * r.height * 3
         }
         var unread: [Candidate] = []
         func fittedBefore(_ candidate: Candidate) -> Bool {
             let r = candidate.rect
             return unread.contains { old in
-                let common = old.rect.intersection(r).map { $0.width * $0.height } ?? 0
+                let common = old.rect.commonArea(r)
                 let union = old.rect.width * old.rect.height + r.width * r.height - common
                 return common * 5 >= union * 4 && CandidateMap.turn(old.angle, candidate.angle) < 10
             }
