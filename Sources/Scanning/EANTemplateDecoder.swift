@@ -951,9 +951,12 @@ extension EANTemplateDecoder {
     /// (``Reading/margin``, ``Reading/error``), each from that reading's geometry. When it does
     /// not, and the outer lines differ from the middle ones (``outerUnlikeness``), the middle half
     /// of the lines is read instead (band 0) with its two halves (bands 1 and 2), if `middle`;
-    /// failing that, the first half of the lines or the last, on the same terms.
+    /// failing that, the first half of the lines or the last, on the same terms. Last, if
+    /// `registers` (whatever `middle`), the lines registered to the bars (``BarRegistration``),
+    /// with the two halves of them.
     static func readings(in image: LuminanceImage, around candidate: Candidate, margin: Double, error: Double,
-                         light: Light = .pixelValues, middle readsMiddle: Bool = true) -> [(Reading, band: Int)] {
+                         light: Light = .pixelValues, middle readsMiddle: Bool = true,
+                         registers: Bool = true) -> [(Reading, band: Int)] {
         let rect = candidate.rect
         let radians = candidate.angle * .pi / 180
         let (dx, dy) = (cos(radians), sin(radians))
@@ -998,11 +1001,10 @@ extension EANTemplateDecoder {
         // picture above) mixes other profiles into the mean. Its middle is then read on its own,
         // confirmed by its halves, but only when the outer lines are seen to differ from the
         // middle: on bars that fill the region the middle tells nothing the whole did not.
-        guard readsMiddle else { return whole.map { [($0, 0)] } ?? [] }
         // The bars may fill the middle of the region, or one end of it when the region reaches
         // past them on one side only (a label's edge above, its digits below): half of the lines,
         // from the middle, the first or the last half, each tried as the middle is.
-        for first in [6, 0, 12] {
+        for first in [6, 0, 12] where readsMiddle {
             let band = mean(lines[first..<(first + 12)])
             let halves = [mean(lines[first..<(first + 6)]), mean(lines[(first + 6)..<(first + 12)])]
             // The two quarters of the lines outside the half.
@@ -1016,6 +1018,22 @@ extension EANTemplateDecoder {
                 if let r = decode(half, from: read.geometry) { out.append((r, k + 1)) }
             }
             return out
+        }
+        // Bars that converge, or end along a slanted edge (a label in perspective, sheared), are
+        // not one profile over all the lines, nor over any band of them: the lines registered to
+        // the bars (``BarRegistration``) are read, to be confirmed by either half of them. Last, so
+        // that what the plain lines read is read as before.
+        let span = Int(half - extent / 2)..<Int((half + extent / 2).rounded(.up))
+        if registers, let registered = BarRegistration(lines, span: span, spacing: 0.6 * along / 23) {
+            let kept = registered.lines.count
+            let band = registered.mean(of: 0..<kept, merge: merge)
+            if let read = checked(decode(band, around: scaled, maximumError: 4 * error), of: band), good(read) {
+                var out: [(Reading, band: Int)] = [(read, 0)]
+                for (k, part) in [0..<(kept / 2), (kept / 2)..<kept].enumerated() {
+                    if let r = decode(registered.mean(of: part, merge: merge), from: read.geometry) { out.append((r, k + 1)) }
+                }
+                return out
+            }
         }
         return whole.map { [($0, 0)] } ?? []
     }

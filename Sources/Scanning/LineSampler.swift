@@ -3,7 +3,7 @@ import Imaging
 
 /// Bilinear samples of an image along parallel lines: the geometry that the candidate map's walk
 /// along the bars (``CandidateMap/barLength(in:around:angle:enough:)``) and the template decoder's
-/// profiles (``EANTemplateDecoder/readings(in:around:margin:error:light:middle:)``) share.
+/// profiles (``EANTemplateDecoder/readings(in:around:margin:error:light:middle:registers:)``) share.
 ///
 /// A line runs along the unit direction (`dx`, `dy`) (across the bars) through the point `offset`
 /// pixels from the centre (`cx`, `cy`) in the perpendicular direction (along the bars): sample

@@ -572,7 +572,7 @@ public final class MultiPassDecoder {
     /// barcode-like region in turn, until `done` says what it read is enough. Not on a region
     /// with sharp edges (``Candidate/hasSharpEdges``): the fit is made for defocused and
     /// too-fine bars, and what the passes leave unread with sharp edges is type. `middle`: a
-    /// region's middle lines may be read on their own (``EANTemplateDecoder/readings(in:around:margin:error:light:middle:)``),
+    /// region's middle lines may be read on their own (``EANTemplateDecoder/readings(in:around:margin:error:light:middle:registers:)``),
     /// asked only where nothing at all was read: it is one more fit on every bar-like region, and
     /// where a code was read the region that holds it is known. Then, where that is not enough,
     /// on the regions that look like two pieces of one symbol, joined (``joinedPieces(_:)``).
@@ -711,7 +711,8 @@ public final class MultiPassDecoder {
     /// (``EANTemplateDecoder/Light``): the first that reads is the reading. Both fit the same
     /// pixels, so they are one measurement, never two. `middle`: half of the lines (the middle,
     /// or either end) may be read on their own where the region reaches past the bars
-    /// (``EANTemplateDecoder/readings(in:around:margin:error:light:middle:)``). The lines follow
+    /// (``EANTemplateDecoder/readings(in:around:margin:error:light:middle:registers:)``); the
+    /// lines registered to the bars (``BarRegistration``) are read last either way. The lines follow
     /// the bars' direction as measured from the bars themselves
     /// (``EANTemplateDecoder/refinedAngle(in:around:)``), not the map's estimate of it.
     public static func templateSymbols(_ image: LuminanceImage, around candidate: Candidate,
