@@ -953,7 +953,7 @@ extension EANTemplateDecoder {
     /// of the lines is read instead (band 0) with its two halves (bands 1 and 2), if `middle`;
     /// failing that, the first half of the lines or the last, on the same terms. Last, if
     /// `registers` (whatever `middle`), the lines registered to the bars (``BarRegistration``),
-    /// with the two halves of them.
+    /// with those on either side of the reference's (``BarRegistration/sides``).
     static func readings(in image: LuminanceImage, around candidate: Candidate, margin: Double, error: Double,
                          light: Light = .pixelValues, middle readsMiddle: Bool = true,
                          registers: Bool = true) -> [(Reading, band: Int)] {
@@ -1021,16 +1021,16 @@ extension EANTemplateDecoder {
         }
         // Bars that converge, or end along a slanted edge (a label in perspective, sheared), are
         // not one profile over all the lines, nor over any band of them: the lines registered to
-        // the bars (``BarRegistration``) are read, to be confirmed by either half of them. Last, so
-        // that what the plain lines read is read as before.
+        // the bars (``BarRegistration``) are read, to be confirmed by those on either side of the
+        // lines they were registered to (three or more). Last, so that what the plain lines read
+        // is read as before.
         let span = Int(half - extent / 2)..<Int((half + extent / 2).rounded(.up))
         if registers, let registered = BarRegistration(lines, span: span, spacing: 0.6 * along / 23) {
-            let kept = registered.lines.count
-            let band = registered.mean(of: 0..<kept, merge: merge)
+            let band = registered.mean(merge: merge)
             if let read = checked(decode(band, around: scaled, maximumError: 4 * error), of: band), good(read) {
                 var out: [(Reading, band: Int)] = [(read, 0)]
-                for (k, part) in [0..<(kept / 2), (kept / 2)..<kept].enumerated() {
-                    if let r = decode(registered.mean(of: part, merge: merge), from: read.geometry) { out.append((r, k + 1)) }
+                for (k, side) in registered.sides.enumerated() where registered.lines.filter(side).count >= 3 {
+                    if let r = decode(registered.mean(merge: merge, of: side), from: read.geometry) { out.append((r, k + 1)) }
                 }
                 return out
             }

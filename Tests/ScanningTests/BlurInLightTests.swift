@@ -320,7 +320,7 @@ import TestSupport
     /// outer lines across the region cross the bars at one end of the symbol and the label and
     /// the background beyond them at the other. No mean of plain lines (all of them, the middle
     /// half, either end's half) fits a symbol with the margin asked; the lines registered to
-    /// the bars do, in the image's values and in light, confirmed by one of their two halves.
+    /// the bars do in light, confirmed by the lines on one side of those they were registered to.
     @Test func aShearedLabelIsReadFromLinesRegisteredToItsBars() throws {
         let path = "\(Self.folder)/disk-sheared-label.jpg"
         let image = try ImageLoader.load(path: path).image
@@ -340,7 +340,7 @@ import TestSupport
             good(EANTemplateDecoder.readings(in: image, around: candidate, margin: policy.templateMargin,
                                              error: policy.templateError, light: light))
         }
-        #expect(registered == [["9787831158216", "9787831158216"], ["9787831158216", "9787831158216"]])
+        #expect(registered == [[], ["9787831158216", "9787831158216"]])
         try BlurInLightTests.expectReadBeyondFast(path, as: "9787831158216")
         // zbar's unsharp-mask pass reads a product code from the same bars; the fit's widths
         // refuse it as a misread of the ISBN, which it names.
