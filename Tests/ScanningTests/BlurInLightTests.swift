@@ -29,6 +29,27 @@ import TestSupport
         try #require(CandidateMap.find(in: image).first)
     }
 
+    /// ``region(_:)`` with its direction measured from its bars, as the fit takes it
+    /// (``EANTemplateDecoder/refinedAngle(in:around:)``).
+    static func refinedRegion(_ image: LuminanceImage) throws -> Candidate {
+        var candidate = try region(image)
+        candidate.angle = EANTemplateDecoder.refinedAngle(in: image, around: candidate)
+        return candidate
+    }
+
+    /// The digits of the readings of `candidate` with the default policy's margin and error,
+    /// in the image's values and in light (``EANTemplateDecoder/Light``), in that order.
+    static func goodReadings(_ image: LuminanceImage, around candidate: Candidate, middle: Bool = true,
+                             registers: Bool = true) -> [[String]] {
+        let policy = DecodingPolicy()
+        return [EANTemplateDecoder.Light.pixelValues, .linear].map { light in
+            EANTemplateDecoder.readings(in: image, around: candidate, margin: policy.templateMargin,
+                                        error: policy.templateError, light: light, middle: middle, registers: registers)
+                .filter { $0.0.margin >= policy.templateMargin && $0.0.error <= policy.templateError }
+                .map { $0.0.digits.map(String.init).joined() }
+        }
+    }
+
     /// The model of the blur (linear in the modules' darkness) holds in light: the same pixels
     /// fitted in light leave less error and set the best code further apart from the next.
     @Test func theSymbolFitsDefocusBetterInLightThanInPixelValues() throws {
@@ -295,23 +316,9 @@ import TestSupport
     @Test func theBarsAtOneEndOfTheRegionAreReadOnTheirOwn() throws {
         let path = "\(Self.folder)/disk-bars-at-one-end.jpg"
         let image = try ImageLoader.load(path: path).image
-        var candidate = try BlurInLightTests.region(image)
-        candidate.angle = EANTemplateDecoder.refinedAngle(in: image, around: candidate)
-        let policy = DecodingPolicy()
-        func good(_ readings: [(EANTemplateDecoder.Reading, band: Int)]) -> [String] {
-            readings.filter { $0.0.margin >= policy.templateMargin && $0.0.error <= policy.templateError }
-                .map { $0.0.digits.map(String.init).joined() }
-        }
-        for light in [EANTemplateDecoder.Light.pixelValues, .linear] {
-            let whole = EANTemplateDecoder.readings(in: image, around: candidate, margin: policy.templateMargin,
-                                                    error: policy.templateError, light: light, middle: false,
-                                                    registers: false)
-            #expect(good(whole).isEmpty, "\(light)")
-        }
-        let read = [EANTemplateDecoder.Light.pixelValues, .linear].map { light in
-            good(EANTemplateDecoder.readings(in: image, around: candidate, margin: policy.templateMargin,
-                                             error: policy.templateError, light: light, registers: false))
-        }
+        let candidate = try BlurInLightTests.refinedRegion(image)
+        #expect(BlurInLightTests.goodReadings(image, around: candidate, middle: false, registers: false) == [[], []])
+        let read = BlurInLightTests.goodReadings(image, around: candidate, registers: false)
         #expect(read.contains { $0.count >= 2 && Set($0) == ["9788119877027"] }, "\(read)")
         try BlurInLightTests.expectReadBeyondFast(path, as: "9788119877027")
     }
@@ -324,23 +331,9 @@ import TestSupport
     @Test func aShearedLabelIsReadFromLinesRegisteredToItsBars() throws {
         let path = "\(Self.folder)/disk-sheared-label.jpg"
         let image = try ImageLoader.load(path: path).image
-        var candidate = try BlurInLightTests.region(image)
-        candidate.angle = EANTemplateDecoder.refinedAngle(in: image, around: candidate)
-        let policy = DecodingPolicy()
-        func good(_ readings: [(EANTemplateDecoder.Reading, band: Int)]) -> [String] {
-            readings.filter { $0.0.margin >= policy.templateMargin && $0.0.error <= policy.templateError }
-                .map { $0.0.digits.map(String.init).joined() }
-        }
-        for light in [EANTemplateDecoder.Light.pixelValues, .linear] {
-            let plain = EANTemplateDecoder.readings(in: image, around: candidate, margin: policy.templateMargin,
-                                                    error: policy.templateError, light: light, registers: false)
-            #expect(good(plain).isEmpty, "\(light)")
-        }
-        let registered = [EANTemplateDecoder.Light.pixelValues, .linear].map { light in
-            good(EANTemplateDecoder.readings(in: image, around: candidate, margin: policy.templateMargin,
-                                             error: policy.templateError, light: light))
-        }
-        #expect(registered == [[], ["9787831158216", "9787831158216"]])
+        let candidate = try BlurInLightTests.refinedRegion(image)
+        #expect(BlurInLightTests.goodReadings(image, around: candidate, registers: false) == [[], []])
+        #expect(BlurInLightTests.goodReadings(image, around: candidate) == [[], ["9787831158216", "9787831158216"]])
         try BlurInLightTests.expectReadBeyondFast(path, as: "9787831158216")
         // zbar's unsharp-mask pass reads a product code from the same bars; the fit's widths
         // refuse it as a misread of the ISBN, which it names.
