@@ -84,7 +84,11 @@ final class SpareTimeRecovery {
     /// - Parameter mode: ``Mode/background`` falls back to ``Mode/inline`` when its thread cannot
     ///   be started (pthread_create failed): slower frames, the same readings.
     init(mode: Mode, scannerOptions: ScannerOptions, accepting prefixes: ISBNPrefixes) {
-        let policy = DecodingPolicy(effort: .normal, accepting: prefixes)
+        let policy = {
+            var policy = DecodingPolicy(effort: .normal, accepting: prefixes)
+            policy.registersBars = false
+            return policy
+        }()
         let shared = Shared()
         worker = mode == .inline ? nil : Worker {
             let which = __priority_which_t(PRIO_PROCESS.rawValue)

@@ -117,6 +117,13 @@ public struct DecodingPolicy: Sendable, Equatable {
     /// a blurred barcode fits far better; a region of text or a picture fits worse.
     public var templateError = 0.02
 
+    /// Whether the structure fit, when no band of a region's plain lines reads, also reads the
+    /// lines registered to its bars (``BarRegistration``: a label in perspective or sheared).
+    /// Default `true`. The camera's spare-time recovery turns it off: there it costs every
+    /// attempt on a region the plain lines cannot read, so the readings that confirm a book
+    /// come fewer frames apart, while the next frames show the book from another angle anyway.
+    public var registersBars = true
+
     /// The defaults, with the knobs of the command line.
     public init(effort: Effort = .normal, confirmations: Int = 2, accepting prefixes: ISBNPrefixes = .only978) {
         self.effort = effort
