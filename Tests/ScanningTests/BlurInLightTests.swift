@@ -334,6 +334,12 @@ import TestSupport
         let candidate = try BlurInLightTests.refinedRegion(image)
         #expect(BlurInLightTests.goodReadings(image, around: candidate, registers: false) == [[], []])
         #expect(BlurInLightTests.goodReadings(image, around: candidate) == [[], ["9787831158216", "9787831158216"]])
+        // The policy that keeps to the plain lines (the camera's spare-time recovery) reads nothing.
+        let region = try BlurInLightTests.region(image)
+        var plainLines = DecodingPolicy()
+        plainLines.registersBars = false
+        #expect(MultiPassDecoder.templateSymbols(image, around: region, policy: plainLines).isEmpty)
+        #expect(MultiPassDecoder.templateSymbols(image, around: region).map(\.data) == ["9787831158216"])
         try BlurInLightTests.expectReadBeyondFast(path, as: "9787831158216")
         // zbar's unsharp-mask pass reads a product code from the same bars; the fit's widths
         // refuse it as a misread of the ISBN, which it names.
