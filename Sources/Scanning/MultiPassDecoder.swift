@@ -574,7 +574,9 @@ public final class MultiPassDecoder {
     /// too-fine bars, and what the passes leave unread with sharp edges is type. `middle`: a
     /// region's middle lines may be read on their own (``EANTemplateDecoder/readings(in:around:margin:error:light:middle:registers:)``),
     /// asked only where nothing at all was read: it is one more fit on every bar-like region, and
-    /// where a code was read the region that holds it is known. Then, where that is not enough,
+    /// where a code was read the region that holds it is known. The lines registered to the bars
+    /// are read whatever `middle` (``DecodingPolicy/registersBars``): a pass's misread product code,
+    /// which turns `middle` off, is where a blurred ISBN is read wrong. Then, where that is not enough,
     /// on the regions that look like two pieces of one symbol, joined (``joinedPieces(_:)``).
     func fit(_ search: inout Search, middle: Bool, until done: ([Symbol]) -> Bool) -> [Symbol] {
         if search.candidates == nil { search.candidates = map(&search) }
