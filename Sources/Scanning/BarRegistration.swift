@@ -119,26 +119,21 @@ struct BarRegistration {
             var shifts: [(x: Double, shift: Double)] = []
             for (j, centre) in centres.enumerated() where informative[j] {
                 let window = (centre - width / 2)..<(centre + width / 2)
-                var top = (shift: 0, likeness: -Double.infinity)
-                for shift in -reach...reach {
-                    let c = Self.correlation(line, reference, window, shift: shift)
-                    if c > top.likeness { top = (shift, c) }
-                }
-                guard top.likeness >= Self.minimumLikeness, abs(top.shift) < reach else { continue }
+                let scores = (-reach...reach).map { Self.correlation(line, reference, window, shift: $0) }
+                guard let peak = scores.indices.max(by: { scores[$0] < scores[$1] }),
+                      scores[peak] >= Self.minimumLikeness, peak > 0, peak < scores.count - 1 else { continue }
                 // The peak to a fraction of a sample, from the parabola through it and its neighbours.
-                let l = Self.correlation(line, reference, window, shift: top.shift - 1)
-                let r = Self.correlation(line, reference, window, shift: top.shift + 1)
-                let curvature = l - 2 * top.likeness + r
+                let (l, c, r) = (scores[peak - 1], scores[peak], scores[peak + 1])
+                let curvature = l - 2 * c + r
                 let offset = curvature < 0 ? max(-0.5, min(0.5, 0.5 * (l - r) / curvature)) : 0
-                shifts.append((Double(centre), Double(top.shift) + offset))
+                shifts.append((Double(centre), Double(peak - reach) + offset))
             }
             let enough = max(3, centres.count / 3)
-            guard shifts.count >= enough, var (a, b) = Self.straightLine(through: shifts) else { continue }
+            guard shifts.count >= enough, let first = Self.straightLine(through: shifts) else { continue }
             // A window whose peak lies more than a sample off the line took a neighbouring bar for
             // its own: the line is fitted again without such windows.
-            let consistent = shifts.filter { abs($0.shift - (a + b * $0.x)) <= 1 }
-            guard consistent.count >= enough, let refitted = Self.straightLine(through: consistent) else { continue }
-            (a, b) = refitted
+            let consistent = shifts.filter { abs($0.shift - (first.a + first.b * $0.x)) <= 1 }
+            guard consistent.count >= enough, let (a, b) = Self.straightLine(through: consistent) else { continue }
             var samples = [Double](repeating: 0, count: count)
             for i in 0..<count {
                 let x = Double(i) + a + b * Double(i)
@@ -146,7 +141,10 @@ struct BarRegistration {
                 samples[i] = line[i0] * (1 - f) + line[i0 + 1] * f
             }
             // Kept where the line, resampled as fitted, is like the reference.
-            let like = centres.map { Self.correlation(samples, reference, ($0 - width / 2)..<($0 + width / 2), shift: 0) >= Self.minimumLikeness }
+            let like = centres.indices.map { j in
+                informative[j] && Self.correlation(samples, reference, (centres[j] - width / 2)..<(centres[j] + width / 2),
+                                                   shift: 0) >= Self.minimumLikeness
+            }
             let kept = centres.indices.map { like[nearestInformative[$0]] }
             guard kept.filter({ $0 }).count >= enough else { continue }
             let keeps = (0..<count).map { i in
