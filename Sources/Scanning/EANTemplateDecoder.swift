@@ -564,16 +564,19 @@ enum EANTemplateDecoder {
                        maximumError: Double = .infinity) -> Reading? {
         guard samples.count >= 120 else { return nil }
         if let known { return decode(samples, start: known.position(0), end: known.position(95), known: known, maximumError: maximumError).first }
-        // Where the symbol lies is guessed four ways, each of which a blur can mislead: the inner
+        // Where the symbol lies is guessed five ways, each of which a blur can mislead: the inner
         // edges of the quiet zones by their lightness (a stretch of thin bars, blurred, can look
         // like one) and by their flatness (a low-contrast label's), the longest dark stretch
-        // (takes in the blur, or the cover next to a label), and the barcode-like region itself
-        // (found in blocks). Each guess starts a search; the fit leaving the least is the reading.
+        // (takes in the blur, or the cover next to a label), the barcode-like region itself
+        // (found in blocks), and the stretch where the profile changes between two still ones
+        // (a quiet zone shortened by the blur and a halo can look like a wide space). Each guess
+        // starts a search; the fit leaving the least is the reading.
         var guesses: [(Double, Double)] = []
         if let around { guesses += quietZones(samples, center: around.center, width: around.width) }
         if let e = extent(samples) { guesses.append(e) }
         if let around, let q = flatZones(samples, center: around.center, width: around.width) { guesses.append(q) }
         if let around { guesses.append((around.center - around.width / 2, around.center + around.width / 2)) }
+        if let around, let a = activeStretch(samples, center: around.center, width: around.width) { guesses.append(a) }
         var best: Reading?
         var others: [[UInt8]] = []
         var tried: [(Double, Double)] = []
@@ -901,6 +904,79 @@ enum EANTemplateDecoder {
         }
         guard let left = edge(-1), let right = edge(1), right - left >= 60 else { return nil }
         return (Double(left), Double(right))
+    }
+
+    /// The symbol's ends as the outer edges of the stretch where the profile changes: the bars
+    /// are edges from the first guard bar to the last, the quiet zones beyond them are still
+    /// (GS1 General Specifications, EAN-13: at least 11 modules left and 7 right of it),
+    /// and a label's edge beyond a quiet zone is one step. Neither lightness nor flatness is
+    /// judged against the paper's level, so a halo of the camera's sharpening or a label's edge
+    /// near the bars does not move the ends, where it moves ``quietZones(_:center:width:)``'s.
+    ///
+    /// The activity is the mean absolute slope over half a module (the module guessed from
+    /// `width`, 95 modules); the profile is active where it is over a quarter of the way from
+    /// the still level (its lower quartile: paper and cover) to the bars' (its median over the
+    /// middle half of the region). Of the active stretches' outer edges around `center`, the
+    /// nearest pair with a still stretch of 2.5 modules (the pair's own module) or more outside
+    /// each, and none as long between them, is taken: a quiet zone of 7 modules, less the spread
+    /// of a blur of a module each side, stays longer; a space inside a symbol (4 modules at
+    /// most), blurred, does not.
+    ///
+    /// - Parameters:
+    ///   - samples: the profile across the bars (grey levels).
+    ///   - center, width: the barcode-like region along the profile (samples).
+    /// - Returns: the ends (sample positions) as a guess, or `nil` when no pair 0.5 to 1.2 times
+    ///   the region's width qualifies, or nothing changes more than twice as much as the paper.
+    static func activeStretch(_ samples: [Double], center: Double, width: Double) -> (Double, Double)? {
+        let n = samples.count
+        let module = width / 95
+        guard module >= 0.5, n > 20 else { return nil }
+        let h = max(1, Int((module / 2).rounded()))
+        var prefix = [Double](repeating: 0, count: n + 1)
+        for k in 0..<n {
+            let slope = k > 0 && k < n - 1 ? abs(samples[k + 1] - samples[k - 1]) / 2 : 0
+            prefix[k + 1] = prefix[k] + slope
+        }
+        let activity = (0..<n).map { k -> Double in
+            let lo = max(0, k - h), hi = min(n, k + h + 1)
+            return (prefix[hi] - prefix[lo]) / Double(hi - lo)
+        }
+        let still = activity.sorted()[n / 4]
+        let mlo = max(0, Int(center - width / 4)), mhi = min(n, Int(center + width / 4) + 1)
+        guard mhi > mlo else { return nil }
+        let bars = activity[mlo..<mhi].sorted()[(mhi - mlo) / 2]
+        guard bars > 2 * still else { return nil }
+        let threshold = still + 0.25 * (bars - still)
+        var runs: [Range<Int>] = []
+        var open: Int?
+        for k in 0...n {
+            if k < n, activity[k] >= threshold {
+                if open == nil { open = k }
+            } else if let o = open {
+                runs.append(o..<k)
+                open = nil
+            }
+        }
+        let c = min(max(Int(center), 0), n - 1)
+        var best: (Int, Int)?
+        for l in runs.indices where runs[l].lowerBound <= c {
+            let before = runs[l].lowerBound - (l > 0 ? runs[l - 1].upperBound : 0)
+            var inside = 0
+            for r in l..<runs.count {
+                if r > l { inside = max(inside, runs[r].lowerBound - runs[r - 1].upperBound) }
+                guard runs[r].upperBound > c else { continue }
+                let after = (r + 1 < runs.count ? runs[r + 1].lowerBound : n) - runs[r].upperBound
+                // The moving mean reaches half a module beyond the outer bars' edges.
+                let start = runs[l].lowerBound + h, end = runs[r].upperBound - 1 - h
+                let length = Double(end - start)
+                let still = 2.5 * length / 95
+                // A still stretch inside as long as a quiet zone's is no symbol's (type, a picture).
+                guard end - start >= 60, length >= 0.5 * width, length <= 1.2 * width,
+                      Double(min(before, after)) >= still, Double(inside) < still else { continue }
+                if best == nil || end - start < best!.1 - best!.0 { best = (start, end) }
+            }
+        }
+        return best.map { (Double($0.0), Double($0.1)) }
     }
 
     /// Starting levels: the light level of the quiet zones, and a contrast such that the symbol's

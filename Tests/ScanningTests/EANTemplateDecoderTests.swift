@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+import Foundation
 import Testing
 import Imaging
 import TestSupport
@@ -102,6 +103,47 @@ extension Double {
         #expect(farther.count == 1)
         let nearest = try #require(farther.first)
         #expect(abs(nearest.0 - start) <= 2 * module && abs(nearest.1 - end) <= 2 * module, "\(nearest) for \(start)...\(end)")
+    }
+
+    /// A label whose quiet zones are 7 modules (GS1's least, right of an EAN-13), on a darker
+    /// cover, defocused by a module and then sharpened by the camera, in a region 1.5 times as
+    /// wide as the symbol: halos stand beside the outer bars and the label's edges. The stretch
+    /// where the profile changes ends within a module and a half of the symbol's ends, without
+    /// the label's edges 7 modules beyond them, and the symbol is read from it. Paper over the
+    /// symbol's middle, a label's edge alone, or paper alone give no stretch.
+    @Test func theEndsAreWhereTheProfileChangesBetweenStillStretches() throws {
+        let module = 2.0, digits = "9781728589183"
+        let image = Self.blurred(digits, module: module, radius: 1.0 * module, seed: 11)
+        var samples = Self.profile(image)
+        let start = 40 + 12 * module, end = start + 95 * module
+        for i in samples.indices where Double(i) < start - 7 * module || Double(i) > end + 7 * module { samples[i] = 110 }
+        // The camera's unsharp mask: the profile plus 0.9 of its difference from a Gaussian of
+        // 1.8 pixels (a linear filter, so a line across the bars is sharpened as the image is).
+        let sigma = 1.8, reach = 6
+        let kernel = (-reach...reach).map { (k: Int) -> Double in Foundation.exp(-Double(k * k) / (2 * sigma * sigma)) }
+        let total = kernel.reduce(0, +)
+        let smooth = samples.indices.map { (i: Int) -> Double in
+            var sum = 0.0
+            for k in -reach...reach { sum += kernel[k + reach] * samples[min(max(i + k, 0), samples.count - 1)] }
+            return sum / total
+        }
+        samples = zip(samples, smooth).map { min(255, max(0, $0 + 0.9 * ($0 - $1))) }
+        let around = ((start + end) / 2, 1.5 * 95 * module)
+        let ends = try #require(EANTemplateDecoder.activeStretch(samples, center: around.0, width: around.1))
+        #expect(abs(ends.0 - start) <= 1.5 * module && abs(ends.1 - end) <= 1.5 * module, "\(ends) for \(start)...\(end)")
+        let reading = try #require(EANTemplateDecoder.decode(samples, start: ends.0, end: ends.1, known: nil,
+                                                             within: around, maximumError: .infinity).first)
+        #expect(reading.digits.map(String.init).joined() == digits)
+        // A still stretch as long as a quiet zone inside (paper over the middle 6 modules, as
+        // between two words of type) leaves no stretch a symbol's width.
+        var parted = samples
+        for i in parted.indices where abs(Double(i) - (start + end) / 2) < 3 * module { parted[i] = 200 }
+        #expect(EANTemplateDecoder.activeStretch(parted, center: around.0, width: around.1) == nil)
+        // A label's edge alone (paper, then cover) and paper alone give no stretch.
+        let step = samples.indices.map { Double($0) < around.0 ? 200.0 : 110.0 }
+        #expect(EANTemplateDecoder.activeStretch(step, center: around.0, width: around.1) == nil)
+        #expect(EANTemplateDecoder.activeStretch([Double](repeating: 200, count: samples.count),
+                                                 center: around.0, width: around.1) == nil)
     }
 
     /// The search settled in another code's valley (a geometry a module off, a blur a module
