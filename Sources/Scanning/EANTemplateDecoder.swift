@@ -910,17 +910,21 @@ enum EANTemplateDecoder {
     /// are edges from the first guard bar to the last, the quiet zones beyond them are still
     /// (GS1 General Specifications, EAN-13: at least 11 modules left and 7 right of it),
     /// and a label's edge beyond a quiet zone is one step. Neither lightness nor flatness is
-    /// judged against the paper's level, so a halo of the camera's sharpening or a label's edge
-    /// near the bars does not move the ends, where it moves ``quietZones(_:center:width:)``'s.
+    /// judged against the paper's level, so a halo of the camera's sharpening or a faint grey
+    /// label does not make a light stretch inside the symbol look like a quiet zone, as it can
+    /// for ``quietZones(_:center:width:)``. The ends lie outwards of the outer bars' edges by
+    /// the blur's spread and any halo; the search from the guess reaches two modules either way.
     ///
-    /// The activity is the mean absolute slope over half a module (the module guessed from
-    /// `width`, 95 modules); the profile is active where it is over a quarter of the way from
-    /// the still level (its lower quartile: paper and cover) to the bars' (its median over the
-    /// middle half of the region). Of the active stretches' outer edges around `center`, the
-    /// nearest pair with a still stretch of 2.5 modules (the pair's own module) or more outside
-    /// each, and none as long between them, is taken: a quiet zone of 7 modules, less the spread
-    /// of a blur of a module each side, stays longer; a space inside a symbol (4 modules at
-    /// most), blurred, does not.
+    /// The activity is the mean absolute slope over a window of about a module (half a module
+    /// each side, the module guessed from `width`, 95 modules); the profile is active where it
+    /// is over a quarter of the way from the still level (its lower quartile: paper and cover)
+    /// to the bars' (its median over the middle half of the region). Of the active stretches'
+    /// outer edges around `center`, the shortest pair with a still stretch of 2.5 modules (the
+    /// pair's own module) or more outside each, and none as long between them, is taken. A quiet
+    /// zone of 7 modules, less the spread of a blur of up to about 1.75 modules each side, stays
+    /// longer than that; a bar or space inside a symbol (4 modules at most) blurred by a quarter
+    /// of a module or more does not. Outside that range of blur the guess is one search more,
+    /// among the others.
     ///
     /// - Parameters:
     ///   - samples: the profile across the bars (grey levels).
@@ -929,8 +933,9 @@ enum EANTemplateDecoder {
     ///   the region's width qualifies, or nothing changes more than twice as much as the paper.
     static func activeStretch(_ samples: [Double], center: Double, width: Double) -> (Double, Double)? {
         let n = samples.count
+        guard center.isFinite, width.isFinite, n > 20 else { return nil }
         let module = width / 95
-        guard module >= 0.5, n > 20 else { return nil }
+        guard module >= 0.5 else { return nil }
         let h = max(1, Int((module / 2).rounded()))
         var prefix = [Double](repeating: 0, count: n + 1)
         for k in 0..<n {
@@ -942,7 +947,8 @@ enum EANTemplateDecoder {
             return (prefix[hi] - prefix[lo]) / Double(hi - lo)
         }
         let still = activity.sorted()[n / 4]
-        let mlo = max(0, Int(center - width / 4)), mhi = min(n, Int(center + width / 4) + 1)
+        let mlo = max(0, Int(max(-1, min(Double(n), center - width / 4))))
+        let mhi = min(n, Int(max(-1, min(Double(n), center + width / 4))) + 1)
         guard mhi > mlo else { return nil }
         let bars = activity[mlo..<mhi].sorted()[(mhi - mlo) / 2]
         guard bars > 2 * still else { return nil }
@@ -957,22 +963,25 @@ enum EANTemplateDecoder {
                 open = nil
             }
         }
-        let c = min(max(Int(center), 0), n - 1)
+        let c = Int(max(0, min(Double(n - 1), center)))
+        let longest = 1.2 * width
         var best: (Int, Int)?
-        for l in runs.indices where runs[l].lowerBound <= c {
+        for l in runs.indices where runs[l].lowerBound <= c && Double(c - runs[l].lowerBound - 2 * h) <= longest {
             let before = runs[l].lowerBound - (l > 0 ? runs[l - 1].upperBound : 0)
             var inside = 0
             for r in l..<runs.count {
                 if r > l { inside = max(inside, runs[r].lowerBound - runs[r - 1].upperBound) }
-                guard runs[r].upperBound > c else { continue }
-                let after = (r + 1 < runs.count ? runs[r + 1].lowerBound : n) - runs[r].upperBound
                 // The moving mean reaches half a module beyond the outer bars' edges.
                 let start = runs[l].lowerBound + h, end = runs[r].upperBound - 1 - h
                 let length = Double(end - start)
-                let still = 2.5 * length / 95
+                // Longer pairs only grow, and hold this still stretch or a longer one.
+                if length > longest || Double(inside) >= 2.5 * longest / 95 { break }
+                guard runs[r].upperBound > c else { continue }
+                let after = (r + 1 < runs.count ? runs[r + 1].lowerBound : n) - runs[r].upperBound
+                let needed = 2.5 * length / 95
                 // A still stretch inside as long as a quiet zone's is no symbol's (type, a picture).
-                guard end - start >= 60, length >= 0.5 * width, length <= 1.2 * width,
-                      Double(min(before, after)) >= still, Double(inside) < still else { continue }
+                guard end - start >= 60, length >= 0.5 * width,
+                      Double(min(before, after)) >= needed, Double(inside) < needed else { continue }
                 if best == nil || end - start < best!.1 - best!.0 { best = (start, end) }
             }
         }

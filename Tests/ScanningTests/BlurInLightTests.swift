@@ -105,12 +105,10 @@ import TestSupport
         }
     }
 
-    /// A region that takes in the digits under the bars. Its ends guessed from the light or flat
-    /// stretches that would be its quiet zones, the mean of all its lines fits no symbol (its
-    /// middle lines read the code on their own); from the stretch where the profile changes
-    /// (``EANTemplateDecoder/activeStretch(_:center:width:)``) the mean of all its lines reads
-    /// it in either light with twice the margin asked, each third of the lines agreeing,
-    /// so the middle lines are not needed.
+    /// A region that takes in the digits under the bars: with the ends guessed from where the
+    /// profile changes (``EANTemplateDecoder/activeStretch(_:center:width:)``), the mean of all
+    /// its lines reads the code in either light with twice the margin asked, each third of the
+    /// lines agreeing, and the middle lines are not asked for.
     @Test func aRegionThatReachesPastTheBarsIsReadFromWhereTheBarsChange() throws {
         let path = "\(Self.folder)/disk-r1.5-digits-in-region.jpg"
         let image = try ImageLoader.load(path: path).image
@@ -325,7 +323,8 @@ import TestSupport
     /// outer lines across the region cross the bars at one end of the symbol and the label and
     /// the background beyond them at the other. No mean of plain lines (all of them, the middle
     /// half, either end's half) fits a symbol with the margin asked; the lines registered to
-    /// the bars do in light, confirmed by the lines on one side of those they were registered to.
+    /// the bars do in either light, confirmed by the lines on one side of those they were
+    /// registered to.
     @Test func aShearedLabelIsReadFromLinesRegisteredToItsBars() throws {
         let path = "\(Self.folder)/disk-sheared-label.jpg"
         let image = try ImageLoader.load(path: path).image
@@ -348,12 +347,12 @@ import TestSupport
         #expect(report.codes.map(\.misreadOf) == [nil, "9787831158216"])
     }
 
-    /// A label in perspective, its print contrast 0.57 on a grey cover, defocused by a module:
-    /// walking out from the region's centre, the light stretch and the flat one taken for its
-    /// left quiet zone lie inside the symbol, and the longest dark stretch is the cover's. The
+    /// A label in perspective, its print contrast 0.57 on a grey cover, defocused by a module.
+    /// On this photo the light stretch and the flat one that the other guesses take for its left
+    /// quiet zone lie inside the symbol, and the longest dark stretch is the cover's; the
     /// stretch where the profile changes between two still ones
-    /// (``EANTemplateDecoder/activeStretch(_:center:width:)``) holds the symbol, and the fit
-    /// reads it from there.
+    /// (``EANTemplateDecoder/activeStretch(_:center:width:)``) holds the symbol. Nothing reads
+    /// it at `fast`; the fit reads it at `normal` and `thorough`.
     @Test func aLabelWhoseQuietZonesAreMisjudgedIsReadFromWhereItsBarsChange() throws {
         let path = "\(Self.folder)/disk-quiet-zones-unseen.jpg"
         try BlurInLightTests.expectReadBeyondFast(path, as: "9789772661282", by: .symbolFit)

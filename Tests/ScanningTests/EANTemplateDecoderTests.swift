@@ -105,9 +105,10 @@ extension Double {
         #expect(abs(nearest.0 - start) <= 2 * module && abs(nearest.1 - end) <= 2 * module, "\(nearest) for \(start)...\(end)")
     }
 
-    /// A label whose quiet zones are 7 modules (GS1's least, right of an EAN-13), on a darker
-    /// cover, defocused by a module and then sharpened by the camera, in a region 1.5 times as
-    /// wide as the symbol: halos stand beside the outer bars and the label's edges. The stretch
+    /// A symbol defocused by a module, with 7 modules of paper either side (GS1's least, right
+    /// of an EAN-13) and a darker cover beyond (its edge sharp), then sharpened by the camera, in
+    /// a region 1.5 times as wide as the symbol: halos stand beside the outer bars and the
+    /// label's edges. The stretch
     /// where the profile changes ends within a module and a half of the symbol's ends, without
     /// the label's edges 7 modules beyond them, and the symbol is read from it. Paper over the
     /// symbol's middle, a label's edge alone, or paper alone give no stretch.
@@ -144,6 +145,18 @@ extension Double {
         #expect(EANTemplateDecoder.activeStretch(step, center: around.0, width: around.1) == nil)
         #expect(EANTemplateDecoder.activeStretch([Double](repeating: 200, count: samples.count),
                                                  center: around.0, width: around.1) == nil)
+    }
+
+    /// A sharp symbol of 3-pixel modules: the wide spaces and bars inside it are still for a
+    /// few samples, so its activity is many stretches; the stretch taken is the one with quiet
+    /// zones outside it, the whole symbol, not the shortest run of bars a symbol's width.
+    @Test func aSharpSymbolsStillSpacesAreNotTakenForItsQuietZones() throws {
+        let module = 3.0, digits = "9780306406157"
+        let samples = Self.profile(Self.blurred(digits, module: module, radius: 0.2 * module, seed: 2))
+        let start = 40 + 12 * module, end = start + 95 * module
+        let ends = try #require(EANTemplateDecoder.activeStretch(samples, center: (start + end) / 2,
+                                                                 width: 1.5 * 95 * module))
+        #expect(abs(ends.0 - start) <= module && abs(ends.1 - end) <= module, "\(ends) for \(start)...\(end)")
     }
 
     /// The search settled in another code's valley (a geometry a module off, a blur a module
