@@ -87,6 +87,7 @@ final class SpareTimeRecovery {
         let policy = {
             var policy = DecodingPolicy(effort: .normal, accepting: prefixes)
             policy.registersBars = false
+            policy.guessesActiveStretch = false
             return policy
         }()
         let shared = Shared()

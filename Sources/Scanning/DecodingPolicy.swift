@@ -124,6 +124,13 @@ public struct DecodingPolicy: Sendable, Equatable {
     /// come fewer frames apart, while the next frames show the book from another angle anyway.
     public var registersBars = true
 
+    /// Whether the structure fit also guesses the symbol's ends where its profile stops changing
+    /// (``EANTemplateDecoder/activeStretch(_:center:width:)``), besides the quiet zones' light and
+    /// flatness, the dark extent and the region. Default `true`. The camera's spare-time recovery
+    /// turns it off: with it, a hand-held book's sequence was sometimes read seconds late, the
+    /// frames' readings slow to agree.
+    public var guessesActiveStretch = true
+
     /// The defaults, with the knobs of the command line.
     public init(effort: Effort = .normal, confirmations: Int = 2, accepting prefixes: ISBNPrefixes = .only978) {
         self.effort = effort

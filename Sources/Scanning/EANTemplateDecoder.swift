@@ -560,8 +560,9 @@ enum EANTemplateDecoder {
     ///     not refined: no symbol there.
     ///   - around: where the symbol is thought to be along the profile (its centre and width in
     ///     samples, e.g. the barcode-like region's), or `nil` to take the longest dark stretch.
+    ///   - activeStretch: whether ``activeStretch(_:center:width:)`` is one of the guesses.
     static func decode(_ samples: [Double], from known: Geometry? = nil, around: (center: Double, width: Double)? = nil,
-                       maximumError: Double = .infinity) -> Reading? {
+                       maximumError: Double = .infinity, activeStretch guessesActive: Bool = true) -> Reading? {
         guard samples.count >= 120 else { return nil }
         if let known { return decode(samples, start: known.position(0), end: known.position(95), known: known, maximumError: maximumError).first }
         // Where the symbol lies is guessed five ways, each of which a blur can mislead: the inner
@@ -576,7 +577,9 @@ enum EANTemplateDecoder {
         if let e = extent(samples) { guesses.append(e) }
         if let around, let q = flatZones(samples, center: around.center, width: around.width) { guesses.append(q) }
         if let around { guesses.append((around.center - around.width / 2, around.center + around.width / 2)) }
-        if let around, let a = activeStretch(samples, center: around.center, width: around.width) { guesses.append(a) }
+        if guessesActive, let around, let a = activeStretch(samples, center: around.center, width: around.width) {
+            guesses.append(a)
+        }
         var best: Reading?
         var others: [[UInt8]] = []
         var tried: [(Double, Double)] = []
@@ -1038,10 +1041,12 @@ extension EANTemplateDecoder {
     /// of the lines is read instead (band 0) with its two halves (bands 1 and 2), if `middle`;
     /// failing that, the first half of the lines or the last, on the same terms. Last, if
     /// `registers` (whatever `middle`), the lines registered to the bars (``BarRegistration``),
-    /// with those on either side of the reference's (``BarRegistration/sides``).
+    /// with those on either side of the reference's (``BarRegistration/sides``). `activeStretch`:
+    /// whether the symbol's ends are also guessed where the profile changes
+    /// (``activeStretch(_:center:width:)``).
     static func readings(in image: LuminanceImage, around candidate: Candidate, margin: Double, error: Double,
                          light: Light = .pixelValues, middle readsMiddle: Bool = true,
-                         registers: Bool = true) -> [(Reading, band: Int)] {
+                         registers: Bool = true, activeStretch guessesActive: Bool = true) -> [(Reading, band: Int)] {
         let rect = candidate.rect
         let radians = candidate.angle * .pi / 180
         let (dx, dy) = (cos(radians), sin(radians))
@@ -1074,7 +1079,7 @@ extension EANTemplateDecoder {
         func checked(_ reading: Reading?, of profile: [Double]) -> Reading? {
             reading.map { good($0) ? checkingRivals($0, of: profile, within: scaled) : $0 }
         }
-        let whole = checked(decode(all, around: scaled, maximumError: 4 * error), of: all)
+        let whole = checked(decode(all, around: scaled, maximumError: 4 * error, activeStretch: guessesActive), of: all)
         if let whole, good(whole) {
             var out: [(Reading, band: Int)] = [(whole, 0)]
             for (k, band) in [lines[0..<8], lines[8..<16], lines[16..<24]].enumerated() {
@@ -1096,7 +1101,7 @@ extension EANTemplateDecoder {
             let outside = [0, 6, 12, 18].filter { $0 < first || $0 >= first + 12 }.map { mean(lines[$0..<($0 + 6)]) }
             let unlike = min(correlation(outside[0], band), correlation(outside[1], band))
             guard 1 - unlike > 2 * (1 - correlation(halves[0], halves[1])) + Self.outerUnlikeness,
-                  let read = checked(decode(band, around: scaled, maximumError: 4 * error), of: band), good(read)
+                  let read = checked(decode(band, around: scaled, maximumError: 4 * error, activeStretch: guessesActive), of: band), good(read)
             else { continue }
             var out: [(Reading, band: Int)] = [(read, 0)]
             for (k, half) in halves.enumerated() {
@@ -1112,7 +1117,7 @@ extension EANTemplateDecoder {
         let span = Int(half - extent / 2)..<Int((half + extent / 2).rounded(.up))
         if registers, let registered = BarRegistration(lines, span: span, spacing: 0.6 * along / 23) {
             let band = registered.mean(merge: merge)
-            if let read = checked(decode(band, around: scaled, maximumError: 4 * error), of: band), good(read) {
+            if let read = checked(decode(band, around: scaled, maximumError: 4 * error, activeStretch: guessesActive), of: band), good(read) {
                 var out: [(Reading, band: Int)] = [(read, 0)]
                 for (k, side) in registered.sides.enumerated() where registered.lines.filter(side).count >= 3 {
                     if let r = decode(registered.mean(merge: merge, of: side), from: read.geometry) { out.append((r, k + 1)) }

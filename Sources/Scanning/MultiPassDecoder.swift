@@ -725,7 +725,8 @@ public final class MultiPassDecoder {
         for light in [EANTemplateDecoder.Light.pixelValues, .linear] {
             let results = EANTemplateDecoder.readings(in: image, around: candidate, margin: templateMargin,
                                                       error: templateError, light: light, middle: middle,
-                                                      registers: policy.registersBars)
+                                                      registers: policy.registersBars,
+                                                      activeStretch: policy.guessesActiveStretch)
             guard let whole = results.first(where: { $0.band == 0 })?.0,
                   whole.margin >= templateMargin, whole.error <= templateError else { continue }
             let agreeing = results.filter { $0.band != 0 && $0.0.digits == whole.digits && $0.0.margin >= templateMargin }

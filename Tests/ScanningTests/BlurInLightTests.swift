@@ -352,9 +352,17 @@ import TestSupport
     /// quiet zone lie inside the symbol, and the longest dark stretch is the cover's; the
     /// stretch where the profile changes between two still ones
     /// (``EANTemplateDecoder/activeStretch(_:center:width:)``) holds the symbol. Nothing reads
-    /// it at `fast`; the fit reads it at `normal` and `thorough`.
+    /// it at `fast`; the fit reads it at `normal` and `thorough`, and without that guess
+    /// (``DecodingPolicy/guessesActiveStretch``) reads nothing.
     @Test func aLabelWhoseQuietZonesAreMisjudgedIsReadFromWhereItsBarsChange() throws {
         let path = "\(Self.folder)/disk-quiet-zones-unseen.jpg"
         try BlurInLightTests.expectReadBeyondFast(path, as: "9789772661282", by: .symbolFit)
+        // The policy without that guess (the camera's spare-time recovery) reads nothing there.
+        let image = try ImageLoader.load(path: path).image
+        let region = try BlurInLightTests.region(image)
+        var withoutIt = DecodingPolicy()
+        withoutIt.guessesActiveStretch = false
+        #expect(MultiPassDecoder.templateSymbols(image, around: region, policy: withoutIt).isEmpty)
+        #expect(MultiPassDecoder.templateSymbols(image, around: region).map(\.data) == ["9789772661282"])
     }
 }
