@@ -1079,7 +1079,11 @@ extension EANTemplateDecoder {
         func checked(_ reading: Reading?, of profile: [Double]) -> Reading? {
             reading.map { good($0) ? checkingRivals($0, of: profile, within: scaled) : $0 }
         }
-        let whole = checked(decode(all, around: scaled, maximumError: 4 * error, activeStretch: guessesActive), of: all)
+        // The search of `profile` for the symbol from every guess of its ends.
+        func searched(_ profile: [Double]) -> Reading? {
+            checked(decode(profile, around: scaled, maximumError: 4 * error, activeStretch: guessesActive), of: profile)
+        }
+        let whole = searched(all)
         if let whole, good(whole) {
             var out: [(Reading, band: Int)] = [(whole, 0)]
             for (k, band) in [lines[0..<8], lines[8..<16], lines[16..<24]].enumerated() {
@@ -1101,7 +1105,7 @@ extension EANTemplateDecoder {
             let outside = [0, 6, 12, 18].filter { $0 < first || $0 >= first + 12 }.map { mean(lines[$0..<($0 + 6)]) }
             let unlike = min(correlation(outside[0], band), correlation(outside[1], band))
             guard 1 - unlike > 2 * (1 - correlation(halves[0], halves[1])) + Self.outerUnlikeness,
-                  let read = checked(decode(band, around: scaled, maximumError: 4 * error, activeStretch: guessesActive), of: band), good(read)
+                  let read = searched(band), good(read)
             else { continue }
             var out: [(Reading, band: Int)] = [(read, 0)]
             for (k, half) in halves.enumerated() {
@@ -1117,7 +1121,7 @@ extension EANTemplateDecoder {
         let span = Int(half - extent / 2)..<Int((half + extent / 2).rounded(.up))
         if registers, let registered = BarRegistration(lines, span: span, spacing: 0.6 * along / 23) {
             let band = registered.mean(merge: merge)
-            if let read = checked(decode(band, around: scaled, maximumError: 4 * error, activeStretch: guessesActive), of: band), good(read) {
+            if let read = searched(band), good(read) {
                 var out: [(Reading, band: Int)] = [(read, 0)]
                 for (k, side) in registered.sides.enumerated() where registered.lines.filter(side).count >= 3 {
                     if let r = decode(registered.mean(merge: merge, of: side), from: read.geometry) { out.append((r, k + 1)) }
