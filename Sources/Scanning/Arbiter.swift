@@ -241,10 +241,18 @@ public enum Arbiter {
 
     /// Groups main symbols (not add-ons) by place and tallies their evidence. Codes that only
     /// the fit read (a contradicting re-decode) enter as readings of their own, pass `"fit"`.
+    ///
+    /// A reading joins one place: of the places holding a reading it overlaps, the one whose
+    /// reading shares the most pixels with it. Places are never joined to each other, so that
+    /// neighbouring books, each overlapping a stray reading between them, stay two places (a
+    /// chain of overlaps would make the whole photo one barcode). The largest readings come
+    /// first (a scan of every line covers the whole symbol, a sparse pass a band of it), so that
+    /// the readings of one symbol gather around the reading that covers it; the order does not
+    /// depend on the order of the passes.
     static func places(_ symbols: [Symbol]) -> [Place] {
-        var places: [Place] = []
+        var readings: [Symbol] = []
         for symbol in symbols where !symbol.symbology.isAddOn {
-            var readings = [symbol]
+            readings.append(symbol)
             if case .contradicted(let digits, let lines)? = symbol.verification {
                 var fitted = symbol
                 fitted.data = digits
@@ -255,16 +263,19 @@ public enum Arbiter {
                 fitted.verification = .confirmed(lines: lines)
                 readings.append(fitted)
             }
-            // A reading joins every place it overlaps, and joins them into one: readings linked
-            // through a chain of overlaps are one place.
-            for reading in readings {
-                let touching = places.indices.filter { index in
-                    places[index].readings.contains { $0.symbology == reading.symbology && $0.overlaps(reading) }
+        }
+        func area(_ s: Symbol) -> Int { s.box.width * s.box.height }
+        let order = readings.indices.sorted { (area(readings[$1]), $0) < (area(readings[$0]), $1) }
+        var places: [Place] = []
+        for reading in order.map({ readings[$0] }) {
+            var best: (index: Int, common: Int)?
+            for (index, place) in places.enumerated() {
+                for other in place.readings where other.symbology == reading.symbology && other.overlaps(reading) {
+                    let common = other.box.commonArea(reading.box)
+                    if common > best?.common ?? -1 { best = (index, common) }
                 }
-                guard let first = touching.first else { places.append(Place(readings: [reading])); continue }
-                for index in touching.dropFirst().reversed() { places[first].readings += places.remove(at: index).readings }
-                places[first].readings.append(reading)
             }
+            if let best { places[best.index].readings.append(reading) } else { places.append(Place(readings: [reading])) }
         }
         for index in places.indices {
             // Per code and measurement: the strongest weight and the most scan lines of one reading.
@@ -352,6 +363,38 @@ public enum Arbiter {
             if !place.isConfirmed(winner.data) && !undisputed { allGenuine = false }
         }
         return anyISBN || allGenuine
+    }
+
+    /// The boxes (pixels of the image read) of the places of `symbols` that are settled on their
+    /// own: a winner with at least `minimumEvidence` of support that may be judged, which is an
+    /// accepted ISBN, was confirmed by the fit, or was read with ``undisputedEvidence`` and no
+    /// rival. A barcode-like region that such a box covers needs no more search; one that none
+    /// covers is another book's place, whatever was settled elsewhere in the picture.
+    static func settledBoxes(_ symbols: [Symbol], minimumEvidence: Int, accepting prefixes: ISBNPrefixes = .only978) -> [PixelRect] {
+        places(symbols).compactMap { place in
+            guard let winner = place.winner, place.support[winner.data] ?? 0 >= minimumEvidence,
+                  place.isTrusted(winner.data) else { return nil }
+            let undisputed = place.evidence.count == 1 && place.support[winner.data] ?? 0 >= undisputedEvidence
+            guard ISBN.judge(ean: winner.data, accepting: prefixes).isbn != nil || place.isConfirmed(winner.data) || undisputed
+            else { return nil }
+            let boxes = place.readings.compactMap(\.place)
+            return boxes.dropFirst().reduce(boxes.first) { $0?.union($1) }
+        }
+    }
+
+    /// The regions of `regions` that no settled place of `symbols` covers (``settledBoxes(_:minimumEvidence:accepting:)``):
+    /// a box covers a region when they share half or more of the smaller of the two (a symbol's
+    /// box lies within the map's coarser region around it).
+    static func unsettled(_ regions: [Candidate], by symbols: [Symbol], minimumEvidence: Int,
+                          accepting prefixes: ISBNPrefixes = .only978) -> [Candidate] {
+        guard !regions.isEmpty else { return [] }
+        let settled = settledBoxes(symbols, minimumEvidence: minimumEvidence, accepting: prefixes)
+        return regions.filter { region in
+            !settled.contains { box in
+                let smaller = min(box.width * box.height, region.rect.width * region.rect.height)
+                return box.commonArea(region.rect) * 2 >= smaller
+            }
+        }
     }
 
     /// Why `winner` outweighs `rival` at `place`, for the reason a misread is refused: three

@@ -61,6 +61,13 @@ public struct DecodingPolicy: Sendable, Equatable {
     /// first look's sparse lines; a negative count counts as 0).
     public var maximumAreas = 4
 
+    /// The barcode-like regions that no code read covers (other books of the picture: ``Arbiter``
+    /// judges each place on its own) searched once some code is read and settled, the most
+    /// barcode-like first. Default 32: a photo of a box of books laid out on a table holds up to
+    /// about twenty, and each region costs a scan of its area only until it is settled
+    /// (a negative count counts as 0).
+    public var maximumPlaces = 32
+
     /// Lines of the first look's sparse scans: every n-th row and column of the region, n being
     /// its shorter side (pixels of the image looked at: half size when halved) divided by this;
     /// no sparse scan when n would be 1. Default 100: a barcode a tenth of the region tall is still

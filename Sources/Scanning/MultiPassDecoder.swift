@@ -139,7 +139,9 @@ public final class MultiPassDecoder {
         guard CandidateMap.canMap(rect) else { return Look(symbols: found(scanner.scan(image, pixels: rect, pass: name, density: 1))) }
         let candidates = CandidateMap.find(in: image, within: rect)
         for (area, _) in Self.areas(candidates, within: rect, maximum: policy.maximumAreas, margin: policy.areaMargin) {
-            if let symbols = found(scanner.scan(image, pixels: area, pass: name, density: 1)) { return Look(symbols: symbols) }
+            if let symbols = found(scanner.scan(image, pixels: area, pass: name, density: 1)) {
+                return Look(symbols: symbols, candidates: candidates.map { $0.scaled(by: scale) })
+            }
         }
         return Look(candidates: candidates.map { $0.scaled(by: scale) })
     }
@@ -259,6 +261,10 @@ public final class MultiPassDecoder {
         var areas: [(rect: PixelRect, looksLike: Candidate?)] = []
         /// The areas are around barcode-like regions (not the whole region).
         var focused = false
+        /// The areas are around the barcode-like regions that no code read and settled covers
+        /// (other books' places, ``Arbiter/unsettled(_:by:minimumEvidence:accepting:)``), the
+        /// regions still unread in ``looked``.
+        var otherPlaces = false
         /// Barcode-like regions looked at where nothing was read (for ``ScanReport/candidates``).
         var looked: [Candidate] = []
         /// What the recovery passes read (judged with the policy's ``DecodingPolicy/confirmations``).
@@ -344,10 +350,28 @@ public final class MultiPassDecoder {
             search.readings += first.symbols ?? []
             search.remeasureReduced()
             search.candidates = search.candidates ?? first.candidates
-            if Arbiter.isConfirmed(search.readings) { return search.judged(search.readings, accepting: accepting) }
+            // What the first look confirmed ends the search only where nothing else in the picture
+            // looks like a barcode: the map (next) says where other books may be.
+            if Arbiter.isConfirmed(search.readings), !CandidateMap.canMap(search.rect) {
+                return search.judged(search.readings, accepting: accepting)
+            }
         case .map:
-            if Arbiter.isConfirmed(search.readings) { return search.judged(search.readings, accepting: accepting) }
-            if search.candidates == nil, search.nothingRead, CandidateMap.canMap(search.rect) { search.candidates = map(&search) }
+            if search.candidates == nil, CandidateMap.canMap(search.rect) { search.candidates = map(&search) }
+            // Codes read and settled: the barcode-like regions that none of them covers are other
+            // books' places, searched on their own; none left, and the search ends.
+            if !search.nothingRead {
+                let others = Array(Arbiter.unsettled(search.candidates ?? [], by: search.readings, minimumEvidence: 1,
+                                                     accepting: accepting).prefix(max(0, policy.maximumPlaces)))
+                if others.isEmpty {
+                    if Arbiter.isConfirmed(search.readings) { return search.judged(search.readings, accepting: accepting) }
+                } else if Arbiter.isSettled(search.readings, minimumEvidence: 1, accepting: accepting) {
+                    search.looked = others
+                    search.areas = Self.areas(others, within: search.rect, maximum: policy.maximumPlaces, margin: policy.areaMargin)
+                    search.focused = true
+                    search.otherPlaces = true
+                    return nil
+                }
+            }
             // Nothing barcode-like after a first look that scanned lines across the whole region
             // (every line of a half-size copy, or every n-th row and column): no scan of every line
             // at full size, no recovery and no fit; only the coarse fit may still find something.
@@ -373,10 +397,15 @@ public final class MultiPassDecoder {
             for (area, _) in search.areas {
                 let read = withKnownMeasurements(scanner.scan(search.image, pixels: area, pass: .full, density: 1))
                 search.readings += Self.verified(read, in: search.image)
-                if Arbiter.isConfirmed(search.readings) { break }
+                // Around other books' places, every place is scanned: what one settles says nothing of the next.
+                if !search.otherPlaces, Arbiter.isConfirmed(search.readings) { break }
             }
-            if !search.nothingRead { search.looked = [] }
-            if Arbiter.isConfirmed(search.readings) {
+            if search.otherPlaces {
+                search.looked = Arbiter.unsettled(search.looked, by: search.readings, minimumEvidence: 1, accepting: accepting)
+            } else if !search.nothingRead {
+                search.looked = []
+            }
+            if Arbiter.isConfirmed(search.readings), search.looked.isEmpty || !search.otherPlaces {
                 return search.judged(search.readings, candidates: search.looked, accepting: accepting)
             }
             // Nothing read and nothing barcode-like (a region small enough that its first look
@@ -391,6 +420,7 @@ public final class MultiPassDecoder {
             // refused misread of it).
             search.settledByFirstPasses = Arbiter.isSettled(search.readings, minimumEvidence: 1, accepting: accepting)
                 && !search.readings.contains { if case .contradicted? = $0.verification { true } else { false } }
+                && !(search.otherPlaces && !search.looked.isEmpty)
         case .recovery:
             guard !search.settledByFirstPasses, !search.nothingBarcodeLike else { return nil }
             // After the fit, what it settled needs no passes.
@@ -417,6 +447,13 @@ public final class MultiPassDecoder {
                 || Arbiter.hasUnmeasuredProductCode(search.all) {
                 let before = search.all
                 search.found += fit(&search, middle: before.isEmpty) { Arbiter.isSettled(before + $0, minimumEvidence: confirmations, accepting: accepting) }
+            }
+            // Other books' places still unread: each is fitted on its own, until it is settled.
+            if search.otherPlaces {
+                let open = Arbiter.unsettled(search.looked, by: search.all, minimumEvidence: confirmations, accepting: accepting)
+                for region in open.prefix(max(0, policy.maximumPlaces)) where region.isStrong {
+                    search.found += Self.templateSymbols(search.image, around: region, policy: policy, middle: false)
+                }
             }
         }
         return nil
@@ -555,7 +592,7 @@ public final class MultiPassDecoder {
             // that scan at `normal`.
             let sparse = search.halved != nil
                 || (search.firstLookRan && policy.firstLookStep(width: rect.width, height: rect.height) > 1)
-            guard found.isEmpty, effort != .fast, sparse, rect.width * rect.height <= policy.fullLookUpToPixels
+            guard found.isEmpty, effort != .fast, sparse, search.nothingRead, rect.width * rect.height <= policy.fullLookUpToPixels
             else { return found }
         }
         return CandidateMap.find(in: search.image, within: rect)
@@ -628,7 +665,14 @@ public final class MultiPassDecoder {
         // A later stage of every line is for what the stages before left unsettled.
         if stage.everyLine, Arbiter.isSettled(search.all, minimumEvidence: confirmations, accepting: policy.accepting) { return }
         for (k, (area, candidate)) in search.areas.enumerated() {
-            if k > 0, Arbiter.isSettled(search.all, minimumEvidence: confirmations, accepting: policy.accepting),
+            if search.otherPlaces {
+                // Another book's place: searched until a code settled there covers its region. Only
+                // a region that looks strongly like a barcode gets the passes beside codes read: the
+                // full scan has looked at each, and text and textures are most of the rest.
+                guard let candidate, candidate.isStrong,
+                      !Arbiter.unsettled([candidate], by: search.all, minimumEvidence: confirmations,
+                                         accepting: policy.accepting).isEmpty else { continue }
+            } else if k > 0, Arbiter.isSettled(search.all, minimumEvidence: confirmations, accepting: policy.accepting),
                !(candidate?.isStrong ?? false) {
                 continue
             }
@@ -773,8 +817,9 @@ public final class MultiPassDecoder {
     /// ``DecodingPolicy/maximumAreas`` and ``DecodingPolicy/areaMargin``) when together they cover
     /// less than half of `rect`: the full scan and the recovery passes then keep to them. `nil`
     /// when they cover more (the whole region is searched).
-    func focusedAreas(_ candidates: [Candidate], within rect: PixelRect) -> [(rect: PixelRect, looksLike: Candidate?)]? {
-        let around = Self.areas(candidates, within: rect, maximum: policy.maximumAreas, margin: policy.areaMargin)
+    func focusedAreas(_ candidates: [Candidate], within rect: PixelRect, maximum: Int? = nil)
+        -> [(rect: PixelRect, looksLike: Candidate?)]? {
+        let around = Self.areas(candidates, within: rect, maximum: maximum ?? policy.maximumAreas, margin: policy.areaMargin)
         return around.reduce(0, { $0 + $1.rect.width * $1.rect.height }) * 2 < rect.width * rect.height ? around : nil
     }
 

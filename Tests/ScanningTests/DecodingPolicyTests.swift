@@ -11,7 +11,7 @@ import TestSupport
         let policy = DecodingPolicy()
         #expect(policy.effort == .normal && policy.confirmations == 2)
         #expect(policy.previewAbovePixels == 1_500_000 && policy.halfSizeAbovePixels == 4_000_000)
-        #expect(policy.mapAtHalfSizeAbovePixels == 1_000_000 && policy.maximumAreas == 4)
+        #expect(policy.mapAtHalfSizeAbovePixels == 1_000_000 && policy.maximumAreas == 4 && policy.maximumPlaces == 32)
         #expect(policy.firstLookLines == 100 && policy.recoveryLines == 600 && policy.focusedRecoveryLines == 300)
         #expect(policy.templateMargin == 40 && policy.templateError == 0.02)
         #expect(policy.areaMargin == 32 && policy.halfPassMinimumSide == 300 && policy.quarterPassMinimumSide == 1200)

@@ -132,3 +132,29 @@ import TestSupport
         #expect(try scan("isbn/png-gray8.png", .off).asked == [])
     }
 }
+
+/// A photo of several books at once: each book's barcode is its own place.
+@Suite struct SeveralBooksTests {
+    /// TestImages/many/four-books.jpg: four generated back covers on a table, turned up to 25°,
+    /// 1600x1000 (a JPEG looked at first at half size). The half-size look reads one of them; the
+    /// barcode-like regions it does not cover are other books, searched at full size.
+    @Test(arguments: [Effort.fast, .normal, .thorough])
+    func everyBookOfThePhotoIsRead(effort: Effort) throws {
+        let expected = try String(contentsOfFile: "\(testImages)/many/four-books.txt", encoding: .utf8)
+            .split(separator: "\n").map(String.init)
+        let scanner = FileScanner(policy: DecodingPolicy(effort: effort))
+        let report = try #require(scanner.scanFile(path: "\(testImages)/many/four-books.jpg").report)
+        #expect(Set(report.isbns.map(\.isbn13)) == Set(expected))
+        #expect(report.isbns.count == 4)
+        #expect(report.problems.isEmpty)
+    }
+
+    /// Once a code is read and settled, a barcode-like region beside it is searched only up to
+    /// ``DecodingPolicy/maximumPlaces``: with none, the half-size look's one book is the answer.
+    @Test func otherPlacesAreSearchedUpToTheirLimit() throws {
+        var policy = DecodingPolicy(effort: .fast)
+        policy.maximumPlaces = 0
+        let report = try #require(FileScanner(policy: policy).scanFile(path: "\(testImages)/many/four-books.jpg").report)
+        #expect(report.isbns.count == 1)
+    }
+}
