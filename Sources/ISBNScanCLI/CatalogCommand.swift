@@ -67,11 +67,15 @@ enum CatalogCommand {
           Number of Pages,Year Published,Date Added (first seen, YYYY/MM/DD),
           Bookshelves,Exclusive Shelf (left empty), the ISBNs as ="...".
           libib: item_type (book),title,creators,ean_isbn13,upc_isbn10,
-          description,publisher,publish_date,tags (subjects),length (pages),
-          added (first seen),copies (1). bibtex: @book{isbn<isbn13>, ...}
-          with title, author (joined with 'and'), publisher, year,
-          pagetotal, isbn, language, url. ris: TY, TI, AU, PB, PY, DA, SN,
-          LA, KW, UR, ER. csl-json: [{"id", "type": "book", "title",
+          description,publisher,publish_date (YYYY-MM-DD, else the year),
+          tags (subjects),length (pages),added (first seen),copies (1).
+          bibtex: @book{isbn<isbn13>, ...} with title, author (joined with
+          'and'; a name with the word 'and' in it braced whole), publisher,
+          year, pagetotal, isbn, language, url; braces in the text written
+          {\textbraceleft} and {\textbraceright} (%7B and %7D in the url),
+          so that every field ends where it should. ris: TY, TI, AU, PB,
+          PY, DA, SN, LA, KW, UR, ER; control characters and line
+          separators in the text written as spaces. csl-json: [{"id", "type": "book", "title",
           "author": [{"literal"}], "publisher", "issued", "number-of-pages",
           "language", "ISBN", "URL"}]. A book not looked up (or known to no
           provider) is written with what is known: its ISBNs (and dates).
