@@ -12,7 +12,9 @@ import Records
 /// foreign keys on, and the schema brought to ``schemaVersion`` (`PRAGMA user_version`) in one
 /// transaction. Opened for reading (``Access/read``): SQLITE_OPEN_READONLY, nothing changed,
 /// not even the journal mode. Either way a file that is not an isbnscan catalogue is refused
-/// before anything is written to it.
+/// before anything is written to it: an existing file is judged through a read-only connection
+/// before one that may write is opened, so another program's database (a WAL one with its
+/// `-wal` file too) is left byte for byte as it was.
 ///
 /// Several processes may write one catalogue: every write is one short `BEGIN IMMEDIATE`
 /// transaction, and a transaction that finds the catalogue locked is rolled back and tried
@@ -87,12 +89,17 @@ public final class Catalog {
         self.access = access
         self.lockTimeout = lockTimeout
         let existed = access == .read || Self.exists(path)
+        // A file that exists is judged through a read-only connection first, and opened for
+        // writing only once it is known to be a catalogue: the last read-write connection to close
+        // on a WAL database checkpoints its -wal into the main file and deletes it, which would
+        // change another program's database that is then refused.
+        let looksFirst = access == .write && existed
         do {
-            db = try Connection(path: path, create: access == .write, readOnly: access == .read)
+            db = try Connection(path: path, create: access == .write, readOnly: access == .read || looksFirst)
         } catch {
-            throw Self.diagnosed(error, path: path, existed: existed, access: access)
+            throw Self.diagnosed(error, path: path, existed: existed, access: looksFirst ? .read : access)
         }
-        if access == .write && db.isReadOnly {
+        if access == .write && !looksFirst && db.isReadOnly {
             // SQLite opens a file it may not write read-only without a word: say so now, not at the first write.
             throw Self.diagnosed(CatalogError(code: CatalogError.readOnly, message: "attempt to write a readonly database", sql: nil,
                                               path: path), path: path, existed: existed, access: access)
@@ -104,8 +111,10 @@ public final class Catalog {
             // A WAL catalogue in a folder this user cannot write: SQLite cannot create the -shm
             // file readers share. With no -wal file there is nothing but the main file to read, so
             // it is read as immutable (no shared memory, no locks).
-            guard access == .read, error.code & 0xFF == CatalogError.readOnly || error.code & 0xFF == CatalogError.cantOpen,
-                  !Self.exists(path + "-wal") else { throw Self.diagnosed(error, path: path, existed: true, access: access) }
+            guard access == .read || looksFirst, error.code & 0xFF == CatalogError.readOnly || error.code & 0xFF == CatalogError.cantOpen,
+                  !Self.exists(path + "-wal") else {
+                throw Self.diagnosed(error, path: path, existed: true, access: looksFirst ? .read : access)
+            }
             db = try Connection(path: path, readOnly: true, uri: Self.readOnlyURI(path, immutable: true))
             found = try kind()
         }
@@ -129,6 +138,17 @@ public final class Catalog {
             }
             try db.execute("PRAGMA query_only = ON")
             return
+        }
+        if looksFirst {
+            do {
+                db = try Connection(path: path, create: false)
+            } catch {
+                throw Self.diagnosed(error, path: path, existed: true, access: access)
+            }
+            if db.isReadOnly {
+                throw Self.diagnosed(CatalogError(code: CatalogError.readOnly, message: "attempt to write a readonly database", sql: nil,
+                                                  path: path), path: path, existed: true, access: access)
+            }
         }
         do {
             try retrying { () throws(CatalogError) in try db.execute("PRAGMA journal_mode = WAL") }

@@ -504,6 +504,43 @@ import TestSupport
         #expect(!FileManager.default.fileExists(atPath: other + "-wal"))
     }
 
+    /// Another program's SQLite file in WAL mode, its table still only in the -wal (never
+    /// checkpointed): every command that writes a catalogue refuses it, and its main file and
+    /// -wal stay byte for byte as they were (a read-write connection closing on it would
+    /// checkpoint the -wal into the main file and delete it).
+    @Test func writingCommandsLeaveAForeignWALDatabaseByteForByte() throws {
+        let shelf = try Shelf(["a.png": "isbn/png-gray8.png"])
+        defer { shelf.remove() }
+        let good = shelf.path + "/good.db", made = shelf.path + "/made.db"
+        #expect(try isbnscan(["scan", "--db", good, shelf.path + "/a.png"]).status == 0)
+        // The file and its -wal copied while the connection that wrote them is still open.
+        let python = """
+            import shutil, sqlite3, sys
+            made = sys.argv[1]
+            c = sqlite3.connect(made)
+            c.execute("PRAGMA journal_mode = WAL"); c.execute("PRAGMA wal_autocheckpoint = 0")
+            c.execute("CREATE TABLE notes (text TEXT)"); c.execute("INSERT INTO notes VALUES ('milk')"); c.commit()
+            for n in range(int(sys.argv[2])):
+                shutil.copyfile(made, f"{made}.{n}"); shutil.copyfile(made + "-wal", f"{made}.{n}-wal")
+            """
+        let commands: [[String]] = [["scan", "--db", "DB", shelf.path + "/a.png"], ["catalog", "lookup", "--db", "DB"],
+                                    ["catalog", "remove", "--db", "DB", "9780306406157"], ["catalog", "merge", "--db", "DB", good],
+                                    ["camera", "--device", "/nonexistent/video9", "--db", "DB"]]
+        let writer = try isbnscan(["-c", python, made, String(commands.count)], executable: "/usr/bin/python3")
+        #expect(writer.status == 0, "\(writer.stderr)")
+        for (n, command) in commands.enumerated() {
+            let db = "\(made).\(n)"
+            let main = try Data(contentsOf: URL(fileURLWithPath: db)), wal = try Data(contentsOf: URL(fileURLWithPath: db + "-wal"))
+            #expect(wal.count > 32, "the -wal holds the table")
+            let run = try isbnscan(command.map { $0 == "DB" ? db : $0 })
+            #expect(run.status == 1, "\(command)")
+            #expect(run.stderr == "Error: \(db): not an isbnscan catalogue (an SQLite database of another program); left as it is\n",
+                    "\(command)")
+            #expect(try Data(contentsOf: URL(fileURLWithPath: db)) == main, "\(command): main file changed")
+            #expect((try? Data(contentsOf: URL(fileURLWithPath: db + "-wal"))) == wal, "\(command): -wal changed")
+        }
+    }
+
     /// A merge that fails on a source which is no catalogue leaves no new --db behind, and merges
     /// none of the sources when one of them is refused.
     @Test func aFailedMergeCreatesNoCatalogue() throws {
