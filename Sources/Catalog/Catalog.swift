@@ -2,6 +2,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import ISBN
 import Records
 
 /// A catalogue of scanned books in an SQLite file: every file scanned, every ISBN accepted
@@ -666,13 +667,28 @@ public final class Catalog {
         public var refusals = 0
         /// Book lookup answers taken (the other's, where this catalogue had none or an older one).
         public var lookups = 0
+        /// The other's codes that are no valid ISBN-13 (978 or 979, as ``ISBN/judge(ean:accepting:)``
+        /// judges them), in code order: their sightings and lookup answers were not merged.
+        public var refused: [RefusedCode] = []
+    }
+
+    /// A code of a catalogue merged in that is no ISBN: a file edited by hand or another program.
+    public struct RefusedCode: Sendable, Equatable {
+        /// The code as stored (any length).
+        public var isbn13: String
+        /// Why it is no ISBN (`non-digit`, `length`, `prefix`, `ismn`, `check-digit`).
+        public var reason: String
+        /// Its sightings in the other catalogue.
+        public var sightings: Int
     }
 
     /// Adds the catalogue at `other` to this one, without duplicates: a file recorded in both
     /// keeps the later of its two scans, with that scan's sightings and refusals only (a
     /// sighting is one file's reading at one scan: the same file scanned into both catalogues
     /// counts once); camera sightings and refusals (same code, device, frame and time) are
-    /// added once; a book lookup's answer is taken when this catalogue has none or an older one. `other` is only read (opened read-only, never migrated).
+    /// added once; a book lookup's answer is taken when this catalogue has none or an older one;
+    /// a code that is no valid ISBN (``MergeCount/refused``) is not merged. `other` is only read
+    /// (opened read-only, never migrated).
     /// - Throws: ``CatalogError`` (the other file missing, not a catalogue, newer, or this
     ///   catalogue's own file: ``CatalogError/misuse``); nothing is added then.
     public func merge(from other: String) throws(CatalogError) -> MergeCount {
@@ -696,6 +712,20 @@ public final class Catalog {
                                    message: "catalogue schema version \(sourceVersion) is newer than this isbnscan's (\(Schema.version)); use a newer isbnscan",
                                    sql: nil, path: other, sqliteMessage: false)
             }
+            // Codes that are no ISBN (what scan and camera never record) are left out, and said.
+            var refused: [RefusedCode] = []
+            try Statement(db, """
+                SELECT isbn13, SUM(n) FROM (SELECT isbn13, 1 AS n FROM other.sightings
+                \(sourceVersion >= 4 ? "UNION ALL SELECT isbn13, 0 FROM other.lookups" : "")) GROUP BY isbn13 ORDER BY isbn13
+                """).run { row in
+                let code = row.text(0) ?? ""
+                if case .rejected(let rejection) = ISBN.judge(ean: code, accepting: .with979) {
+                    refused.append(RefusedCode(isbn13: code, reason: rejection.reason.rawValue, sightings: Int(row.int(1))))
+                }
+            }
+            try db.execute("CREATE TEMP TABLE merge_refused (isbn13 TEXT PRIMARY KEY)")
+            let refuse = try Statement(db, "INSERT OR IGNORE INTO temp.merge_refused VALUES (?)")
+            for code in refused { try refuse.run([.text(code.isbn13)]) }
             let identity = sourceVersion >= 3 ? "o.device, o.inode, o.content_hash" : "NULL, NULL, NULL"
             let hasRows = sourceVersion >= Schema.recordRows
             let recordColumns = hasRows ? "o.width, o.height, o.pages, o.warning" : "NULL, NULL, NULL, NULL"
@@ -722,7 +752,7 @@ public final class Catalog {
                                                       seen_at)
                 SELECT s.isbn13, s.isbn10, s.addon, \(sourceVersion >= 6 ? "s.jp_book_code" : "NULL"), \(mainID), s.device, s.frame,
                        s.source, s.polygon, s.seen_at FROM other.sightings s
-                WHERE s.file_id IS NULL OR \(newer);
+                WHERE (s.file_id IS NULL OR \(newer)) AND s.isbn13 NOT IN (SELECT isbn13 FROM temp.merge_refused);
                 """ + (sourceVersion >= 2 ? """
                 INSERT OR IGNORE INTO main.refusals (file_id, device, frame, source, type, data, reason, detail, seen_at)
                 SELECT \(mainID), s.device, s.frame, s.source, s.type, s.data, s.reason, s.detail, s.seen_at FROM other.refusals s
@@ -746,11 +776,12 @@ public final class Catalog {
                     JOIN main.files f ON f.path = o.path WHERE o.id > ? ORDER BY o.id LIMIT 256
                     """)
             }
-            try db.execute("DROP TABLE temp.merge_newer")
+            try db.execute("DROP TABLE temp.merge_newer; DROP TABLE temp.merge_refused")
             // The other's lookup answers where this catalogue has none, or an older one.
             let mine = try cachedLookups()
             var lookups = 0
-            for (isbn13, theirs) in try source.cachedLookups().sorted(by: { $0.key < $1.key }) {
+            let refusedCodes = Set(refused.map(\.isbn13))
+            for (isbn13, theirs) in try source.cachedLookups().sorted(by: { $0.key < $1.key }) where !refusedCodes.contains(isbn13) {
                 if let mine = mine[isbn13], mine.fetchedAt >= theirs.fetchedAt { continue }
                 let outcome: LookupRecord.Outcome = theirs.metadata.map { .found($0) } ?? .notFound(providers: theirs.providers)
                 try store([LookupRecord(isbn13: isbn13, outcome: outcome, response: try source.cachedResponse(of: isbn13)?.body)],
@@ -758,7 +789,8 @@ public final class Catalog {
                 lookups += 1
             }
             let after = try totals()
-            count = MergeCount(files: after.0 - before.0, sightings: after.1 - before.1, refusals: after.2 - before.2, lookups: lookups)
+            count = MergeCount(files: after.0 - before.0, sightings: after.1 - before.1, refusals: after.2 - before.2, lookups: lookups,
+                               refused: refused)
         }
         return count
     }

@@ -97,7 +97,11 @@ enum CatalogCommand {
           merge (exit 1) with nothing merged and no new --db left behind.
           merge waits for other writers of --db (see scan --db). On stderr
           per catalogue: '<db>: added <n> files, <n> sightings, <n> refused
-          codes, <n> book lookups'.
+          codes, <n> book lookups'. A code in it that is no valid ISBN (a
+          file edited by hand or by another program) is not merged, its
+          sightings and lookup answer left out: 'Warning: <db>: '<code>' is
+          no valid ISBN (<reason>): <n> sightings not merged' (20 named,
+          then how many more).
           lookup: '<isbn13>: <title> / <authors>; ... (<provider>)' per book
           answered, as 'isbnscan lookup' prints it (--json: its objects), each
           answer stored in the catalogue as it comes (the provider, the time,
@@ -264,6 +268,16 @@ enum CatalogCommand {
             case "merge":
                 for other in arguments {
                     let added = try catalog.merge(from: other)
+                    for code in added.refused.prefix(Self.refusedCodesNamed) {
+                        // A code of any length: the first 20 characters and how many there are.
+                        let shown = code.isbn13.count > 40 ? "\(code.isbn13.prefix(20))… (\(code.isbn13.count) characters)" : code.isbn13
+                        stderr.write("Warning: \(escaped(other, json: false)): '\(escaped(shown, json: false))' is no valid ISBN "
+                                     + "(\(code.reason)): \(code.sightings) sighting\(code.sightings == 1 ? "" : "s") not merged\n")
+                    }
+                    if added.refused.count > Self.refusedCodesNamed {
+                        stderr.write("Warning: \(escaped(other, json: false)): \(added.refused.count - Self.refusedCodesNamed) more codes "
+                                     + "that are no valid ISBN not merged\n")
+                    }
                     stderr.write("\(escaped(other, json: false)): added \(added.files) file\(added.files == 1 ? "" : "s"), "
                                  + "\(added.sightings) sighting\(added.sightings == 1 ? "" : "s"), "
                                  + "\(added.refusals) refused code\(added.refusals == 1 ? "" : "s"), "
@@ -323,6 +337,9 @@ enum CatalogCommand {
     }
 
     /// `="digits"`: a formula whose value is the text, so a spreadsheet opening the CSV keeps the digits.
+    /// The codes that are no ISBN a merge names one by one; the rest are counted.
+    static let refusedCodesNamed = 20
+
     static func spreadsheetText(_ digits: String) -> String { "=\"\(digits)\"" }
 
     static func text(_ stats: Catalog.Statistics) -> String {

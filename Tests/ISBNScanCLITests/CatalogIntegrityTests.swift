@@ -541,6 +541,38 @@ import TestSupport
         }
     }
 
+    /// A catalogue merged in whose sightings hold codes that are no ISBN (written by another
+    /// program): those are left out, each named with its reason, and the rest merged.
+    @Test func mergeLeavesOutCodesThatAreNoISBN() throws {
+        let shelf = try Shelf(["a.png": "isbn/png-gray8.png"])
+        defer { shelf.remove() }
+        let other = shelf.path + "/other.db", target = shelf.path + "/target.db"
+        #expect(try isbnscan(["scan", "--db", other, shelf.path + "/a.png"]).status == 0)
+        let long = String(repeating: "1", count: 10_000)
+        let connection = try Connection(path: other)
+        for (n, code) in ["garbage", long, "9780306406158", "garbage"].enumerated() {
+            try Statement(connection, """
+                INSERT INTO sightings (isbn13, device, frame, source, polygon, seen_at)
+                VALUES (?, '/dev/video0', ?, '/dev/video0', '[]', '2026-12-01T10:00:00.000Z')
+                """).run([.text(code), .int(Int64(n + 1))])
+        }
+        try connection.execute("""
+            INSERT INTO lookups (isbn13, found, provider, fetched_at) VALUES ('9780306406158', 0, 'google', '2026-12-01T10:00:00.000Z')
+            """)
+        let run = try isbnscan(["catalog", "merge", "--db", target, other])
+        #expect(run.status == 0)
+        #expect(run.stderr == """
+            Warning: \(other): '11111111111111111111… (10000 characters)' is no valid ISBN (length): 1 sighting not merged
+            Warning: \(other): '9780306406158' is no valid ISBN (check-digit): 1 sighting not merged
+            Warning: \(other): 'garbage' is no valid ISBN (non-digit): 2 sightings not merged
+            \(other): added 1 file, 1 sighting, 0 refused codes, 0 book lookups
+
+            """)
+        let merged = try Catalog(path: target, access: .read)
+        #expect(try merged.books().map(\.isbn13) == ["9780306406157"])
+        #expect(try merged.cachedLookups().isEmpty)
+    }
+
     /// A merge that fails on a source which is no catalogue leaves no new --db behind, and merges
     /// none of the sources when one of them is refused.
     @Test func aFailedMergeCreatesNoCatalogue() throws {
