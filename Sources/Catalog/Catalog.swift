@@ -119,6 +119,18 @@ public final class Catalog {
             db = try Connection(path: path, readOnly: true, uri: Self.readOnlyURI(path, immutable: true))
             found = try kind()
         }
+        // A new catalogue is an empty file until its first writer has committed the schema: a
+        // reader that finds it empty while a writer holds its lock waits for that writer (as a
+        // writer waits for another), and reads what it committed.
+        if access == .read, found.version == 0, found.tables == 0 {
+            found = try retrying { () throws(CatalogError) in
+                let now = try kind()
+                if now.version == 0 && now.tables == 0 && Self.writerHoldsLock(path) {
+                    throw CatalogError(code: CatalogError.busy, message: "database is locked", sql: nil, path: path)
+                }
+                return now
+            }
+        }
         let (current, tables, hasFiles) = found
         openedVersion = current
         self.version = current
@@ -134,7 +146,7 @@ public final class Catalog {
         }
         if access == .read {
             guard current > 0 else {
-                throw CatalogError(code: CatalogError.notADatabase, message: "not an isbnscan catalogue (an empty database)",
+                throw CatalogError(code: CatalogError.notADatabase, message: "an empty catalogue: nothing is recorded in it yet",
                                    sql: nil, path: path, sqliteMessage: false)
             }
             try db.execute("PRAGMA query_only = ON")
@@ -187,6 +199,26 @@ public final class Catalog {
             throw CatalogError(code: CatalogError.notADatabase, message: "not an isbnscan catalogue (not an SQLite database)",
                                sql: nil, path: path, sqliteMessage: false)
         }
+    }
+
+    /// Whether another process holds a write lock on the SQLite database at `path`, as SQLite's
+    /// unix VFS takes it (POSIX advisory locks, fcntl(2) F_GETLK, which sees other processes'
+    /// only): in WAL mode the WAL write lock, byte 120 of the `-shm` file; in rollback mode (a
+    /// first writer switching the new file to WAL) the RESERVED or PENDING byte of the main file,
+    /// 0x40000001 and 0x40000000 (SQLite's os_unix.c and wal.c). Nothing is changed.
+    static func writerHoldsLock(_ path: String) -> Bool {
+        func locked(_ file: String, at offset: Int, count: Int) -> Bool {
+            let fd = open(file, O_RDONLY | O_CLOEXEC)
+            guard fd >= 0 else { return false }
+            defer { close(fd) }
+            var lock = flock()
+            lock.l_type = Int16(F_WRLCK)
+            lock.l_whence = Int16(SEEK_SET)
+            lock.l_start = offset
+            lock.l_len = count
+            return fcntl(fd, F_GETLK, &lock) == 0 && lock.l_type != Int16(F_UNLCK)
+        }
+        return locked(path + "-shm", at: 120, count: 1) || locked(path, at: 0x4000_0000, count: 2)
     }
 
     private static func exists(_ path: String) -> Bool {

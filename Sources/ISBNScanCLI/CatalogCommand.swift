@@ -128,7 +128,8 @@ enum CatalogCommand {
           'Error: <file>: not an isbnscan catalogue (not an SQLite database)';
           another program's SQLite file: '... (an SQLite database of another
           program); left as it is'; an empty file (list, export, stats):
-          '... (an empty database)'.
+          'Error: <file>: an empty catalogue: nothing is recorded in it
+          yet' (while another isbnscan is creating it, they wait for it).
 
         EXIT STATUS:
           0  done (list, export: at least one book; lookup: every book

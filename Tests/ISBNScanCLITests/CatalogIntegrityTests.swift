@@ -494,7 +494,7 @@ import TestSupport
             #expect(run.stderr == "Error: \(other): not an isbnscan catalogue (an SQLite database of another program); left as it is\n")
             let onEmpty = try isbnscan(["catalog", action, "--db", empty])
             #expect(onEmpty.status == 1)
-            #expect(onEmpty.stderr == "Error: \(empty): not an isbnscan catalogue (an empty database)\n")
+            #expect(onEmpty.stderr == "Error: \(empty): an empty catalogue: nothing is recorded in it yet\n")
         }
         let scan = try isbnscan(["scan", "--db", other, shelf.path + "/a.png"])
         #expect(scan.status == 1)
@@ -573,6 +573,41 @@ import TestSupport
         #expect(try merged.cachedLookups().isEmpty)
     }
 
+    /// An export started while the first writer of a new catalogue holds its lock, the tables
+    /// not committed yet: it waits for that writer and exports what it committed. (The writer is
+    /// python3's sqlite3 replaying a catalogue's dump in one transaction, committing a second
+    /// after the export started.)
+    @Test func anExportRacingTheFirstWriterWaitsForIt() throws {
+        let shelf = try Shelf(["a.png": "isbn/png-gray8.png"])
+        defer { shelf.remove() }
+        let reference = shelf.path + "/reference.db", new = shelf.path + "/new.db"
+        #expect(try isbnscan(["scan", "--db", reference, shelf.path + "/a.png"]).status == 0)
+        let python = """
+            import json, sqlite3, subprocess, sys, time
+            binary, reference, new = sys.argv[1:4]
+            r = sqlite3.connect(reference)
+            dump = [s for s in r.iterdump() if s not in ("BEGIN TRANSACTION;", "COMMIT;")]
+            version = r.execute("PRAGMA user_version").fetchone()[0]
+            c = sqlite3.connect(new, isolation_level=None)
+            c.execute("PRAGMA journal_mode = WAL")
+            c.execute("BEGIN IMMEDIATE")
+            for s in dump: c.execute(s)
+            c.execute(f"PRAGMA user_version = {version}")
+            export = subprocess.Popen([binary, "catalog", "export", "--db", new, "--format", "isbn-list"],
+                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            time.sleep(1)  # the export finds the file empty and locked meanwhile
+            c.execute("COMMIT")
+            out, err = export.communicate()
+            json.dump({"status": export.returncode, "stdout": out, "stderr": err}, sys.stdout)
+            """
+        let race = try isbnscan(["-c", python, isbnscanBinary, reference, new], executable: "/usr/bin/python3")
+        #expect(race.status == 0, "\(race.stderr)")
+        let export = try #require(try JSONSerialization.jsonObject(with: Data(race.stdout.utf8)) as? [String: Any])
+        #expect(export["stderr"] as? String == "")
+        #expect(export["stdout"] as? String == "9780306406157\n")
+        #expect(export["status"] as? Int == 0)
+    }
+
     /// A merge that fails on a source which is no catalogue leaves no new --db behind, and merges
     /// none of the sources when one of them is refused.
     @Test func aFailedMergeCreatesNoCatalogue() throws {
@@ -583,7 +618,7 @@ import TestSupport
         #expect(try isbnscan(["scan", "--db", good, shelf.path + "/a.png"]).status == 0)
         let cases: [([String], String)] = [
             ([foreign], "Error: \(foreign): not an isbnscan catalogue (an SQLite database of another program); left as it is\n"),
-            ([shelf.path + "/empty.db"], "Error: \(shelf.path)/empty.db: not an isbnscan catalogue (an empty database)\n"),
+            ([shelf.path + "/empty.db"], "Error: \(shelf.path)/empty.db: an empty catalogue: nothing is recorded in it yet\n"),
             ([shelf.path + "/text.db"], "Error: \(shelf.path)/text.db: not an isbnscan catalogue (not an SQLite database)\n"),
             ([good, foreign], "Error: \(foreign): not an isbnscan catalogue (an SQLite database of another program); left as it is\n")]
         for (sources, message) in cases {
