@@ -98,11 +98,14 @@ enum BookExport {
         if let publisher = m?.publisher { fields.append(("publisher", bibtexEscaped(publisher, verbatim: false))) }
         if let year = m?.year { fields.append(("year", String(year))) }
         if let pages = m?.pages { fields.append(("pagetotal", String(pages))) }
-        fields.append(("isbn", record.isbn.hyphenated ?? record.book.isbn13))
+        fields.append(("isbn", bibtexEscaped(record.isbn.hyphenated ?? record.book.isbn13, verbatim: false)))
         if let language = m?.language { fields.append(("language", bibtexEscaped(language, verbatim: false))) }
         if let url = m?.url { fields.append(("url", bibtexEscaped(url, verbatim: true))) }
         let body = fields.map { "  \($0.0) = {\($0.1)}" }.joined(separator: ",\n")
-        return "@book{isbn\(record.book.isbn13),\n\(body)\n}\n\n"
+        // The key from the ISBN's digits only: a catalogue written by another program may hold
+        // anything there, and a key ends at the first comma or brace.
+        let key = record.book.isbn13.filter { $0.isASCII && $0.isNumber }
+        return "@book{isbn\(key),\n\(body)\n}\n\n"
     }
 
     /// One name of an `author` field: escaped, and braced whole when BibTeX's name parser

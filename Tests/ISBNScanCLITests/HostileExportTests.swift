@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-import Catalog
+@testable import Catalog
 import Foundation
 import Records
 @testable import ISBNScanCLI
@@ -80,6 +80,23 @@ struct HostileExportTests {
             #expect(authors == (n % 3 == 0 ? ["{\(Self.corporate)}", "Author, Ann"] : ["{A{\\textbraceright} and {\\textbraceleft}B}"]),
                     "book \(n)")
         }
+    }
+
+    /// A catalogue written by another program with a sighting whose code closes the entry's
+    /// key and opens another: the key keeps the digits only, the isbn field is escaped.
+    @Test func bibtexKeyAndISBNOfAHandEditedCatalogueStayInTheirEntry() throws {
+        let (shelf, db) = try Self.catalogue()
+        defer { shelf.remove() }
+        try Statement(Connection(path: db), """
+            INSERT INTO sightings (isbn13, device, frame, source, polygon, seen_at)
+            VALUES ('97800,}@misc{evil, title={x}}', '/dev/video0', 99, '/dev/video0', '[]', '2026-12-02T10:00:00.000Z')
+            """).run()
+        let file = shelf.path + "/books.bib"
+        try Self.export(db, "bibtex", to: file)
+        let entries = try #require(try ExportReader.read("bibtex", file)["entries"] as? [[String: Any]])
+        #expect(entries.count == 26)
+        #expect(entries.last?["key"] as? String == "isbn97800")
+        #expect(entries.map { $0["type"] as? String }.allSatisfy { $0 == "book" })
     }
 
     @Test func risKeepsEveryBookOnItsLinesForRispy() throws {
