@@ -5,7 +5,8 @@
 #                lookup's too: opened with dlopen when first needed, not linked; their -dev packages
 #                bring the libraries), V4L2's header, strip, Tesseract's English data (scan --text)
 #   make test-deps  deps, then what only the tests use: cc (the fake camera), setpriv, zint, python3,
-#                groff, zsh, fish, dpkg-dev, and Xvfb, xdotool, xwd, netpbm, Xlib for the preview's tests
+#                groff, zsh, fish, dpkg-dev, and Xvfb, xdotool, xwd, netpbm, Xlib for the preview's tests;
+#                then pybtex and rispy (pip, the exports' readers) in a venv at .build/test-venv
 #   make build   debug build
 #   make test    test-deps, then `swift test` (all test suites), then the packaging tests (make install
 #                and make deb into scratch folders) in a second `swift test`; whole output in
@@ -86,6 +87,12 @@ endif
 export ISBNSCAN_COMMIT
 COMMIT_STAMP := $(if $(ISBNSCAN_COMMIT),.build/stamps/commit-$(ISBNSCAN_COMMIT))
 
+# The tests' Python packages (pybtex and rispy read the BibTeX and RIS exports as the programs
+# they are meant for do: Tests/ExportReaders), in a venv of their own under .build.
+TEST_VENV := .build/test-venv
+TEST_PY := $(TEST_VENV)/bin/python
+TEST_PIP_PACKAGES := pybtex rispy
+
 # Benchmarks: generated images (cached, reproducible) and a Python venv, both under .build.
 BENCH_DIR := .build/bench
 BENCH_VENV := .build/bench-venv
@@ -133,6 +140,7 @@ INSTALLED := $(BINDIR)/isbnscan $(MANDIR)/man1/isbnscan.1 $(BASHCOMPDIR)/isbnsca
 need-cmd = command -v $(1) >/dev/null 2>&1 || missing="$$missing $(2)";
 need-file = [ -f $(1) ] || missing="$$missing $(2)";
 need-pc = pkg-config --exists $(1) 2>/dev/null || missing="$$missing $(2)";
+need-deb = dpkg-query -W -f='$${Status}' $(1) 2>/dev/null | grep -q "install ok installed" || missing="$$missing $(1)";
 # The build and every feature at run time: headers of the linked and dlopened libraries (their
 # -dev packages pull in the libraries), V4L2's header, strip for make install, Tesseract's data.
 BUILD_NEEDS = $(call need-cmd,pkg-config,pkg-config) \
@@ -140,10 +148,11 @@ BUILD_NEEDS = $(call need-cmd,pkg-config,pkg-config) \
   $(call need-pc,sdl2,libsdl2-dev) $(call need-file,/usr/include/linux/videodev2.h,linux-libc-dev) \
   $(call need-cmd,strip,binutils) $(call need-file,/usr/share/tesseract-ocr/5/tessdata/eng.traineddata,tesseract-ocr-eng)
 # The tests' tools: cc (the fake camera), setpriv (another user), zint (barcodes the fake camera
-# shows), python3 (the lookup tests' provider server), groff, man, zsh and fish (the man page and
+# shows), python3 (the lookup tests' provider server) and python3-venv (the venv of pybtex and
+# rispy), groff, man, zsh and fish (the man page and
 # completions), dpkg-shlibdeps (make deb), Xvfb, xdotool, xwd, netpbm and Xlib (the preview's tests).
 TEST_NEEDS = $(call need-cmd,cc,gcc) $(call need-cmd,setpriv,util-linux) $(call need-cmd,zint,zint) \
-  $(call need-cmd,python3,python3) $(call need-cmd,groff,groff-base) $(call need-cmd,mandb,man-db) $(call need-cmd,zsh,zsh) $(call need-cmd,fish,fish) \
+  $(call need-cmd,python3,python3) $(call need-deb,python3-venv) $(call need-cmd,groff,groff-base) $(call need-cmd,mandb,man-db) $(call need-cmd,zsh,zsh) $(call need-cmd,fish,fish) \
   $(call need-cmd,dpkg-shlibdeps,dpkg-dev) $(call need-cmd,Xvfb,xvfb) $(call need-cmd,xdotool,xdotool) \
   $(call need-cmd,xwd,x11-apps) $(call need-cmd,xwdtopnm,netpbm) $(call need-file,/usr/include/X11/Xlib.h,libx11-dev)
 
@@ -164,6 +173,11 @@ deps:
 
 test-deps: deps
 	$(call apt-install,test-deps,$(TEST_NEEDS))
+	@if ! $(TEST_PY) -c 'import pybtex, rispy' >/dev/null 2>&1; then \
+	  echo "make test-deps: creating $(TEST_VENV) with $(TEST_PIP_PACKAGES)"; \
+	  rm -rf $(TEST_VENV) && python3 -m venv $(TEST_VENV) && \
+	  $(TEST_PY) -m pip install -q --disable-pip-version-check --retries 1 --timeout 30 $(TEST_PIP_PACKAGES); \
+	fi
 
 deb-deps:
 	$(call apt-install,deb-deps,$(call need-cmd,dpkg-shlibdeps,dpkg-dev) $(call need-cmd,strip,binutils))

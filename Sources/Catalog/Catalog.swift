@@ -2,6 +2,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import ISBN
 import Records
 
 /// A catalogue of scanned books in an SQLite file: every file scanned, every ISBN accepted
@@ -12,7 +13,9 @@ import Records
 /// foreign keys on, and the schema brought to ``schemaVersion`` (`PRAGMA user_version`) in one
 /// transaction. Opened for reading (``Access/read``): SQLITE_OPEN_READONLY, nothing changed,
 /// not even the journal mode. Either way a file that is not an isbnscan catalogue is refused
-/// before anything is written to it.
+/// before anything is written to it: an existing file is judged through a read-only connection
+/// before one that may write is opened, so another program's database (a WAL one with its
+/// `-wal` file too) is left byte for byte as it was.
 ///
 /// Several processes may write one catalogue: every write is one short `BEGIN IMMEDIATE`
 /// transaction, and a transaction that finds the catalogue locked is rolled back and tried
@@ -87,12 +90,17 @@ public final class Catalog {
         self.access = access
         self.lockTimeout = lockTimeout
         let existed = access == .read || Self.exists(path)
+        // A file that exists is judged through a read-only connection first, and opened for
+        // writing only once it is known to be a catalogue: the last read-write connection to close
+        // on a WAL database checkpoints its -wal into the main file and deletes it, which would
+        // change another program's database that is then refused.
+        let looksFirst = access == .write && existed
         do {
-            db = try Connection(path: path, create: access == .write, readOnly: access == .read)
+            db = try Connection(path: path, create: access == .write, readOnly: access == .read || looksFirst)
         } catch {
-            throw Self.diagnosed(error, path: path, existed: existed, access: access)
+            throw Self.diagnosed(error, path: path, existed: existed, access: looksFirst ? .read : access)
         }
-        if access == .write && db.isReadOnly {
+        if access == .write && !looksFirst && db.isReadOnly {
             // SQLite opens a file it may not write read-only without a word: say so now, not at the first write.
             throw Self.diagnosed(CatalogError(code: CatalogError.readOnly, message: "attempt to write a readonly database", sql: nil,
                                               path: path), path: path, existed: existed, access: access)
@@ -104,10 +112,24 @@ public final class Catalog {
             // A WAL catalogue in a folder this user cannot write: SQLite cannot create the -shm
             // file readers share. With no -wal file there is nothing but the main file to read, so
             // it is read as immutable (no shared memory, no locks).
-            guard access == .read, error.code & 0xFF == CatalogError.readOnly || error.code & 0xFF == CatalogError.cantOpen,
-                  !Self.exists(path + "-wal") else { throw Self.diagnosed(error, path: path, existed: true, access: access) }
+            guard access == .read || looksFirst, error.code & 0xFF == CatalogError.readOnly || error.code & 0xFF == CatalogError.cantOpen,
+                  !Self.exists(path + "-wal") else {
+                throw Self.diagnosed(error, path: path, existed: true, access: looksFirst ? .read : access)
+            }
             db = try Connection(path: path, readOnly: true, uri: Self.readOnlyURI(path, immutable: true))
             found = try kind()
+        }
+        // A new catalogue is an empty file until its first writer has committed the schema: a
+        // reader that finds it empty while a writer holds its lock waits for that writer (as a
+        // writer waits for another), and reads what it committed.
+        if access == .read, found.version == 0, found.tables == 0 {
+            found = try retrying { () throws(CatalogError) in
+                let now = try kind()
+                if now.version == 0 && now.tables == 0 && Self.writerHoldsLock(path) {
+                    throw CatalogError(code: CatalogError.busy, message: "database is locked", sql: nil, path: path)
+                }
+                return now
+            }
         }
         let (current, tables, hasFiles) = found
         openedVersion = current
@@ -124,11 +146,22 @@ public final class Catalog {
         }
         if access == .read {
             guard current > 0 else {
-                throw CatalogError(code: CatalogError.notADatabase, message: "not an isbnscan catalogue (an empty database)",
+                throw CatalogError(code: CatalogError.notADatabase, message: "an empty catalogue: nothing is recorded in it yet",
                                    sql: nil, path: path, sqliteMessage: false)
             }
             try db.execute("PRAGMA query_only = ON")
             return
+        }
+        if looksFirst {
+            do {
+                db = try Connection(path: path, create: false)
+            } catch {
+                throw Self.diagnosed(error, path: path, existed: true, access: access)
+            }
+            if db.isReadOnly {
+                throw Self.diagnosed(CatalogError(code: CatalogError.readOnly, message: "attempt to write a readonly database", sql: nil,
+                                                  path: path), path: path, existed: true, access: access)
+            }
         }
         do {
             try retrying { () throws(CatalogError) in try db.execute("PRAGMA journal_mode = WAL") }
@@ -166,6 +199,26 @@ public final class Catalog {
             throw CatalogError(code: CatalogError.notADatabase, message: "not an isbnscan catalogue (not an SQLite database)",
                                sql: nil, path: path, sqliteMessage: false)
         }
+    }
+
+    /// Whether another process holds a write lock on the SQLite database at `path`, as SQLite's
+    /// unix VFS takes it (POSIX advisory locks, fcntl(2) F_GETLK, which sees other processes'
+    /// only): in WAL mode the WAL write lock, byte 120 of the `-shm` file; in rollback mode (a
+    /// first writer switching the new file to WAL) the RESERVED or PENDING byte of the main file,
+    /// 0x40000001 and 0x40000000 (SQLite's os_unix.c and wal.c). Nothing is changed.
+    static func writerHoldsLock(_ path: String) -> Bool {
+        func locked(_ file: String, at offset: Int, count: Int) -> Bool {
+            let fd = open(file, O_RDONLY | O_CLOEXEC)
+            guard fd >= 0 else { return false }
+            defer { close(fd) }
+            var lock = flock()
+            lock.l_type = Int16(F_WRLCK)
+            lock.l_whence = Int16(SEEK_SET)
+            lock.l_start = offset
+            lock.l_len = count
+            return fcntl(fd, F_GETLK, &lock) == 0 && lock.l_type != Int16(F_UNLCK)
+        }
+        return locked(path + "-shm", at: 120, count: 1) || locked(path, at: 0x4000_0000, count: 2)
     }
 
     private static func exists(_ path: String) -> Bool {
@@ -646,13 +699,28 @@ public final class Catalog {
         public var refusals = 0
         /// Book lookup answers taken (the other's, where this catalogue had none or an older one).
         public var lookups = 0
+        /// The other's codes that are no valid ISBN-13 (978 or 979, as ``ISBN/judge(ean:accepting:)``
+        /// judges them), in code order: their sightings and lookup answers were not merged.
+        public var refused: [RefusedCode] = []
+    }
+
+    /// A code of a catalogue merged in that is no ISBN: a file edited by hand or another program.
+    public struct RefusedCode: Sendable, Equatable {
+        /// The code as stored (any length).
+        public var isbn13: String
+        /// Why it is no ISBN (`non-digit`, `length`, `prefix`, `ismn`, `check-digit`).
+        public var reason: String
+        /// Its sightings in the other catalogue.
+        public var sightings: Int
     }
 
     /// Adds the catalogue at `other` to this one, without duplicates: a file recorded in both
     /// keeps the later of its two scans, with that scan's sightings and refusals only (a
     /// sighting is one file's reading at one scan: the same file scanned into both catalogues
     /// counts once); camera sightings and refusals (same code, device, frame and time) are
-    /// added once; a book lookup's answer is taken when this catalogue has none or an older one. `other` is only read (opened read-only, never migrated).
+    /// added once; a book lookup's answer is taken when this catalogue has none or an older one;
+    /// a code that is no valid ISBN (``MergeCount/refused``) is not merged. `other` is only read
+    /// (opened read-only, never migrated).
     /// - Throws: ``CatalogError`` (the other file missing, not a catalogue, newer, or this
     ///   catalogue's own file: ``CatalogError/misuse``); nothing is added then.
     public func merge(from other: String) throws(CatalogError) -> MergeCount {
@@ -676,6 +744,20 @@ public final class Catalog {
                                    message: "catalogue schema version \(sourceVersion) is newer than this isbnscan's (\(Schema.version)); use a newer isbnscan",
                                    sql: nil, path: other, sqliteMessage: false)
             }
+            // Codes that are no ISBN (what scan and camera never record) are left out, and said.
+            var refused: [RefusedCode] = []
+            try Statement(db, """
+                SELECT isbn13, SUM(n) FROM (SELECT isbn13, 1 AS n FROM other.sightings
+                \(sourceVersion >= 4 ? "UNION ALL SELECT isbn13, 0 FROM other.lookups" : "")) GROUP BY isbn13 ORDER BY isbn13
+                """).run { row in
+                let code = row.text(0) ?? ""
+                if case .rejected(let rejection) = ISBN.judge(ean: code, accepting: .with979) {
+                    refused.append(RefusedCode(isbn13: code, reason: rejection.reason.rawValue, sightings: Int(row.int(1))))
+                }
+            }
+            try db.execute("CREATE TEMP TABLE merge_refused (isbn13 TEXT PRIMARY KEY)")
+            let refuse = try Statement(db, "INSERT OR IGNORE INTO temp.merge_refused VALUES (?)")
+            for code in refused { try refuse.run([.text(code.isbn13)]) }
             let identity = sourceVersion >= 3 ? "o.device, o.inode, o.content_hash" : "NULL, NULL, NULL"
             let hasRows = sourceVersion >= Schema.recordRows
             let recordColumns = hasRows ? "o.width, o.height, o.pages, o.warning" : "NULL, NULL, NULL, NULL"
@@ -702,7 +784,7 @@ public final class Catalog {
                                                       seen_at)
                 SELECT s.isbn13, s.isbn10, s.addon, \(sourceVersion >= 6 ? "s.jp_book_code" : "NULL"), \(mainID), s.device, s.frame,
                        s.source, s.polygon, s.seen_at FROM other.sightings s
-                WHERE s.file_id IS NULL OR \(newer);
+                WHERE (s.file_id IS NULL OR \(newer)) AND s.isbn13 NOT IN (SELECT isbn13 FROM temp.merge_refused);
                 """ + (sourceVersion >= 2 ? """
                 INSERT OR IGNORE INTO main.refusals (file_id, device, frame, source, type, data, reason, detail, seen_at)
                 SELECT \(mainID), s.device, s.frame, s.source, s.type, s.data, s.reason, s.detail, s.seen_at FROM other.refusals s
@@ -726,11 +808,12 @@ public final class Catalog {
                     JOIN main.files f ON f.path = o.path WHERE o.id > ? ORDER BY o.id LIMIT 256
                     """)
             }
-            try db.execute("DROP TABLE temp.merge_newer")
+            try db.execute("DROP TABLE temp.merge_newer; DROP TABLE temp.merge_refused")
             // The other's lookup answers where this catalogue has none, or an older one.
             let mine = try cachedLookups()
             var lookups = 0
-            for (isbn13, theirs) in try source.cachedLookups().sorted(by: { $0.key < $1.key }) {
+            let refusedCodes = Set(refused.map(\.isbn13))
+            for (isbn13, theirs) in try source.cachedLookups().sorted(by: { $0.key < $1.key }) where !refusedCodes.contains(isbn13) {
                 if let mine = mine[isbn13], mine.fetchedAt >= theirs.fetchedAt { continue }
                 let outcome: LookupRecord.Outcome = theirs.metadata.map { .found($0) } ?? .notFound(providers: theirs.providers)
                 try store([LookupRecord(isbn13: isbn13, outcome: outcome, response: try source.cachedResponse(of: isbn13)?.body)],
@@ -738,7 +821,8 @@ public final class Catalog {
                 lookups += 1
             }
             let after = try totals()
-            count = MergeCount(files: after.0 - before.0, sightings: after.1 - before.1, refusals: after.2 - before.2, lookups: lookups)
+            count = MergeCount(files: after.0 - before.0, sightings: after.1 - before.1, refusals: after.2 - before.2, lookups: lookups,
+                               refused: refused)
         }
         return count
     }

@@ -56,11 +56,12 @@ enum BookExport {
     /// The day of an ISO 8601 time (`2026-11-30T14:03:07.215Z` → `2026-11-30`).
     static func day(_ time: String) -> String { String(time.prefix(10)) }
 
-    /// A date the provider gave in full (`1988-03-01`) as its year, month and day; else `nil`.
+    /// A date the provider gave in full, ISO 8601's `YYYY-MM-DD` (`1988-03-01`: ASCII digits
+    /// only, no sign), as its year, month and day; else `nil`.
     static func fullDate(_ published: String?) -> (Int, Int, Int)? {
-        guard let published, published.count == 10 else { return nil }
-        let parts = published.split(separator: "-")
-        guard parts.count == 3, parts.allSatisfy({ $0.allSatisfy(\.isASCII) }),
+        guard let published, published.utf8.count == 10 else { return nil }
+        let parts = published.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.map(\.utf8.count) == [4, 2, 2], parts.allSatisfy({ $0.utf8.allSatisfy { (0x30...0x39).contains($0) } }),
               let y = Int(parts[0]), let m = Int(parts[1]), let d = Int(parts[2]), (1...12).contains(m), (1...31).contains(d)
         else { return nil }
         return (y, m, d)
@@ -78,46 +79,79 @@ enum BookExport {
     static func libib(_ record: BookRecord) -> String {
         let m = record.metadata
         let text: (String?) -> String = { CSV.text($0 ?? "") }
-        let date = fullDate(m?.published).map { _ in m!.published! } ?? m?.year.map(String.init) ?? ""
+        let date = CSV.text(fullDate(m?.published).map { _ in m!.published! } ?? m?.year.map(String.init) ?? "")
         return CSV.row(["book", text(fullTitle(m)), text(m?.authors?.joined(separator: ", ")), record.book.isbn13,
                         record.book.isbn10 ?? "", "", text(m?.publisher), date, text(m?.subjects?.joined(separator: ", ")),
                         m?.pages.map(String.init) ?? "", day(record.book.firstSeen), "1"])
     }
 
-    /// `@book{isbn9780306406157, …}`, the fields braced, BibTeX's special characters escaped.
+    /// `@book{isbn9780306406157, …}`, each field braced and its braces balanced whatever the
+    /// provider sent (see ``bibtexEscaped(_:verbatim:)``); a corporate author (`National Institute
+    /// of Standards and Technology (U.S.)`) braced whole (``bibtexName(_:)``).
     static func bibtex(_ record: BookRecord) -> String {
         let m = record.metadata
         var fields: [(String, String)] = []
-        if let title = fullTitle(m) { fields.append(("title", title)) }
-        if let authors = m?.authors, !authors.isEmpty { fields.append(("author", authors.joined(separator: " and "))) }
-        if let publisher = m?.publisher { fields.append(("publisher", publisher)) }
+        if let title = fullTitle(m) { fields.append(("title", bibtexEscaped(title, verbatim: false))) }
+        if let authors = m?.authors, !authors.isEmpty {
+            fields.append(("author", authors.map(bibtexName).joined(separator: " and ")))
+        }
+        if let publisher = m?.publisher { fields.append(("publisher", bibtexEscaped(publisher, verbatim: false))) }
         if let year = m?.year { fields.append(("year", String(year))) }
         if let pages = m?.pages { fields.append(("pagetotal", String(pages))) }
-        fields.append(("isbn", record.isbn.hyphenated ?? record.book.isbn13))
-        if let language = m?.language { fields.append(("language", language)) }
-        if let url = m?.url { fields.append(("url", url)) }
-        let body = fields.map { "  \($0.0) = {\(bibtexEscaped($0.1, verbatim: $0.0 == "url"))}" }.joined(separator: ",\n")
-        return "@book{isbn\(record.book.isbn13),\n\(body)\n}\n\n"
+        fields.append(("isbn", bibtexEscaped(record.isbn.hyphenated ?? record.book.isbn13, verbatim: false)))
+        if let language = m?.language { fields.append(("language", bibtexEscaped(language, verbatim: false))) }
+        if let url = m?.url { fields.append(("url", bibtexEscaped(url, verbatim: true))) }
+        let body = fields.map { "  \($0.0) = {\($0.1)}" }.joined(separator: ",\n")
+        // The key from the ISBN's digits only: a catalogue written by another program may hold
+        // anything there, and a key ends at the first comma or brace.
+        let key = record.book.isbn13.filter { $0.isASCII && $0.isNumber }
+        return "@book{isbn\(key),\n\(body)\n}\n\n"
     }
 
-    /// `text` with `\ { } & % $ # _ ~ ^` escaped for BibTeX (in a URL only the braces and `%`).
+    /// One name of an `author` field: escaped, and braced whole when BibTeX's name parser
+    /// would not read it as one person: it holds the word `and` (in any case, as BibTeX matches
+    /// it), where the list would be split, or more than two commas (`Last, Jr, First` at most).
+    static func bibtexName(_ name: String) -> String {
+        let escaped = bibtexEscaped(name, verbatim: false)
+        let hasAnd = name.split(whereSeparator: { $0.isWhitespace }).contains { $0.lowercased() == "and" }
+        return hasAnd || name.filter({ $0 == "," }).count > 2 ? "{\(escaped)}" : escaped
+    }
+
+    /// `text` as the inside of a braced BibTeX field: `\ & % $ # _ ~ ^` escaped for LaTeX, and
+    /// every `{` and `}` written `{\textbraceleft}` and `{\textbraceright}` (in a URL `%7B` and
+    /// `%7D`, RFC 3986's encoding, and only `%` escaped besides). BibTeX counts every brace,
+    /// escaped with a backslash or not, to find where a field ends, so the provider's braces
+    /// never reach the file as braces: each field closes where it was opened, and an `@` in it
+    /// is text (a line break becomes a space, so nothing the provider sent starts a line).
     static func bibtexEscaped(_ text: String, verbatim: Bool) -> String {
         var out = ""
-        for character in text {
-            switch character {
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "{": out += verbatim ? "%7B" : "{\\textbraceleft}"
+            case "}": out += verbatim ? "%7D" : "{\\textbraceright}"
             case "\\": out += verbatim ? "\\" : "\\textbackslash{}"
-            case "{", "}", "%": out += "\\" + String(character)
-            case "&", "$", "#", "_": out += verbatim ? String(character) : "\\" + String(character)
+            case "%": out += "\\%"
+            case "&", "$", "#", "_": out += verbatim ? String(scalar) : "\\" + String(scalar)
             case "~": out += verbatim ? "~" : "\\textasciitilde{}"
             case "^": out += verbatim ? "^" : "\\textasciicircum{}"
-            case "\n", "\r": out += " "
-            default: out.append(character)
+            default:
+                if isLineBreakOrControl(scalar) { out += " " } else { out.unicodeScalars.append(scalar) }
             }
         }
         return out
     }
 
-    /// RIS (`TY  - BOOK` … `ER  - `), one tag a line, lines ending in CRLF.
+    /// C0 controls (tab, CR and LF included), DEL, C1 controls (NEL among them) and Unicode's
+    /// line and paragraph separators: what a line-based reader (RIS; Python's `splitlines`, which
+    /// also breaks at VT, FF and U+001C–U+001E) may take for the end of a line, or a terminal
+    /// for a command. The exports write a space instead.
+    static func isLineBreakOrControl(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar == "\u{2028}" || scalar == "\u{2029}"
+    }
+
+    /// RIS (`TY  - BOOK` … `ER  - `), one tag a line, lines ending in CRLF; in the provider's
+    /// text every control character and line separator (``isLineBreakOrControl(_:)``) is a space,
+    /// so that each value stays on its tag's line.
     static func ris(_ record: BookRecord) -> String {
         let m = record.metadata
         var lines = [("TY", "BOOK")]
@@ -133,7 +167,11 @@ enum BookExport {
         if let language = m?.language { lines.append(("LA", language)) }
         for subject in m?.subjects ?? [] { lines.append(("KW", subject)) }
         if let url = m?.url { lines.append(("UR", url)) }
-        let flat: (String) -> String = { String($0.map { $0 == "\n" || $0 == "\r" || $0 == "\r\n" ? " " : $0 }) }
+        let flat: (String) -> String = { value in
+            var out = String.UnicodeScalarView()
+            for scalar in value.unicodeScalars { out.append(isLineBreakOrControl(scalar) ? " " : scalar) }
+            return String(out)
+        }
         return lines.map { "\($0.0)  - \(flat($0.1))\r\n" }.joined() + "ER  - \r\n"
     }
 

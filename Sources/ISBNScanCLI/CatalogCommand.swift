@@ -67,11 +67,15 @@ enum CatalogCommand {
           Number of Pages,Year Published,Date Added (first seen, YYYY/MM/DD),
           Bookshelves,Exclusive Shelf (left empty), the ISBNs as ="...".
           libib: item_type (book),title,creators,ean_isbn13,upc_isbn10,
-          description,publisher,publish_date,tags (subjects),length (pages),
-          added (first seen),copies (1). bibtex: @book{isbn<isbn13>, ...}
-          with title, author (joined with 'and'), publisher, year,
-          pagetotal, isbn, language, url. ris: TY, TI, AU, PB, PY, DA, SN,
-          LA, KW, UR, ER. csl-json: [{"id", "type": "book", "title",
+          description,publisher,publish_date (YYYY-MM-DD, else the year),
+          tags (subjects),length (pages),added (first seen),copies (1).
+          bibtex: @book{isbn<isbn13>, ...} with title, author (joined with
+          'and'; a name with the word 'and' in it braced whole), publisher,
+          year, pagetotal, isbn, language, url; braces in the text written
+          {\textbraceleft} and {\textbraceright} (%7B and %7D in the url),
+          so that every field ends where it should. ris: TY, TI, AU, PB,
+          PY, DA, SN, LA, KW, UR, ER; control characters and line
+          separators in the text written as spaces. csl-json: [{"id", "type": "book", "title",
           "author": [{"literal"}], "publisher", "issued", "number-of-pages",
           "language", "ISBN", "URL"}]. A book not looked up (or known to no
           provider) is written with what is known: its ISBNs (and dates).
@@ -93,7 +97,11 @@ enum CatalogCommand {
           merge (exit 1) with nothing merged and no new --db left behind.
           merge waits for other writers of --db (see scan --db). On stderr
           per catalogue: '<db>: added <n> files, <n> sightings, <n> refused
-          codes, <n> book lookups'.
+          codes, <n> book lookups'. A code in it that is no valid ISBN (a
+          file edited by hand or by another program) is not merged, its
+          sightings and lookup answer left out: 'Warning: <db>: '<code>' is
+          no valid ISBN (<reason>): <n> sightings not merged' (20 named,
+          then how many more).
           lookup: '<isbn13>: <title> / <authors>; ... (<provider>)' per book
           answered, as 'isbnscan lookup' prints it (--json: its objects), each
           answer stored in the catalogue as it comes (the provider, the time,
@@ -120,7 +128,8 @@ enum CatalogCommand {
           'Error: <file>: not an isbnscan catalogue (not an SQLite database)';
           another program's SQLite file: '... (an SQLite database of another
           program); left as it is'; an empty file (list, export, stats):
-          '... (an empty database)'.
+          'Error: <file>: an empty catalogue: nothing is recorded in it
+          yet' (while another isbnscan is creating it, they wait for it).
 
         EXIT STATUS:
           0  done (list, export: at least one book; lookup: every book
@@ -260,6 +269,16 @@ enum CatalogCommand {
             case "merge":
                 for other in arguments {
                     let added = try catalog.merge(from: other)
+                    for code in added.refused.prefix(Self.refusedCodesNamed) {
+                        // A code of any length: the first 20 characters and how many there are.
+                        let shown = code.isbn13.count > 40 ? "\(code.isbn13.prefix(20))… (\(code.isbn13.count) characters)" : code.isbn13
+                        stderr.write("Warning: \(escaped(other, json: false)): '\(escaped(shown, json: false))' is no valid ISBN "
+                                     + "(\(code.reason)): \(code.sightings) sighting\(code.sightings == 1 ? "" : "s") not merged\n")
+                    }
+                    if added.refused.count > Self.refusedCodesNamed {
+                        stderr.write("Warning: \(escaped(other, json: false)): \(added.refused.count - Self.refusedCodesNamed) more codes "
+                                     + "that are no valid ISBN not merged\n")
+                    }
                     stderr.write("\(escaped(other, json: false)): added \(added.files) file\(added.files == 1 ? "" : "s"), "
                                  + "\(added.sightings) sighting\(added.sightings == 1 ? "" : "s"), "
                                  + "\(added.refusals) refused code\(added.refusals == 1 ? "" : "s"), "
@@ -319,6 +338,9 @@ enum CatalogCommand {
     }
 
     /// `="digits"`: a formula whose value is the text, so a spreadsheet opening the CSV keeps the digits.
+    /// The codes that are no ISBN a merge names one by one; the rest are counted.
+    static let refusedCodesNamed = 20
+
     static func spreadsheetText(_ digits: String) -> String { "=\"\(digits)\"" }
 
     static func text(_ stats: Catalog.Statistics) -> String {

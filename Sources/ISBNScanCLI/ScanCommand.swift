@@ -120,6 +120,11 @@ ArgumentParser.acceptOption,
             OptionSpec("rescan", help: "With --db: scan every file again, even unchanged ones."),
         ] + LookupCommand.backgroundOptions + [
             OptionSpec("max-pixels", value: "n", help: "Refuse images larger than n pixels before decoding\n(default: 120000000)."),
+            OptionSpec("max-pages", value: "n", help: """
+                Read at most n pages of a multi-page TIFF (default: 10000);
+                the pages after them are left out, with a warning saying how
+                many.
+                """),
             OptionSpec("quiet", short: "q", help: "No warnings, progress, summary or --db 'unchanged' lines\non stderr (errors still appear)."),
         ],
         discussion: """
@@ -295,6 +300,9 @@ ArgumentParser.acceptOption,
         settings.lookup = shared.lookup
         if let text = parsed.value("max-pixels") {
             settings.decode.maxPixels = try ArgumentParser.integer(text, option: "--max-pixels", in: 1...(1 << 40))
+        }
+        if let text = parsed.value("max-pages") {
+            settings.decode.maxPages = try ArgumentParser.integer(text, option: "--max-pages", in: 1...1_000_000)
         }
         if let text = parsed.value("jobs") {
             settings.jobs = try ArgumentParser.integer(text, option: "--jobs", in: 1...256)

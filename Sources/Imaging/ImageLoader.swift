@@ -21,6 +21,10 @@ public struct DecodeOptions: Sendable, Equatable {
     /// TIFF only: the page (directory) to decode, from 0. Default 0; ``DecodedImage/pageCount``
     /// says how many there are.
     public var page: Int = 0
+    /// Pages of a multi-page file (TIFF) that a scan of every page reads at most (`scan
+    /// --max-pages`); the pages after them are left out with a warning. Decoding one page does
+    /// not use it. Default 10000.
+    public var maxPages: Int = 10_000
     /// JPEG at full size only (no ``halveJPEGAbovePixels``, ``jpegScale`` 1), when set: decode
     /// only these rows of the image as stored in the file (before the EXIF orientation; ranges in
     /// increasing order, overlaps ignored). The other rows of the whole-size image are 0 (black):

@@ -77,7 +77,7 @@ import TestSupport
         let run = try isbnscan(["catalog", "export", "--db", db, "--format", "bibtex"])
         #expect(run.stdout == """
             @book{isbn9780306406157,
-              title = {=HYPERLINK("x") \\& 100\\% \\{sure\\}: a\\_b \\#1},
+              title = {=HYPERLINK("x") \\& 100\\% {\\textbraceleft}sure{\\textbraceright}: a\\_b \\#1},
               author = {Ann Author and Bo Other},
               publisher = {@Press, Ltd},
               year = {1988},

@@ -494,7 +494,7 @@ import TestSupport
             #expect(run.stderr == "Error: \(other): not an isbnscan catalogue (an SQLite database of another program); left as it is\n")
             let onEmpty = try isbnscan(["catalog", action, "--db", empty])
             #expect(onEmpty.status == 1)
-            #expect(onEmpty.stderr == "Error: \(empty): not an isbnscan catalogue (an empty database)\n")
+            #expect(onEmpty.stderr == "Error: \(empty): an empty catalogue: nothing is recorded in it yet\n")
         }
         let scan = try isbnscan(["scan", "--db", other, shelf.path + "/a.png"])
         #expect(scan.status == 1)
@@ -502,6 +502,110 @@ import TestSupport
         #expect(try Data(contentsOf: URL(fileURLWithPath: other)) == before)
         #expect(try FileManager.default.attributesOfItem(atPath: empty)[.size] as? Int == 0)
         #expect(!FileManager.default.fileExists(atPath: other + "-wal"))
+    }
+
+    /// Another program's SQLite file in WAL mode, its table still only in the -wal (never
+    /// checkpointed): every command that writes a catalogue refuses it, and its main file and
+    /// -wal stay byte for byte as they were (a read-write connection closing on it would
+    /// checkpoint the -wal into the main file and delete it).
+    @Test func writingCommandsLeaveAForeignWALDatabaseByteForByte() throws {
+        let shelf = try Shelf(["a.png": "isbn/png-gray8.png"])
+        defer { shelf.remove() }
+        let good = shelf.path + "/good.db", made = shelf.path + "/made.db"
+        #expect(try isbnscan(["scan", "--db", good, shelf.path + "/a.png"]).status == 0)
+        // The file and its -wal copied while the connection that wrote them is still open.
+        let python = """
+            import shutil, sqlite3, sys
+            made = sys.argv[1]
+            c = sqlite3.connect(made)
+            c.execute("PRAGMA journal_mode = WAL"); c.execute("PRAGMA wal_autocheckpoint = 0")
+            c.execute("CREATE TABLE notes (text TEXT)"); c.execute("INSERT INTO notes VALUES ('milk')"); c.commit()
+            for n in range(int(sys.argv[2])):
+                shutil.copyfile(made, f"{made}.{n}"); shutil.copyfile(made + "-wal", f"{made}.{n}-wal")
+            """
+        let commands: [[String]] = [["scan", "--db", "DB", shelf.path + "/a.png"], ["catalog", "lookup", "--db", "DB"],
+                                    ["catalog", "remove", "--db", "DB", "9780306406157"], ["catalog", "merge", "--db", "DB", good],
+                                    ["camera", "--device", "/nonexistent/video9", "--db", "DB"]]
+        let writer = try isbnscan(["-c", python, made, String(commands.count)], executable: "/usr/bin/python3")
+        #expect(writer.status == 0, "\(writer.stderr)")
+        for (n, command) in commands.enumerated() {
+            let db = "\(made).\(n)"
+            let main = try Data(contentsOf: URL(fileURLWithPath: db)), wal = try Data(contentsOf: URL(fileURLWithPath: db + "-wal"))
+            #expect(wal.count > 32, "the -wal holds the table")
+            let run = try isbnscan(command.map { $0 == "DB" ? db : $0 })
+            #expect(run.status == 1, "\(command)")
+            #expect(run.stderr == "Error: \(db): not an isbnscan catalogue (an SQLite database of another program); left as it is\n",
+                    "\(command)")
+            #expect(try Data(contentsOf: URL(fileURLWithPath: db)) == main, "\(command): main file changed")
+            #expect((try? Data(contentsOf: URL(fileURLWithPath: db + "-wal"))) == wal, "\(command): -wal changed")
+        }
+    }
+
+    /// A catalogue merged in whose sightings hold codes that are no ISBN (written by another
+    /// program): those are left out, each named with its reason, and the rest merged.
+    @Test func mergeLeavesOutCodesThatAreNoISBN() throws {
+        let shelf = try Shelf(["a.png": "isbn/png-gray8.png"])
+        defer { shelf.remove() }
+        let other = shelf.path + "/other.db", target = shelf.path + "/target.db"
+        #expect(try isbnscan(["scan", "--db", other, shelf.path + "/a.png"]).status == 0)
+        let long = String(repeating: "1", count: 10_000)
+        let connection = try Connection(path: other)
+        for (n, code) in ["garbage", long, "9780306406158", "garbage"].enumerated() {
+            try Statement(connection, """
+                INSERT INTO sightings (isbn13, device, frame, source, polygon, seen_at)
+                VALUES (?, '/dev/video0', ?, '/dev/video0', '[]', '2026-12-01T10:00:00.000Z')
+                """).run([.text(code), .int(Int64(n + 1))])
+        }
+        try connection.execute("""
+            INSERT INTO lookups (isbn13, found, provider, fetched_at) VALUES ('9780306406158', 0, 'google', '2026-12-01T10:00:00.000Z')
+            """)
+        let run = try isbnscan(["catalog", "merge", "--db", target, other])
+        #expect(run.status == 0)
+        #expect(run.stderr == """
+            Warning: \(other): '11111111111111111111… (10000 characters)' is no valid ISBN (length): 1 sighting not merged
+            Warning: \(other): '9780306406158' is no valid ISBN (check-digit): 1 sighting not merged
+            Warning: \(other): 'garbage' is no valid ISBN (non-digit): 2 sightings not merged
+            \(other): added 1 file, 1 sighting, 0 refused codes, 0 book lookups
+
+            """)
+        let merged = try Catalog(path: target, access: .read)
+        #expect(try merged.books().map(\.isbn13) == ["9780306406157"])
+        #expect(try merged.cachedLookups().isEmpty)
+    }
+
+    /// An export started while the first writer of a new catalogue holds its lock, the tables
+    /// not committed yet: it waits for that writer and exports what it committed. (The writer is
+    /// python3's sqlite3 replaying a catalogue's dump in one transaction, committing a second
+    /// after the export started.)
+    @Test func anExportRacingTheFirstWriterWaitsForIt() throws {
+        let shelf = try Shelf(["a.png": "isbn/png-gray8.png"])
+        defer { shelf.remove() }
+        let reference = shelf.path + "/reference.db", new = shelf.path + "/new.db"
+        #expect(try isbnscan(["scan", "--db", reference, shelf.path + "/a.png"]).status == 0)
+        let python = """
+            import json, sqlite3, subprocess, sys, time
+            binary, reference, new = sys.argv[1:4]
+            r = sqlite3.connect(reference)
+            dump = [s for s in r.iterdump() if s not in ("BEGIN TRANSACTION;", "COMMIT;")]
+            version = r.execute("PRAGMA user_version").fetchone()[0]
+            c = sqlite3.connect(new, isolation_level=None)
+            c.execute("PRAGMA journal_mode = WAL")
+            c.execute("BEGIN IMMEDIATE")
+            for s in dump: c.execute(s)
+            c.execute(f"PRAGMA user_version = {version}")
+            export = subprocess.Popen([binary, "catalog", "export", "--db", new, "--format", "isbn-list"],
+                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            time.sleep(1)  # the export finds the file empty and locked meanwhile
+            c.execute("COMMIT")
+            out, err = export.communicate()
+            json.dump({"status": export.returncode, "stdout": out, "stderr": err}, sys.stdout)
+            """
+        let race = try isbnscan(["-c", python, isbnscanBinary, reference, new], executable: "/usr/bin/python3")
+        #expect(race.status == 0, "\(race.stderr)")
+        let export = try #require(try JSONSerialization.jsonObject(with: Data(race.stdout.utf8)) as? [String: Any])
+        #expect(export["stderr"] as? String == "")
+        #expect(export["stdout"] as? String == "9780306406157\n")
+        #expect(export["status"] as? Int == 0)
     }
 
     /// A merge that fails on a source which is no catalogue leaves no new --db behind, and merges
@@ -514,7 +618,7 @@ import TestSupport
         #expect(try isbnscan(["scan", "--db", good, shelf.path + "/a.png"]).status == 0)
         let cases: [([String], String)] = [
             ([foreign], "Error: \(foreign): not an isbnscan catalogue (an SQLite database of another program); left as it is\n"),
-            ([shelf.path + "/empty.db"], "Error: \(shelf.path)/empty.db: not an isbnscan catalogue (an empty database)\n"),
+            ([shelf.path + "/empty.db"], "Error: \(shelf.path)/empty.db: an empty catalogue: nothing is recorded in it yet\n"),
             ([shelf.path + "/text.db"], "Error: \(shelf.path)/text.db: not an isbnscan catalogue (not an SQLite database)\n"),
             ([good, foreign], "Error: \(foreign): not an isbnscan catalogue (an SQLite database of another program); left as it is\n")]
         for (sources, message) in cases {

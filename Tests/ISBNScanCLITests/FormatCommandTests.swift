@@ -31,6 +31,64 @@ import TestSupport
         #expect(!single.stdout.contains("\"page"))
     }
 
+    /// A TIFF of `pages` pages (uncompressed 8-bit gray, TIFF 6.0 baseline, little-endian):
+    /// `last` (a PGM's bytes) as the last page, 8×8 white before it.
+    static func manyPageTIFF(pages: Int, last pgm: Data) throws -> Data {
+        // P5 header: "P5\n<w> <h>\n255\n", then the rows.
+        let header = String(decoding: pgm.prefix(15), as: UTF8.self).split(whereSeparator: { $0.isWhitespace })
+        try #require(header.count >= 3 && header[0] == "P5")
+        let width = try #require(Int(header[1])), height = try #require(Int(header[2]))
+        let pixels = pgm.suffix(width * height)
+        var file = Data("II".utf8) + le16(42) + le32(8)
+        for page in 0..<pages {
+            let (w, h, data) = page == pages - 1 ? (width, height, Data(pixels)) : (8, 8, Data(repeating: 255, count: 64))
+            let entries: [(tag: UInt16, value: Int)] = [(256, w), (257, h), (258, 8), (259, 1), (262, 1), (273, 0), (277, 1), (278, h),
+                                                        (279, data.count)]
+            let ifdSize = 2 + entries.count * 12 + 4
+            let stripOffset = file.count + ifdSize
+            let next = page == pages - 1 ? 0 : stripOffset + data.count
+            file += le16(entries.count)
+            for entry in entries {
+                // LONG (type 4), one value.
+                file += le16(Int(entry.tag)) + le16(4) + le32(1) + le32(entry.tag == 273 ? stripOffset : entry.value)
+            }
+            file += le32(next) + data
+        }
+        return file
+    }
+    static func le16(_ v: Int) -> Data { Data([UInt8(v & 0xFF), UInt8(v >> 8 & 0xFF)]) }
+    static func le32(_ v: Int) -> Data { Data((0..<4).map { UInt8(v >> ($0 * 8) & 0xFF) }) }
+
+    /// Every page is read up to --max-pages (default 10000): a barcode on page 1101 is found;
+    /// with --max-pages 10 the pages after the tenth are left out and a warning says how many.
+    @Test func pagesAreReadUpToMaxPages() throws {
+        let shelf = try Shelf([:])
+        defer { shelf.remove() }
+        let file = shelf.path + "/feeder.tif"
+        let pgm = try Data(contentsOf: URL(fileURLWithPath: "\(testImages)/isbn/pgm-p5.pgm"))
+        try Self.manyPageTIFF(pages: 1101, last: pgm).write(to: URL(fileURLWithPath: file))
+        let all = try isbnscan(["scan", "--json", file])
+        #expect(all.status == 0, "\(all.stderr)")
+        let record = try #require(try JSONSerialization.jsonObject(with: Data(all.stdout.utf8)) as? [String: Any])
+        #expect(record["pages"] as? Int == 1101)
+        #expect(record["warning"] == nil)
+        let isbns = try #require(record["isbns"] as? [[String: Any]])
+        #expect(isbns.map { $0["isbn13"] as? String } == ["9780321573513"])
+        #expect(isbns.map { $0["page"] as? Int } == [1101])
+        #expect(all.stderr == "")
+
+        let capped = try isbnscan(["scan", "--max-pages", "10", "--json", file])
+        #expect(capped.status == 4)
+        let cappedRecord = try #require(try JSONSerialization.jsonObject(with: Data(capped.stdout.utf8)) as? [String: Any])
+        #expect(cappedRecord["pages"] as? Int == 1101)
+        #expect(cappedRecord["warning"] as? String == "pages 11-1101 left out: 1091 of 1101 pages past --max-pages 10")
+        #expect(capped.stderr == "Warning: \(file): pages 11-1101 left out: 1091 of 1101 pages past --max-pages 10\n"
+                + "Warning: \(file): no barcode found\n")
+        let zero = try isbnscan(["scan", "--max-pages", "0", file])
+        #expect(zero.status == 2)
+        #expect(zero.stderr.hasPrefix("Error: --max-pages 0 is outside 1...1000000\n"))
+    }
+
     /// CSV carries the page like the JSON: the `page` column (from 1), empty for a single image.
     @Test func csvNamesThePageOfEachCode() throws {
         let tiff = "\(testImages)/formats/tiff-multipage.tif", single = "\(testImages)/formats/tiff-g4.tif"

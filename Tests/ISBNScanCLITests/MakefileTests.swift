@@ -26,7 +26,7 @@ import TestSupport
         for package in ["libzbar-dev", "libsdl2-dev", "libtesseract-dev", "tesseract-ocr-eng", "binutils"] {
             #expect(install.stdout.contains(" \(package)\""), "make install lacks \(package)")
         }
-        let testTools = ["gcc", "util-linux", "zint", "groff-base", "man-db", "zsh", "fish", "dpkg-dev", "xvfb", "xdotool", "x11-apps",
+        let testTools = ["gcc", "util-linux", "zint", "python3-venv", "groff-base", "man-db", "zsh", "fish", "dpkg-dev", "xvfb", "xdotool", "x11-apps",
                          "netpbm", "libx11-dev"]
         for package in testTools { #expect(!install.stdout.contains(" \(package)\""), "make install installs \(package)") }
         let test = try make(["-n", "test"])
