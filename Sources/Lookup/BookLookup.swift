@@ -42,6 +42,8 @@ public final class BookLookup {
     private var unreachable: [Provider: String] = [:]
     /// Requests sent per provider (retries included), for the summary and the benchmark.
     public private(set) var requests: [Provider: Int] = [:]
+    /// Answers parsed per provider: one per answer, however many ISBNs it holds.
+    private(set) var parses: [Provider: Int] = [:]
 
     /// `isbnscan/<version> (<contact>)`, or `isbnscan/<version>` without a contact.
     public static func userAgent(version: String, contact: String?) -> String {
@@ -147,12 +149,10 @@ public final class BookLookup {
             let given = response.mediaType.map { "answered \($0)" } ?? "answered without a content type"
             return .failure(Failure(message: "\(given), expected \(expected) (HTTP \(response.status) from \(HTTPClient.host(of: url)))"))
         }
-        var books: [String: BookMetadata] = [:]
-        for isbn in isbns {
-            switch Self.parse(response.body, from: provider, isbn: isbn) {
-            case .success(let book): books[isbn.isbn13] = book
-            case .failure(let failure): return .failure(failure)
-            }
+        parses[provider, default: 0] += 1
+        let books: [String: BookMetadata]
+        do { books = try ResponseParser.books(response.body, from: provider, isbns: isbns) } catch {
+            return .failure(Failure(message: error.message))
         }
         return .success(Answer(books: books, body: response.body))
     }
@@ -161,13 +161,7 @@ public final class BookLookup {
     /// not list the book, or why the answer cannot be read (`malformed JSON (…)`). For answers kept
     /// from an earlier lookup (``BookMetadata/response``), to read them again with a newer parser.
     public static func parse(_ body: [UInt8], from provider: Provider, isbn: ISBN) -> Result<BookMetadata?, Failure> {
-        do {
-            switch provider {
-            case .openLibrary: return .success(try ResponseParser.openLibrary(body, isbns: [isbn])[isbn.isbn13])
-            case .googleBooks: return .success(try ResponseParser.googleBooks(body, isbn: isbn))
-            case .ndl: return .success(try ResponseParser.ndl(body, isbn: isbn))
-            }
-        } catch {
+        do { return .success(try ResponseParser.books(body, from: provider, isbns: [isbn])[isbn.isbn13]) } catch {
             return .failure(Failure(message: error.message))
         }
     }
