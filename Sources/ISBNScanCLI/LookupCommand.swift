@@ -216,13 +216,13 @@ enum LookupCommand {
         var anyFailed = false, anyUnknown = false
         let json = JSONLinesFormatter()
         lookup.lookUp(isbns) { record in
-            for failure in record.failures where warned.insert(failure).inserted { stderr.write("Warning: \(failure)\n") }
+            for failure in record.failures where warned.insert(failure).inserted { stderr.write("Warning: \(escaped(failure, json: false))\n") }
             switch record.outcome {
             case .found: break
             case .notFound: anyUnknown = true
             case .failed(let messages):
                 anyFailed = true
-                for message in messages where warned.insert(message).inserted { stderr.write("Error: \(message)\n") }
+                for message in messages where warned.insert(message).inserted { stderr.write("Error: \(escaped(message, json: false))\n") }
             }
             stdout.write(parsed.flag("json") ? json.format(record) : record.text + "\n")
         }

@@ -107,4 +107,11 @@ import TestSupport
         #expect(lookup.requests[.openLibrary] == 1)
         #expect(lookup.parses[.openLibrary] == 1)
     }
+
+    @Test func providerTextPrintsOnOneLineWithoutControls() throws {
+        let server = try ProviderServer("hostile", "control")
+        let found = try record(server, [.openLibrary], "9780451526533")
+        #expect(found.metadata?.title == "Evil\u{1B}]0;pwned\u{07} title\n9784000000000: forged (ndl)")
+        #expect(found.text == #"9780451526533: Evil\x1b]0;pwned\x07 title\n9784000000000: forged (ndl) / A\u202eB\u2028C\u0085D (openlibrary)"#)
+    }
 }

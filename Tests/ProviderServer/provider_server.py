@@ -33,6 +33,8 @@ MODE chooses a fault instead of the normal answer:
                            long              a title of 1,000,000 characters (本), a subtitle of 3,000,
                                              a publisher of 20,000 and an author of 12,000 (a):
                                              NDL's RSS, Open Library's entry and Google's volume
+                           control           Open Library: a title with ESC, BEL and a newline as
+                                             character references, an author with U+202E, U+2028, U+0085
                            openlibrary-batch Open Library: every ISBN asked found, each entry padded
                                              with 200,000 characters (4 MB for 20)
 Each request is appended to the file LOG as it arrives: one line, "<monotonic seconds> <path>
@@ -209,7 +211,11 @@ def hostile(name, url):
         body = json.dumps({"kind": "books#volumes", "totalItems": 1, "items": [{"volumeInfo": info}]}, ensure_ascii=False)
         return body.encode(), "application/json; charset=UTF-8"
     keys = query.get("bibkeys", [""])[0].split(",")
-    if name == "openlibrary-batch":
+    if name == "control":
+        entry = {"title": "Evil&#27;]0;pwned&#7; title&#10;9784000000000: forged (ndl)",
+                 "authors": [{"name": "A\u202eB\u2028C\u0085D"}]}
+        answer = {key: entry for key in keys}
+    elif name == "openlibrary-batch":
         answer = {key: {"title": "Padded " + key, "notes": "z" * 200000} for key in keys}
     else:
         answer = {key: long_entry for key in keys}
