@@ -22,6 +22,9 @@ public struct LookupOptions: Sendable {
     public var backoff: Duration = .seconds(1)
     /// The longest `Retry-After` waited for (default 60 s); a longer one fails the request at once.
     public var longestWait: Duration = .seconds(60)
+    /// A PEM file of certificates trusted besides the system's (CURLOPT_CAINFO): the tests'
+    /// local https server only.
+    var certificateAuthorities: String?
     /// `scheme://host[:port]` per provider, replacing ``Provider/defaultBase``.
     public var bases: [Provider: String] = [:]
 
@@ -54,7 +57,8 @@ public final class BookLookup {
     ///   the Debian package) or libcurl cannot be initialised.
     public init(options: LookupOptions, version: String) throws(HTTPError) {
         self.options = options
-        client = try HTTPClient(userAgent: Self.userAgent(version: version, contact: options.contact))
+        client = try HTTPClient(userAgent: Self.userAgent(version: version, contact: options.contact),
+                                certificateAuthorities: options.certificateAuthorities)
         // Every provider but NDL answers in JSON: say now, not after the first answer, that it cannot be read.
         if case .failure(let error) = LookupLibraries.json() { throw HTTPError(kind: .other, message: error.message) }
         // NDL answers in XML, and every provider's text may hold HTML entities.

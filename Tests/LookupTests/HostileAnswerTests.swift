@@ -108,6 +108,32 @@ import TestSupport
         #expect(lookup.parses[.openLibrary] == 1)
     }
 
+    /// A lookup that trusts the tests' self-signed certificate, asking only Open Library at `base`.
+    func secureLookup(_ base: String) throws -> BookLookup {
+        var options = LookupOptions()
+        options.providers = [.openLibrary]
+        options.bases = [.openLibrary: base]
+        options.certificateAuthorities = ProviderServer.folder + "/self-signed.crt"
+        return try BookLookup(options: options, version: "0.0-test")
+    }
+
+    @Test func anHTTPSRedirectToPlainHTTPIsRefused() throws {
+        let plain = try ProviderServer()
+        let secure = try ProviderServer("tls-redirect", plain.base)
+        let found = try #require(try records(secureLookup("https://127.0.0.1:\(secure.port)"), ["9780451526533"]).first)
+        #expect(found.outcome == .failed(["openlibrary: 127.0.0.1:\(secure.port) redirected an https request to http "
+                                          + "(127.0.0.1:\(plain.port)); refused: a redirect may not lower https to http"]))
+        #expect(try plain.log().isEmpty)
+    }
+
+    @Test func anHTTPSRedirectToHTTPSIsFollowed() throws {
+        let target = try ProviderServer("tls")
+        let secure = try ProviderServer("tls-redirect", "https://127.0.0.1:\(target.port)")
+        let found = try #require(try records(secureLookup("https://127.0.0.1:\(secure.port)"), ["9780451526533"]).first)
+        #expect(found.metadata?.title == "The adventures of Tom Sawyer")
+        #expect(try target.log().count == 1)
+    }
+
     @Test func providerTextPrintsOnOneLineWithoutControls() throws {
         let server = try ProviderServer("hostile", "control")
         let found = try record(server, [.openLibrary], "9780451526533")

@@ -25,6 +25,7 @@ MODE chooses a fault instead of the normal answer:
   stall                  the request read, then nothing sent, the connection held open until killed
   tls                    the normal answers over HTTPS with a self-signed certificate
                          (self-signed.crt/.key beside this file, for 127.0.0.1, a test key only)
+  tls-redirect BASE      over HTTPS as tls, every request answered 302 to BASE + the same path
   hostile NAME           a hostile answer, 200 with the provider's content type, for the ISBNs asked:
                            ndl-entities      an internal entity of 10,000 characters used 10,000
                                              times in dc:title (40 KB that expand to 100 MB)
@@ -115,6 +116,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
         if MODE == "hostile":
             body, content_type = hostile(ARG, url)
             return self.send(200, body, content_type)
+        if MODE == "tls-redirect":
+            return self.send(302, b"", "text/plain", [("Location", ARG + self.path)])
         if MODE in ("status", "flaky"):
             code, _, seconds = ARG.partition(":")
             extra = [("Retry-After", seconds)] if seconds else []
@@ -225,7 +228,7 @@ def hostile(name, url):
 def main():
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     server.daemon_threads = True
-    if MODE == "tls":
+    if MODE.startswith("tls"):
         import ssl
         context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
         context.load_cert_chain(os.path.join(HERE, "self-signed.crt"), os.path.join(HERE, "self-signed.key"))
