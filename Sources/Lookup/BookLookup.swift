@@ -22,6 +22,10 @@ public struct LookupOptions: Sendable {
     public var backoff: Duration = .seconds(1)
     /// The longest `Retry-After` waited for (default 60 s); a longer one fails the request at once.
     public var longestWait: Duration = .seconds(60)
+    /// The most time waited on one provider's `Retry-After` and backoff in one run, all its
+    /// requests together (default 120 s); a wait that would pass it gives the provider up for the
+    /// rest of the run instead, said in one message.
+    public var longestTotalWait: Duration = .seconds(120)
     /// A PEM file of certificates trusted besides the system's (CURLOPT_CAINFO): the tests'
     /// local https server only.
     var certificateAuthorities: String?
@@ -43,6 +47,8 @@ public final class BookLookup {
     /// (HTTP 403, or 429 still after its retries: past its rate limit) is not asked again in
     /// this run: its failure stands for the rest, and a long run does not keep knocking.
     private var unreachable: [Provider: String] = [:]
+    /// Time waited before repeats, per provider, in this run (against ``LookupOptions/longestTotalWait``).
+    private var waited: [Provider: Duration] = [:]
     /// Requests sent per provider (retries included), for the summary and the benchmark.
     public private(set) var requests: [Provider: Int] = [:]
     /// Answers parsed per provider: one per answer, however many ISBNs it holds.
@@ -197,7 +203,7 @@ public final class BookLookup {
             let retryable = response.status == 429 || (500..<600).contains(response.status)
                 || (response.status == 403 && response.retryAfter != nil)
             let refusing = response.status == 403 || response.status == 429
-            func failed(_ message: String) -> Result<HTTPResponse, Failure> {
+            func failed(_ message: String, refusing: Bool = refusing) -> Result<HTTPResponse, Failure> {
                 if refusing { unreachable[provider] = message }
                 return .failure(Failure(message: message))
             }
@@ -209,11 +215,20 @@ public final class BookLookup {
             if wait > options.longestWait {
                 return failed("\(status), Retry-After \(response.retryAfter!) s is longer than \(options.longestWait.components.seconds) s")
             }
+            let spent = waited[provider, default: .zero]
+            if attempt < options.retries && spent + wait > options.longestTotalWait {
+                let (seconds, attoseconds) = options.longestTotalWait.components
+                let limit = attoseconds == 0 ? "\(seconds)" : "\(Double(seconds) + Double(attoseconds) / 1e18)"
+                return failed("\(status)" + (response.retryAfter.map { ", Retry-After \($0) s" } ?? "")
+                              + ": waiting again would pass the \(limit) s a run waits on one provider; not asked again in this run",
+                              refusing: true)
+            }
             guard attempt < options.retries else {
                 let tries = attempt + 1
                 return failed("\(status) after \(tries) attempt\(tries == 1 ? "" : "s")"
                               + (response.retryAfter.map { ", Retry-After \($0) s" } ?? ""))
             }
+            waited[provider] = spent + wait
             pause(wait)
             attempt += 1
         }

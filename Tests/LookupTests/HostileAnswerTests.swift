@@ -134,6 +134,22 @@ import TestSupport
         #expect(try target.log().count == 1)
     }
 
+    /// A provider answering `Retry-After` to every request is waited on up to the run's limit
+    /// (here 1.5 s), then given up for the run: the second ISBN is not asked.
+    @Test func waitingOnOneProviderIsBoundedPerRun() throws {
+        let server = try ProviderServer("status", "503:1")
+        var options = LookupOptions()
+        options.providers = [.googleBooks]
+        options.bases = [.googleBooks: server.base]
+        options.longestTotalWait = .milliseconds(1500)
+        let lookup = try BookLookup(options: options, version: "0.0-test")
+        let found = try records(lookup, ["9780451526533", "9780306406157"])
+        let message = "google: HTTP 503 Service Unavailable from 127.0.0.1:\(server.port), Retry-After 1 s: waiting again "
+            + "would pass the 1.5 s a run waits on one provider; not asked again in this run"
+        #expect(found.map(\.outcome) == [.failed([message]), .failed([message])])
+        #expect(lookup.requests[.googleBooks] == 2)
+    }
+
     @Test func providerTextPrintsOnOneLineWithoutControls() throws {
         let server = try ProviderServer("hostile", "control")
         let found = try record(server, [.openLibrary], "9780451526533")
