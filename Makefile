@@ -68,7 +68,8 @@
 #                Sources/ISBN/Resources/RangeMessage.xml (after replacing that file)
 #   make fuzz    libFuzzer (ASan/UBSan) on every C decoding shim (PNG, JPEG, MJPEG, EXIF, TIFF, WebP,
 #                GIF, HEIF, BMP) and the Swift decoders (image sniffing + PNM, line decoder, --roi
-#                parsing, ISBN judging), FUZZ_SECONDS each (default 60); findings in Fuzz/findings/
+#                parsing, ISBN judging, the providers' answer parsers), FUZZ_SECONDS each (default 60);
+#                findings in Fuzz/findings/
 #   make clean   remove build products
 # apt-get runs through sudo when make is not run as root (SUDO= to run it as is).
 
@@ -424,7 +425,11 @@ fuzz: deps
 	@python3 -c "d='$(FUZZ_CORPUS)/swift/'; w=lambda n, b: open(d + n, 'wb').write(b); \
 	  w('line', bytes([1] + [255] * 20 + [0, 0, 255, 255] * 30 + [255] * 20)); \
 	  w('roi', b'\x020.05,0.4,0.9,0.15'); w('isbn', b'\x03ISBN 978-0-306-40615-7'); \
-	  w('map', bytes([4, 112]) + bytes(([30] * 3 + [220] * 2 + [30] + [220] * 3) * 14 + [220] * 2) * 64)"
+	  w('map', bytes([4, 112]) + bytes(([30] * 3 + [220] * 2 + [30] + [220] * 3) * 14 + [220] * 2) * 64); \
+	  import glob, os; p = 'Tests/ProviderServer/'; \
+	  [w('openlibrary-' + os.path.basename(f), b'\x05{\"ISBN:' + os.path.basename(f)[:13].encode() + b'\": ' + open(f, 'rb').read() + b'}') for f in glob.glob(p + 'openlibrary/*')]; \
+	  [w('google-' + os.path.basename(f), b'\x06' + open(f, 'rb').read()) for f in glob.glob(p + 'google/*')]; \
+	  [w('ndl-' + os.path.basename(f), b'\x07' + open(f, 'rb').read()) for f in glob.glob(p + 'ndl/*')]"
 	@.build/fuzz/release/isbnscan-fuzz $(FUZZ_FLAGS) -artifact_prefix=Fuzz/findings/swift- $(FUZZ_CORPUS)/swift \
 	  > $(FUZZ_DIR)/swift.log 2>&1; status=$$?; \
 	  echo "fuzz swift: $$(grep -o 'Done [0-9]* runs in [0-9]* second(s)' $(FUZZ_DIR)/swift.log), exit $$status"

@@ -128,11 +128,12 @@ let package = Package(
     swiftLanguageModes: [.v6]
 )
 
-// `make fuzz` only (ISBNSCAN_FUZZ=1): the libFuzzer target for the Swift decoders, a product of
+// `make fuzz` only (ISBNSCAN_FUZZ=1): the libFuzzer target for the Swift decoders and the
+// providers' answer parsers, a product of
 // its own so the sanitizer flags never touch the normal build. It has no main: libFuzzer's is
 // linked in by -sanitize=fuzzer.
 if Context.environment["ISBNSCAN_FUZZ"] != nil {
-    package.targets.append(.executableTarget(name: "isbnscan-fuzz", dependencies: ["Imaging", "Scanning", "ISBN"],
+    package.targets.append(.executableTarget(name: "isbnscan-fuzz", dependencies: ["Imaging", "Scanning", "ISBN", "Lookup", "Records"],
                                              path: "Sources/ISBNScanFuzz"))
     package.products.append(.executable(name: "isbnscan-fuzz", targets: ["isbnscan-fuzz"]))
 }

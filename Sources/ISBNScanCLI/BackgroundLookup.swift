@@ -243,7 +243,7 @@ final class BackgroundLookup: @unchecked Sendable {
         if let leftAtCutoff, leftAtCutoff > 0 {
             causes.append("\(leftAtCutoff) still unanswered \(Self.seconds(longestWait)) s after the scan ended")
         }
-        let causeText = causes.isEmpty ? "" : " (\(causes.joined(separator: "; ")))"
+        let causeText = causes.isEmpty ? "" : " (\(escaped(causes.joined(separator: "; "), json: false)))"
         guard let db else { return "Warning: \(books) failed\(causeText)" }
         let name = escaped(db, json: false)
         return "Warning: \(books) pending\(causeText); 'isbnscan catalog lookup --db \(name)' goes on with them"

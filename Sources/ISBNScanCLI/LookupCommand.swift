@@ -111,11 +111,15 @@ enum LookupCommand {
           replace a provider's scheme, host and port (http://127.0.0.1:8080;
           the path stays the provider's), for mirrors. Proxies come from
           http_proxy, https_proxy and no_proxy; TLS certificates are always
-          verified; only http and https are followed, at most 5 redirects;
-          an answer over 4 MiB is refused. After HTTP 429 or 5xx (or 403
-          with Retry-After) a request is repeated after Retry-After, else
-          after 1 s, 2 s, ...; a provider that cannot be reached (DNS,
-          connection, timeout) is not asked again in the run.
+          verified; only http and https are followed, at most 5 redirects,
+          never from https to http; an answer over 4 MiB is refused, and so
+          is XML declaring entities. A title or subtitle keeps 2,000
+          characters (Unicode scalars), any other field 10,000, a cut
+          ending in "..."; text lines escape control characters. After
+          HTTP 429 or 5xx (or 403 with Retry-After) a request is repeated
+          after Retry-After, else after 1 s, 2 s, ...; a provider that
+          cannot be reached (DNS, connection, timeout), or that would be
+          waited on more than 120 s in all, is not asked again in the run.
 
         EXIT STATUS:
           0  every ISBN was found
@@ -216,13 +220,13 @@ enum LookupCommand {
         var anyFailed = false, anyUnknown = false
         let json = JSONLinesFormatter()
         lookup.lookUp(isbns) { record in
-            for failure in record.failures where warned.insert(failure).inserted { stderr.write("Warning: \(failure)\n") }
+            for failure in record.failures where warned.insert(failure).inserted { stderr.write("Warning: \(escaped(failure, json: false))\n") }
             switch record.outcome {
             case .found: break
             case .notFound: anyUnknown = true
             case .failed(let messages):
                 anyFailed = true
-                for message in messages where warned.insert(message).inserted { stderr.write("Error: \(message)\n") }
+                for message in messages where warned.insert(message).inserted { stderr.write("Error: \(escaped(message, json: false))\n") }
             }
             stdout.write(parsed.flag("json") ? json.format(record) : record.text + "\n")
         }

@@ -15,13 +15,13 @@ struct LookupTally {
     /// without an answer; each message once per run.
     mutating func add(_ record: LookupRecord) -> [String] {
         var lines: [String] = []
-        for failure in record.failures where said.insert(failure).inserted { lines.append("Warning: \(failure)") }
+        for failure in record.failures where said.insert(failure).inserted { lines.append("Warning: \(escaped(failure, json: false))") }
         switch record.outcome {
         case .found: found += 1
         case .notFound: unknown += 1
         case .failed(let messages):
             failed += 1
-            for message in messages where said.insert(message).inserted { lines.append("Error: \(message)") }
+            for message in messages where said.insert(message).inserted { lines.append("Error: \(escaped(message, json: false))") }
         }
         return lines
     }

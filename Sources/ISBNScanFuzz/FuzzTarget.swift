@@ -8,15 +8,45 @@
 //   3: ISBN judging of typed text and of zbar data
 //   4: the candidate map (with its bar-length and edge measurements) and the structure fit on
 //      a small picture: the next byte is its width (16 + 0…255), the rest its rows
+//   5, 6, 7: the answer parser of Open Library, Google Books and NDL Search on one answer, for
+//      the ISBNs the fixtures use; every field must come out within its limit, and an XML
+//      tree's text can never be more than the answer's bytes
 import Imaging
 import ISBN
+@testable import Lookup
+import Records
 @testable import Scanning
+
+/// The ISBNs of the provider fixtures (Tests/ProviderServer), whose answers seed the corpus.
+let fuzzISBNs = ["9780306406157", "9780451526533", "9780140328721", "9784048930659", "9784101010014"]
+    .compactMap { ISBN.judge(typed: $0, accepting: .with979).isbn }
+
+/// Checks the field limits of every book `provider` finds in `answer`.
+func fuzzAnswer(_ answer: [UInt8], _ provider: Provider) {
+    if provider == .ndl, let root = try? XMLElement.parse(answer) {
+        var total = 0
+        var stack = [root]
+        while let element = stack.popLast() {
+            total += element.text.utf8.count
+            stack += element.children
+        }
+        precondition(total <= answer.count)
+    }
+    guard let books = try? ResponseParser.books(answer, from: provider, isbns: fuzzISBNs) else { return }
+    for book in books.values {
+        precondition((book.title?.unicodeScalars.count ?? 0) <= ResponseParser.titleLimit)
+        precondition((book.subtitle?.unicodeScalars.count ?? 0) <= ResponseParser.titleLimit)
+        let others = [book.titleReading, book.byStatement, book.publisher, book.published, book.language, book.cover, book.url]
+            + (book.authors ?? []) + (book.subjects ?? [])
+        precondition(others.allSatisfy { ($0?.unicodeScalars.count ?? 0) <= ResponseParser.fieldLimit })
+    }
+}
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOne(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     guard let start, count > 0 else { return 0 }
     let rest = UnsafeRawBufferPointer(start: start + 1, count: count - 1)
-    switch start[0] % 5 {
+    switch start[0] % 8 {
     case 0:
         var options = DecodeOptions(maxPixels: 4_000_000)
         options.halveJPEGAbovePixels = 1_000_000
@@ -33,6 +63,9 @@ public func fuzzOne(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
         let text = String(decoding: rest, as: UTF8.self)
         _ = ISBN.judge(typed: text)
         _ = ISBN.judge(ean: text)
+    case 5: fuzzAnswer(Array(rest), .openLibrary)
+    case 6: fuzzAnswer(Array(rest), .googleBooks)
+    case 7: fuzzAnswer(Array(rest), .ndl)
     default:
         guard rest.count > 1 else { return 0 }
         let width = 16 + Int(rest[0]), pixels = Array(rest.dropFirst())

@@ -22,6 +22,13 @@ public struct LookupOptions: Sendable {
     public var backoff: Duration = .seconds(1)
     /// The longest `Retry-After` waited for (default 60 s); a longer one fails the request at once.
     public var longestWait: Duration = .seconds(60)
+    /// The most time waited on one provider's `Retry-After` and backoff in one run, all its
+    /// requests together (default 120 s); a wait that would pass it gives the provider up for the
+    /// rest of the run instead, said in one message.
+    public var longestTotalWait: Duration = .seconds(120)
+    /// A PEM file of certificates trusted besides the system's (CURLOPT_CAINFO): the tests'
+    /// local https server only.
+    var certificateAuthorities: String?
     /// `scheme://host[:port]` per provider, replacing ``Provider/defaultBase``.
     public var bases: [Provider: String] = [:]
 
@@ -40,8 +47,12 @@ public final class BookLookup {
     /// (HTTP 403, or 429 still after its retries: past its rate limit) is not asked again in
     /// this run: its failure stands for the rest, and a long run does not keep knocking.
     private var unreachable: [Provider: String] = [:]
+    /// Time waited before repeats, per provider, in this run (against ``LookupOptions/longestTotalWait``).
+    private var waited: [Provider: Duration] = [:]
     /// Requests sent per provider (retries included), for the summary and the benchmark.
     public private(set) var requests: [Provider: Int] = [:]
+    /// Answers parsed per provider: one per answer, however many ISBNs it holds.
+    private(set) var parses: [Provider: Int] = [:]
 
     /// `isbnscan/<version> (<contact>)`, or `isbnscan/<version>` without a contact.
     public static func userAgent(version: String, contact: String?) -> String {
@@ -52,7 +63,8 @@ public final class BookLookup {
     ///   the Debian package) or libcurl cannot be initialised.
     public init(options: LookupOptions, version: String) throws(HTTPError) {
         self.options = options
-        client = try HTTPClient(userAgent: Self.userAgent(version: version, contact: options.contact))
+        client = try HTTPClient(userAgent: Self.userAgent(version: version, contact: options.contact),
+                                certificateAuthorities: options.certificateAuthorities)
         // Every provider but NDL answers in JSON: say now, not after the first answer, that it cannot be read.
         if case .failure(let error) = LookupLibraries.json() { throw HTTPError(kind: .other, message: error.message) }
         // NDL answers in XML, and every provider's text may hold HTML entities.
@@ -147,12 +159,10 @@ public final class BookLookup {
             let given = response.mediaType.map { "answered \($0)" } ?? "answered without a content type"
             return .failure(Failure(message: "\(given), expected \(expected) (HTTP \(response.status) from \(HTTPClient.host(of: url)))"))
         }
-        var books: [String: BookMetadata] = [:]
-        for isbn in isbns {
-            switch Self.parse(response.body, from: provider, isbn: isbn) {
-            case .success(let book): books[isbn.isbn13] = book
-            case .failure(let failure): return .failure(failure)
-            }
+        parses[provider, default: 0] += 1
+        let books: [String: BookMetadata]
+        do { books = try ResponseParser.books(response.body, from: provider, isbns: isbns) } catch {
+            return .failure(Failure(message: error.message))
         }
         return .success(Answer(books: books, body: response.body))
     }
@@ -161,13 +171,7 @@ public final class BookLookup {
     /// not list the book, or why the answer cannot be read (`malformed JSON (…)`). For answers kept
     /// from an earlier lookup (``BookMetadata/response``), to read them again with a newer parser.
     public static func parse(_ body: [UInt8], from provider: Provider, isbn: ISBN) -> Result<BookMetadata?, Failure> {
-        do {
-            switch provider {
-            case .openLibrary: return .success(try ResponseParser.openLibrary(body, isbns: [isbn])[isbn.isbn13])
-            case .googleBooks: return .success(try ResponseParser.googleBooks(body, isbn: isbn))
-            case .ndl: return .success(try ResponseParser.ndl(body, isbn: isbn))
-            }
-        } catch {
+        do { return .success(try ResponseParser.books(body, from: provider, isbns: [isbn])[isbn.isbn13]) } catch {
             return .failure(Failure(message: error.message))
         }
     }
@@ -199,7 +203,7 @@ public final class BookLookup {
             let retryable = response.status == 429 || (500..<600).contains(response.status)
                 || (response.status == 403 && response.retryAfter != nil)
             let refusing = response.status == 403 || response.status == 429
-            func failed(_ message: String) -> Result<HTTPResponse, Failure> {
+            func failed(_ message: String, refusing: Bool = refusing) -> Result<HTTPResponse, Failure> {
                 if refusing { unreachable[provider] = message }
                 return .failure(Failure(message: message))
             }
@@ -211,11 +215,20 @@ public final class BookLookup {
             if wait > options.longestWait {
                 return failed("\(status), Retry-After \(response.retryAfter!) s is longer than \(options.longestWait.components.seconds) s")
             }
+            let spent = waited[provider, default: .zero]
+            if attempt < options.retries && spent + wait > options.longestTotalWait {
+                let (seconds, attoseconds) = options.longestTotalWait.components
+                let limit = attoseconds == 0 ? "\(seconds)" : "\(Double(seconds) + Double(attoseconds) / 1e18)"
+                return failed("\(status)" + (response.retryAfter.map { ", Retry-After \($0) s" } ?? "")
+                              + ": waiting again would pass the \(limit) s a run waits on one provider; not asked again in this run",
+                              refusing: true)
+            }
             guard attempt < options.retries else {
                 let tries = attempt + 1
                 return failed("\(status) after \(tries) attempt\(tries == 1 ? "" : "s")"
                               + (response.retryAfter.map { ", Retry-After \($0) s" } ?? ""))
             }
+            waited[provider] = spent + wait
             pause(wait)
             attempt += 1
         }

@@ -37,7 +37,8 @@ public struct HTTPError: Error, Sendable, Equatable, CustomStringConvertible {
         case timeout
         /// More redirects than allowed (CURLE_TOO_MANY_REDIRECTS), a redirect loop included.
         case tooManyRedirects
-        /// A URL or redirect outside http/https (CURLE_UNSUPPORTED_PROTOCOL).
+        /// A URL or redirect outside http/https (CURLE_UNSUPPORTED_PROTOCOL), or a redirect from
+        /// https to plain http.
         case protocolRefused
         /// The body ended before its announced length (CURLE_PARTIAL_FILE, CURLE_RECV_ERROR).
         case truncated
@@ -56,8 +57,9 @@ public struct HTTPError: Error, Sendable, Equatable, CustomStringConvertible {
 
 /// An HTTP(S) GET client over one libcurl easy handle, reused across requests (connections kept alive).
 ///
-/// Policy, fixed here so no caller can weaken it: only `http` and `https`, for the first URL and
-/// every redirect (CURLOPT_PROTOCOLS_STR, CURLOPT_REDIR_PROTOCOLS_STR); at most ``maximumRedirects``
+/// Policy, fixed here so no caller can weaken it: only `http` and `https` for the first URL, and
+/// a redirect never lowers the scheme: only `https` after an https URL (CURLOPT_PROTOCOLS_STR,
+/// CURLOPT_REDIR_PROTOCOLS_STR, and the answered URL checked again); at most ``maximumRedirects``
 /// redirects; TLS peer and host always verified against the system CA certificates; proxies from the
 /// environment (`http_proxy`, `https_proxy`, `no_proxy`), as libcurl reads them; bodies over
 /// ``maximumBodyBytes`` refused; HTTP/2 over TLS when the server offers it (libcurl's default).
@@ -74,6 +76,7 @@ public final class HTTPClient {
     /// libcurl's functions (``LookupLibraries/curl()``).
     private let curl: UnsafePointer<isc_curl_api>
     private let userAgent: String
+    private let certificateAuthorities: String?
     /// libcurl writes its last error here (CURLOPT_ERRORBUFFER); it lives as long as the handle.
     private let errorBuffer: UnsafeMutablePointer<CChar>
 
@@ -81,7 +84,13 @@ public final class HTTPClient {
     ///
     /// - Throws: ``HTTPError`` (`other`) when libcurl cannot be opened (`the book lookup needs
     ///   libcurl (apt install libcurl4): …`) or initialised (curl_global_init, curl_easy_init).
-    public init(userAgent: String) throws(HTTPError) {
+    public convenience init(userAgent: String) throws(HTTPError) {
+        try self.init(userAgent: userAgent, certificateAuthorities: nil)
+    }
+
+    /// A client that also trusts the certificates in the PEM file `certificateAuthorities`
+    /// (CURLOPT_CAINFO): for the tests' local https server only.
+    init(userAgent: String, certificateAuthorities: String?) throws(HTTPError) {
         let curl = try LookupLibraries.curl()
         guard let handle = curl.pointee.easy_init() else {
             throw HTTPError(kind: .other, message: "cannot initialise libcurl (curl_easy_init)")
@@ -89,6 +98,7 @@ public final class HTTPClient {
         self.handle = handle
         self.curl = curl
         self.userAgent = userAgent
+        self.certificateAuthorities = certificateAuthorities
         errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE))
         errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE))
     }
@@ -121,7 +131,10 @@ public final class HTTPClient {
         check(isc_curl_setopt_string(curl, handle, CURLOPT_URL, url))
         check(isc_curl_setopt_pointer(curl, handle, CURLOPT_ERRORBUFFER, errorBuffer))
         check(isc_curl_setopt_string(curl, handle, CURLOPT_PROTOCOLS_STR, "http,https"))
-        check(isc_curl_setopt_string(curl, handle, CURLOPT_REDIR_PROTOCOLS_STR, "http,https"))
+        let secure = Self.scheme(of: url) == "https"
+        // A redirect from https to http would send the request, and take the answer, in clear.
+        check(isc_curl_setopt_string(curl, handle, CURLOPT_REDIR_PROTOCOLS_STR, secure ? "https" : "http,https"))
+        if let certificateAuthorities { check(isc_curl_setopt_string(curl, handle, CURLOPT_CAINFO, certificateAuthorities)) }
         check(isc_curl_setopt_long(curl, handle, CURLOPT_FOLLOWLOCATION, 1))
         check(isc_curl_setopt_long(curl, handle, CURLOPT_MAXREDIRS, Int(Self.maximumRedirects)))
         check(isc_curl_setopt_long(curl, handle, CURLOPT_SSL_VERIFYPEER, 1))
@@ -152,6 +165,13 @@ public final class HTTPClient {
             return .failure(HTTPError(kind: .other, message: "libcurl refused an option (curl_easy_setopt)\(detail)"))
         }
         let code = curl.pointee.easy_perform(handle)
+        var effective: UnsafePointer<CChar>?
+        _ = isc_curl_getinfo_string(curl, handle, CURLINFO_EFFECTIVE_URL, &effective)
+        // A refused redirect leaves its target as the effective URL.
+        let answered = effective.map { String(cString: $0) } ?? url
+        if secure, Self.scheme(of: answered) != "https", code == CURLE_OK || code == CURLE_UNSUPPORTED_PROTOCOL {
+            return .failure(lowered(url, to: answered))
+        }
         guard code == CURLE_OK else { return .failure(error(code, url: url, overCap: transfer.overCap)) }
         var status = 0
         _ = isc_curl_getinfo_long(curl, handle, CURLINFO_RESPONSE_CODE, &status)
@@ -159,11 +179,25 @@ public final class HTTPClient {
         _ = isc_curl_getinfo_off(curl, handle, CURLINFO_RETRY_AFTER, &retryAfter)
         var type: UnsafePointer<CChar>?
         _ = isc_curl_getinfo_string(curl, handle, CURLINFO_CONTENT_TYPE, &type)
-        var effective: UnsafePointer<CChar>?
-        _ = isc_curl_getinfo_string(curl, handle, CURLINFO_EFFECTIVE_URL, &effective)
         return .success(HTTPResponse(status: status, contentType: type.map { String(cString: $0) }, body: transfer.body,
                                      retryAfter: retryAfter > 0 ? Int(retryAfter) : nil,
-                                     url: effective.map { String(cString: $0) } ?? url))
+                                     url: answered))
+    }
+
+    /// The refusal of a redirect from the https `url` to `target`, another scheme.
+    private func lowered(_ url: String, to target: String) -> HTTPError {
+        let scheme = Self.scheme(of: target).isEmpty ? "another scheme" : Self.scheme(of: target)
+        return HTTPError(kind: .protocolRefused, message: "\(Self.host(of: url)) redirected an https request to \(scheme) "
+                         + "(\(Self.host(of: target))); refused: a redirect may not lower https to \(scheme)")
+    }
+
+    /// The scheme of `url`, lower case (`https`), or `""` when it has none.
+    static func scheme(of url: String) -> String {
+        guard let colon = url.firstIndex(of: ":") else { return "" }
+        let scheme = url[..<colon]
+        guard let first = scheme.first, first.isASCII, first.isLetter,
+              scheme.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) }) else { return "" }
+        return scheme.lowercased()
     }
 
     /// ` (libcurl's message)`, or `""` when it wrote none.

@@ -11,6 +11,45 @@ enum ResponseParser {
     /// Why an answer could not be read: one line.
     struct Failure: Error, Equatable { var message: String }
 
+    /// The most Unicode scalars kept of a title or subtitle (2,000), the cut marked with `…`.
+    static let titleLimit = 2_000
+    /// The most Unicode scalars kept of any other text field, each author and subject on its own
+    /// (10,000), the cut marked with `…`.
+    static let fieldLimit = 10_000
+
+    /// The books `provider`'s answer `body` lists among `isbns`, keyed by their 13 digits, each
+    /// field cut to its limit (``titleLimit``, ``fieldLimit``): the one way every answer is read,
+    /// parsed once however many ISBNs it answers.
+    static func books(_ body: [UInt8], from provider: Provider, isbns: [ISBN]) throws(Failure) -> [String: BookMetadata] {
+        var books: [String: BookMetadata] = [:]
+        switch provider {
+        case .openLibrary: books = try openLibrary(body, isbns: isbns)
+        case .googleBooks:
+            let root = try json(body)
+            for isbn in isbns { books[isbn.isbn13] = try googleBooks(root, isbn: isbn) }
+        case .ndl:
+            let root = try xml(body)
+            for isbn in isbns { books[isbn.isbn13] = try ndl(root, isbn: isbn) }
+        }
+        return books.mapValues(bounded)
+    }
+
+    /// `book` with each text field cut to its limit.
+    static func bounded(_ book: BookMetadata) -> BookMetadata {
+        func cut(_ text: String?, _ limit: Int) -> String? {
+            guard let text, text.unicodeScalars.count > limit else { return text }
+            var kept = String.UnicodeScalarView(text.unicodeScalars.prefix(limit - 1))
+            kept.append("…")
+            return String(kept)
+        }
+        func field(_ text: String?) -> String? { cut(text, fieldLimit) }
+        return BookMetadata(
+            source: book.source, title: cut(book.title, titleLimit), titleReading: field(book.titleReading),
+            subtitle: cut(book.subtitle, titleLimit), authors: book.authors?.map { field($0)! }, byStatement: field(book.byStatement),
+            publisher: field(book.publisher), published: field(book.published), pages: book.pages, language: field(book.language),
+            subjects: book.subjects?.map { field($0)! }, cover: field(book.cover), url: field(book.url))
+    }
+
     static let dc = "http://purl.org/dc/elements/1.1/"
     static let dcndl = "http://ndl.go.jp/dcndl/terms/"
     static let dcterms = "http://purl.org/dc/terms/"
@@ -36,8 +75,7 @@ enum ResponseParser {
     }
 
     /// The volume Google Books lists for `isbn`, or `nil` when it lists none.
-    static func googleBooks(_ body: [UInt8], isbn: ISBN) throws(Failure) -> BookMetadata? {
-        let root = try json(body)
+    static func googleBooks(_ root: JSONNode, isbn: ISBN) throws(Failure) -> BookMetadata? {
         guard case .object = root else { throw Failure(message: "unexpected JSON: not a volume list") }
         let items = root["items"]?.elements ?? []
         // Only the volume whose identifiers name this ISBN: a search by ISBN can also return
@@ -59,9 +97,7 @@ enum ResponseParser {
     }
 
     /// The record NDL Search lists for `isbn`, or `nil` when it lists none or only other books.
-    static func ndl(_ body: [UInt8], isbn: ISBN) throws(Failure) -> BookMetadata? {
-        let root: XMLElement
-        do { root = try XMLElement.parse(body) } catch { throw Failure(message: "malformed XML (\(error.message))") }
+    static func ndl(_ root: XMLElement, isbn: ISBN) throws(Failure) -> BookMetadata? {
         guard root.name == "rss", let channel = root.children("channel").first else {
             throw Failure(message: "unexpected XML: <\(root.name)> where RSS (<rss><channel>) was expected")
         }
@@ -93,6 +129,12 @@ enum ResponseParser {
 
     private static func json(_ body: [UInt8]) throws(Failure) -> JSONNode {
         do { return try JSONNode.parse(body) } catch { throw Failure(message: "malformed JSON (\(error.message))") }
+    }
+
+    private static func xml(_ body: [UInt8]) throws(Failure) -> XMLElement {
+        do { return try XMLElement.parse(body) } catch {
+            throw Failure(message: error.isRefusal ? error.message : "malformed XML (\(error.message))")
+        }
     }
 
     /// `text` with HTML entities decoded and outer white space removed; `nil` when nothing is left.

@@ -10,7 +10,8 @@ public struct XMLElement: Sendable, Equatable {
     public var name: String
     /// Attributes as written, `prefix:name` when prefixed (`xsi:type`), in document order.
     public var attributes: [(name: String, value: String)]
-    /// The text of the element and its descendants, entities and character references resolved.
+    /// The element's own text: its text and CDATA children in order, character references and the
+    /// five predefined entities resolved; the text inside its child elements is theirs, not its.
     public var text: String
     /// Child elements in document order.
     public var children: [XMLElement]
@@ -30,60 +31,100 @@ public struct XMLElement: Sendable, Equatable {
 
     /// Parses `bytes` as an XML document and returns its root element.
     ///
-    /// The network is never used and external entities are not loaded (no XML_PARSE_NOENT, with
-    /// XML_PARSE_NONET), so a document cannot make the parser read files or URLs.
+    /// One pass of libxml2's streaming reader (xmlReaderForMemory, xmlTextReaderRead), so time and
+    /// memory grow with the answer's bytes and no further: each element keeps its own text only,
+    /// and a document type declaration is refused before any entity it declares is used (no
+    /// XML_PARSE_NOENT, no XML_PARSE_DTDLOAD, with XML_PARSE_NONET), so a small answer cannot
+    /// expand into a huge one and the parser never reads files or URLs. libxml2 2.9.14 (Debian 12)
+    /// has no per-document amplification setting (xmlCtxtSetMaxAmplification is 2.11's).
     ///
-    /// - Throws: ``XMLElement/ParseError`` with libxml2's message and line (xmlReadMemory,
-    ///   xmlGetLastError), or saying that libxml2 cannot be opened (Debian package libxml2).
+    /// - Throws: ``XMLElement/ParseError`` with libxml2's message and line (xmlGetLastError), for a
+    ///   document type declaration (``ParseError/isRefusal``), or saying that libxml2 cannot be
+    ///   opened (Debian package libxml2).
     public static func parse(_ bytes: [UInt8]) throws(ParseError) -> XMLElement {
         guard !bytes.isEmpty else { throw ParseError(message: "empty answer") }
+        guard bytes.count <= Int(Int32.max) else { throw ParseError(message: "answer over 2 GiB") }
         let xml = try LookupLibraries.xml().get()
         xml.pointee.xmlResetLastError()
         let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue)
-        let document: xmlDocPtr? = bytes.withUnsafeBufferPointer { buffer in
-            buffer.withMemoryRebound(to: CChar.self) { chars in
-                xml.pointee.xmlReadMemory(chars.baseAddress!, Int32(chars.count), "response.xml", nil, options)
+        return try bytes.withUnsafeBufferPointer { (buffer) throws(ParseError) -> XMLElement in
+            try buffer.withMemoryRebound(to: CChar.self) { (chars) throws(ParseError) -> XMLElement in
+                guard let reader = xml.pointee.xmlReaderForMemory(chars.baseAddress!, Int32(chars.count), "response.xml", nil, options) else {
+                    throw ParseError(message: "libxml2 could not start a reader (xmlReaderForMemory)")
+                }
+                defer { xml.pointee.xmlFreeTextReader(reader) }
+                return try read(reader, xml)
             }
         }
-        guard let document else {
-            if let error = xml.pointee.xmlGetLastError(), let message = error.pointee.message {
-                let text = String(cString: message).split(separator: "\n").first.map(String.init) ?? ""
-                throw ParseError(message: "\(text) (line \(error.pointee.line))")
-            }
-            throw ParseError(message: "not an XML document")
-        }
-        defer { xml.pointee.xmlFreeDoc(document) }
-        guard let root = xml.pointee.xmlDocGetRootElement(document) else { throw ParseError(message: "XML document without an element") }
-        return element(root, xml)
     }
 
-    /// Why a text is not XML: one line.
-    public struct ParseError: Error, Sendable, Equatable { public var message: String }
+    /// Why a text is not XML, or why it is refused: one line.
+    public struct ParseError: Error, Sendable, Equatable {
+        public var message: String
+        /// `true` when the document is well-formed so far but refused (a document type declaration).
+        public var isRefusal = false
+    }
 
     private static func string(_ chars: UnsafePointer<xmlChar>?) -> String? {
         chars.map { String(cString: $0) }
     }
 
-    private static func element(_ node: xmlNodePtr, _ xml: UnsafePointer<isc_xml_api>) -> XMLElement {
-        var attributes: [(name: String, value: String)] = []
-        var attribute = node.pointee.properties
-        while let current = attribute {
-            let local = string(current.pointee.name) ?? ""
-            let name = string(current.pointee.ns?.pointee.prefix).map { "\($0):\(local)" } ?? local
-            let value = xml.pointee.xmlNodeListGetString(node.pointee.doc, current.pointee.children, 1)
-            attributes.append((name, string(value) ?? ""))
-            isc_xml_free(xml, value)
-            attribute = current.pointee.next
+    /// The reader's nodes in document order, folded into elements: a stack of the open ones, each
+    /// closed into its parent's children (no recursion, whatever the depth).
+    private static func read(_ reader: xmlTextReaderPtr, _ xml: UnsafePointer<isc_xml_api>) throws(ParseError) -> XMLElement {
+        func type(_ value: xmlReaderTypes) -> Int32 { Int32(value.rawValue) }
+        var open: [XMLElement] = []
+        var root: XMLElement?
+        func close() {
+            let element = open.removeLast()
+            if open.isEmpty { root = element } else { open[open.count - 1].children.append(element) }
         }
-        var children: [XMLElement] = []
-        var child = node.pointee.children
-        while let current = child {
-            if current.pointee.type == XML_ELEMENT_NODE { children.append(element(current, xml)) }
-            child = current.pointee.next
+        while true {
+            let status = xml.pointee.xmlTextReaderRead(reader)
+            if status == 0 { break }
+            guard status == 1 else {
+                if let error = xml.pointee.xmlGetLastError(), let message = error.pointee.message {
+                    let text = String(cString: message).split(separator: "\n").first.map(String.init) ?? ""
+                    throw ParseError(message: "\(text) (line \(error.pointee.line))")
+                }
+                throw ParseError(message: "not an XML document")
+            }
+            switch xml.pointee.xmlTextReaderNodeType(reader) {
+            case type(XML_READER_TYPE_DOCUMENT_TYPE):
+                // Provider answers declare nothing; a declaration's entities are how a few
+                // kilobytes become gigabytes (billion laughs), so none is read at all.
+                throw ParseError(message: "XML with a document type declaration (<!DOCTYPE>) refused: entities are not expanded",
+                                 isRefusal: true)
+            case type(XML_READER_TYPE_ELEMENT):
+                let empty = xml.pointee.xmlTextReaderIsEmptyElement(reader) == 1
+                let uri = string(xml.pointee.xmlTextReaderConstNamespaceUri(reader))
+                var element = XMLElement(namespace: uri?.isEmpty == false ? uri : nil,
+                                         name: string(xml.pointee.xmlTextReaderConstLocalName(reader)) ?? "",
+                                         attributes: [], text: "", children: [])
+                while xml.pointee.xmlTextReaderMoveToNextAttribute(reader) == 1 {
+                    let name = string(xml.pointee.xmlTextReaderConstName(reader)) ?? ""
+                    // Namespace declarations are the reader's attributes too; they are not the element's.
+                    if name == "xmlns" || name.hasPrefix("xmlns:") { continue }
+                    element.attributes.append((name, string(xml.pointee.xmlTextReaderConstValue(reader)) ?? ""))
+                }
+                _ = xml.pointee.xmlTextReaderMoveToElement(reader)
+                open.append(element)
+                if empty { close() }
+            case type(XML_READER_TYPE_END_ELEMENT):
+                if !open.isEmpty { close() }
+            case type(XML_READER_TYPE_TEXT), type(XML_READER_TYPE_CDATA), type(XML_READER_TYPE_SIGNIFICANT_WHITESPACE),
+                 type(XML_READER_TYPE_WHITESPACE):
+                if !open.isEmpty, let value = string(xml.pointee.xmlTextReaderConstValue(reader)) {
+                    open[open.count - 1].text += value
+                }
+            case type(XML_READER_TYPE_ENTITY_REFERENCE):
+                // Only a declared entity gives one, and declarations are refused above.
+                throw ParseError(message: "XML with an entity reference refused: entities are not expanded", isRefusal: true)
+            default:
+                break
+            }
         }
-        let content = xml.pointee.xmlNodeGetContent(node)
-        defer { isc_xml_free(xml, content) }
-        return XMLElement(namespace: string(node.pointee.ns?.pointee.href), name: string(node.pointee.name) ?? "",
-                          attributes: attributes, text: string(content) ?? "", children: children)
+        guard let root else { throw ParseError(message: "XML document without an element") }
+        return root
     }
 }

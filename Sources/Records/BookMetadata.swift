@@ -138,12 +138,13 @@ public struct LookupRecord: Sendable, Equatable, JSONRecord {
     }
 
     /// `9780306406157: Title / Author; Publisher, 1988; 352 pages (openlibrary)`, `…: not known to
-    /// openlibrary, google`, or `…: lookup failed: <cause>`.
+    /// openlibrary, google`, or `…: lookup failed: <cause>`: one line for a terminal, the
+    /// provider's text with its control characters escaped (``escaped(_:json:)``).
     public var text: String {
         switch outcome {
-        case .found(let metadata): return "\(isbn13): \(metadata.summary) (\(metadata.source))"
+        case .found(let metadata): return escaped("\(isbn13): \(metadata.summary) (\(metadata.source))", json: false)
         case .notFound(let providers): return "\(isbn13): not known to \(providers.joined(separator: ", "))"
-        case .failed(let messages): return "\(isbn13): lookup failed: \(messages.joined(separator: "; "))"
+        case .failed(let messages): return escaped("\(isbn13): lookup failed: \(messages.joined(separator: "; "))", json: false)
         }
     }
 }

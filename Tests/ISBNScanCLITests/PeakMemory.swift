@@ -24,8 +24,9 @@ struct MeasuredRun {
 }
 
 /// Runs `isbnscan` with `arguments` through `posix_spawn`, stdout and stderr into files, standard
-/// input from the descriptor `stdin` (default /dev/null), and returns its output and peak memory.
-func isbnscanMeasured(_ arguments: [String], stdin: Int32? = nil) throws -> MeasuredRun {
+/// input from the descriptor `stdin` (default /dev/null), this process's environment with
+/// `environment` added, and returns its output and peak memory.
+func isbnscanMeasured(_ arguments: [String], stdin: Int32? = nil, environment: [String: String] = [:]) throws -> MeasuredRun {
     let base = NSTemporaryDirectory() + "isbnscan-measured-\(UUID().uuidString)"
     defer { unlink(base + ".out"); unlink(base + ".err") }
     var actions = posix_spawn_file_actions_t()
@@ -38,7 +39,10 @@ func isbnscanMeasured(_ arguments: [String], stdin: Int32? = nil) throws -> Meas
     let argv: [UnsafeMutablePointer<CChar>?] = ([isbnscanBinary] + arguments).map { strdup($0) } + [nil]
     defer { argv.forEach { free($0) } }
     var pid: pid_t = 0
-    let spawned = posix_spawn(&pid, isbnscanBinary, &actions, nil, argv, environ)
+    let variables = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+    let envp: [UnsafeMutablePointer<CChar>?] = variables.map { strdup("\($0.key)=\($0.value)") } + [nil]
+    defer { envp.forEach { free($0) } }
+    let spawned = posix_spawn(&pid, isbnscanBinary, &actions, nil, argv, envp)
     guard spawned == 0 else { throw POSIXError(POSIXErrorCode(rawValue: spawned) ?? .EIO) }
     var status: Int32 = 0
     var usage = rusage()

@@ -25,6 +25,19 @@ MODE chooses a fault instead of the normal answer:
   stall                  the request read, then nothing sent, the connection held open until killed
   tls                    the normal answers over HTTPS with a self-signed certificate
                          (self-signed.crt/.key beside this file, for 127.0.0.1, a test key only)
+  tls-redirect BASE      over HTTPS as tls, every request answered 302 to BASE + the same path
+  hostile NAME           a hostile answer, 200 with the provider's content type, for the ISBNs asked:
+                           ndl-entities      an internal entity of 10,000 characters used 10,000
+                                             times in dc:title (40 KB that expand to 100 MB)
+                           ndl-nested        250 nested elements of 15,600 characters each (3.9 MB)
+                                             inside the item, whose dc:title is "Nested"
+                           long              a title of 1,000,000 characters (本), a subtitle of 3,000,
+                                             a publisher of 20,000 and an author of 12,000 (a):
+                                             NDL's RSS, Open Library's entry and Google's volume
+                           control           Open Library: a title with ESC, BEL and a newline as
+                                             character references, an author with U+202E, U+2028, U+0085
+                           openlibrary-batch Open Library: every ISBN asked found, each entry padded
+                                             with 200,000 characters (4 MB for 20)
 Each request is appended to the file LOG as it arrives: one line, "<monotonic seconds> <path>
 <User-Agent>".
 """
@@ -100,6 +113,11 @@ class Handler(http.server.BaseHTTPRequestHandler):
         xml = url.path == "/api/opensearch"
         if MODE in ("normal", "tls") or (MODE == "flaky" and not first):
             return self.normal(url)
+        if MODE == "hostile":
+            body, content_type = hostile(ARG, url)
+            return self.send(200, body, content_type)
+        if MODE == "tls-redirect":
+            return self.send(302, b"", "text/plain", [("Location", ARG + self.path)])
         if MODE in ("status", "flaky"):
             code, _, seconds = ARG.partition(":")
             extra = [("Retry-After", seconds)] if seconds else []
@@ -164,10 +182,53 @@ class Handler(http.server.BaseHTTPRequestHandler):
         self.send(500, b"unknown mode\n", "text/plain")
 
 
+NS = ('xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:dcndl="http://ndl.go.jp/dcndl/terms/" '
+      'xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" version="2.0"')
+
+
+def hostile(name, url):
+    """(body, content type) of the hostile answer NAME to the request URL."""
+    query = urllib.parse.parse_qs(url.query)
+    if url.path == "/api/opensearch":
+        isbn = query.get("isbn", [""])[0]
+        ident = '<dc:identifier xsi:type="dcndl:ISBN">%s</dc:identifier>' % isbn
+        if name == "ndl-entities":
+            body = ('<?xml version="1.0" encoding="UTF-8"?>\n<!DOCTYPE rss [<!ENTITY e "%s">]>\n'
+                    '<rss %s><channel><item><dc:title>%s</dc:title>%s</item></channel></rss>\n'
+                    % ("x" * 10000, NS, "&e;" * 10000, ident))
+        elif name == "ndl-nested":
+            text = "y" * 15600
+            body = ('<?xml version="1.0" encoding="UTF-8"?>\n<rss %s><channel><item><dc:title>Nested</dc:title>%s%s%s'
+                    '</item></channel></rss>\n' % (NS, ident, ("<x>" + text) * 250, "</x>" * 250))
+        else:
+            body = ('<?xml version="1.0" encoding="UTF-8"?>\n<rss %s><channel><item><dc:title>%s</dc:title>'
+                    '<dc:creator>%s</dc:creator><dc:publisher>%s</dc:publisher>%s</item></channel></rss>\n'
+                    % (NS, "本" * 1000000, "a" * 12000, "p" * 20000, ident))
+        return body.encode(), "application/rss+xml; charset=UTF-8"
+    long_entry = {"title": "本" * 1000000, "subtitle": "s" * 3000, "publishers": [{"name": "p" * 20000}],
+                  "authors": [{"name": "a" * 12000}]}
+    if url.path == "/books/v1/volumes":
+        isbn = query.get("q", [""])[0].removeprefix("isbn:")
+        info = {"title": long_entry["title"], "subtitle": long_entry["subtitle"], "publisher": "p" * 20000,
+                "authors": ["a" * 12000], "industryIdentifiers": [{"type": "ISBN_13", "identifier": isbn}]}
+        body = json.dumps({"kind": "books#volumes", "totalItems": 1, "items": [{"volumeInfo": info}]}, ensure_ascii=False)
+        return body.encode(), "application/json; charset=UTF-8"
+    keys = query.get("bibkeys", [""])[0].split(",")
+    if name == "control":
+        entry = {"title": "Evil&#27;]0;pwned&#7; title&#10;9784000000000: forged (ndl)",
+                 "authors": [{"name": "A\u202eB\u2028C\u0085D"}]}
+        answer = {key: entry for key in keys}
+    elif name == "openlibrary-batch":
+        answer = {key: {"title": "Padded " + key, "notes": "z" * 200000} for key in keys}
+    else:
+        answer = {key: long_entry for key in keys}
+    return json.dumps(answer, ensure_ascii=False).encode(), "application/json"
+
+
 def main():
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     server.daemon_threads = True
-    if MODE == "tls":
+    if MODE.startswith("tls"):
         import ssl
         context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
         context.load_cert_chain(os.path.join(HERE, "self-signed.crt"), os.path.join(HERE, "self-signed.key"))

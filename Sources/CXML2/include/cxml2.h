@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 /*
- * CXML2 — libxml2 for the book lookup (NDL Search's RSS, the HTML entity table for providers'
- * text), opened on first use (see cloader.h): libxml2 brings ICU and liblzma, which a scan of
+ * CXML2 — libxml2 for the book lookup (NDL Search's RSS, read with the streaming xmlTextReader;
+ * the HTML entity table for providers' text), opened on first use (see cloader.h): libxml2 brings ICU and liblzma, which a scan of
  * barcodes should not spend its start-up mapping.
  *
  * libxml2's headers (Debian libxml2-dev, in /usr/include/libxml2) give the types, constants and
@@ -16,12 +16,15 @@
 #include <libxml/tree.h>
 #include <libxml/xmlerror.h>
 #include <libxml/xmlmemory.h>
+#include <libxml/xmlreader.h>
 #include <stddef.h>
 
 /* The libxml2 functions the lookup calls, each under its own name. */
 #define ISC_XML_FUNCTIONS(X) \
-    X(xmlReadMemory) X(xmlGetLastError) X(xmlResetLastError) X(xmlFreeDoc) X(xmlDocGetRootElement) \
-    X(xmlNodeListGetString) X(xmlNodeGetContent) X(htmlEntityLookup) X(xmlMemGet)
+    X(xmlReaderForMemory) X(xmlTextReaderRead) X(xmlTextReaderNodeType) X(xmlTextReaderIsEmptyElement) \
+    X(xmlTextReaderConstLocalName) X(xmlTextReaderConstName) X(xmlTextReaderConstNamespaceUri) X(xmlTextReaderConstPrefix) \
+    X(xmlTextReaderConstValue) X(xmlTextReaderMoveToNextAttribute) X(xmlTextReaderMoveToElement) X(xmlFreeTextReader) \
+    X(xmlGetLastError) X(xmlResetLastError) X(htmlEntityLookup)
 
 /** libxml2's functions, `xmlReadMemory` for xmlReadMemory and so on, with libxml2's own signatures. */
 typedef struct isc_xml_api {
@@ -37,11 +40,4 @@ typedef struct isc_xml_api {
  *  text (or the missing function) in `message` when it cannot. The answer stays for the whole run. */
 const isc_xml_api *_Nullable isc_xml_load(char *_Nonnull message, size_t message_size);
 
-/** xmlFree(pointer): libxml2 declares xmlFree as a variable holding its deallocator, read here
- *  through xmlMemGet. */
-static inline void isc_xml_free(const isc_xml_api *_Nonnull api, void *_Nullable pointer) {
-    xmlFreeFunc release = NULL;
-    api->xmlMemGet(&release, NULL, NULL, NULL);
-    if (release != NULL && pointer != NULL) release(pointer);
-}
 #endif
