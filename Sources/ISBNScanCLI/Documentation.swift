@@ -100,6 +100,16 @@ enum Documentation {
 
     // MARK: - Man page
 
+    /// The overview's note on when `scan` is implied (the parenthesis after its second USAGE
+    /// line), as a sentence: `When the first argument is a scan option, …, 'scan' is implied, …`.
+    static func impliedScan(_ overview: String) -> String {
+        let lines = section("USAGE", of: overview).drop { !$0.contains("(when ") }
+        var text = lines.map { $0.trimmingLeadingSpaces() }.filter { !$0.isEmpty }.joined(separator: " ")
+        if text.hasPrefix("(w") { text = "W" + text.dropFirst(2) }
+        if text.hasSuffix(")") { text = text.dropLast() + "." }
+        return text
+    }
+
     /// Text for roff: backslashes as `\e`, hyphen-minus as `\-` (so that options copy and paste),
     /// a leading `.` or `'` guarded with `\&`.
     static func roff(_ text: String) -> String {
@@ -163,8 +173,10 @@ enum Documentation {
 
         """
         for command in commands { out += roff(command.usage) + "\n" }
+        out += "isbnscan [scan options] <file\\-or\\-folder> ...\n"
         out += "isbnscan help [\\fIsubcommand\\fR]\nisbnscan \\-\\-version\n.fi\n"
         out += ".SH DESCRIPTION\n" + roffParagraphs(section("OVERVIEW", of: overview))
+        out += roffParagraphs([impliedScan(overview)])
 
         out += ".SH COMMANDS\n"
         for command in commands {

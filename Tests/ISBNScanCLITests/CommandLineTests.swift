@@ -220,12 +220,36 @@ import TestSupport
         #expect(implied.stdout == "9780306406157\n")
     }
 
-    @Test func aMissingFileIsNeitherASubcommandNorAScan() throws {
+    /// A missing file whose name looks like a file's (an image's ending, or a `/`) is scanned, so
+    /// `scan` says it is missing (status 1), as `isbnscan scan photo.jpg` does; any other name
+    /// that is no subcommand and no file is a usage error.
+    @Test func aMissingFileIsScannedWhenItsNameLooksLikeAFile() throws {
         let empty = try Shelf([:])
         defer { empty.remove() }
-        let run = try isbnscan(["photo.jpg"], in: empty.path)
-        #expect(run.status == 2)
-        #expect(run.stderr.hasPrefix("Error: unknown subcommand 'photo.jpg', and no file or folder of that name\n"))
+        for name in ["back-cover.jpg", "SCAN.PNG", "photo.heic", "photos/back.jpg", "./scan"] {
+            let implied = try isbnscan([name], in: empty.path)
+            let explicit = try isbnscan(["scan", name], in: empty.path)
+            #expect(implied.status == 1, "\(name)")
+            #expect(implied.stdout == "")
+            #expect(implied.stderr == "Error: \(name): no such file\n", "\(name)")
+            #expect(explicit.status == implied.status && explicit.stderr == implied.stderr, "\(name)")
+        }
+        let notes = try isbnscan(["notes.txt"], in: empty.path)
+        #expect(notes.status == 2)
+        #expect(notes.stderr == """
+            Error: unknown subcommand 'notes.txt', and no file or folder of that name
+            Usage: isbnscan <subcommand> [options]
+              See 'isbnscan --help'.
+
+            """)
+        let typo = try isbnscan(["scna"], in: empty.path)
+        #expect(typo.status == 2)
+        #expect(typo.stderr.hasPrefix("Error: unknown subcommand 'scna' (did you mean 'scan'?)\n"))
+        // The rule as --help and the man page state it.
+        #expect(try isbnscan(["--help"]).stdout.contains("\n         with a '/' or an image's ending (.jpg, .png...: scan then says the\n"))
+        #expect(try isbnscan(["help", "--man"]).stdout.contains("\n.PP\nWhen the first argument is a scan option, '\\-' (standard input), "
+            + "an existing file or folder that is not a subcommand's name, or a name with a '/' or an image's ending (.jpg, .png...: "
+            + "scan then says the file is missing, status 1), 'scan' is implied, as with zbarimg: isbnscan photo.jpg, isbnscan \\-r \\-\\-csv photos/.\n"))
         // A subcommand's name wins over a file of that name.
         let shelf = try Shelf(["help": "isbn/png-gray8.png"])
         defer { shelf.remove() }
