@@ -411,7 +411,7 @@ extension ScanCommand {
         var lines: [String] = []
         if let signal = interrupted {
             // In the summary's terms: files scanned; those it leaves out (non-images) are neither.
-            lines.append("Interrupted by \(signalName(signal)): \(tally.interruptedCounts(inputs: walk.inputs.count))"
+            lines.append("Interrupted by \(signalName(signal)): \(tally.interruptedCounts(inputs: walk.inputs))"
                          + (settings.output.map { ", written to \(escaped($0, json: false))" } ?? ""))
         }
         guard !settings.quiet else { return lines }
