@@ -172,7 +172,8 @@ ArgumentParser.acceptOption,
           command line in the order given. Files whose first bytes are no
           image are skipped and counted, unless the name ends like an image
           (.jpg, .png, .heic...): then they are reported as unreadable.
-          Symbolic links are followed; a folder is never walked twice.
+          Symbolic links are followed; a folder is never walked twice,
+          nor a file named twice (under any name) scanned twice.
           On a terminal, stderr shows a progress bar (its total: the files
           that will be scanned); a summary line ends every run with several
           files. Ctrl-C stops cleanly: files in progress finish, everything
