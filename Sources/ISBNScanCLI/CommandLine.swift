@@ -191,12 +191,12 @@ public enum ISBNScanCommand {
                                                "catalog": CatalogCommand.spec, "ranges": RangesCommand.spec,
                                                "lookup": LookupCommand.spec]
 
-    /// `spec` with `-h, --help` added to its options: what `<subcommand> --help` and
-    /// `help <subcommand>` print, and what the parser accepts.
+    /// `spec` with `-h, --help` (and `--help-all` for a subcommand with a short help) added to
+    /// its options: what `<subcommand> --help` and `help <subcommand>` print, and what the
+    /// parser accepts.
     static func withHelpOption(_ spec: CommandSpec) -> CommandSpec {
         CommandSpec(name: spec.name, abstract: spec.abstract, usage: spec.usage, arguments: spec.arguments,
-                    options: spec.options + [OptionSpec("help", short: "h", help: "Show this help.")],
-                    discussion: spec.discussion)
+                    options: spec.options + Documentation.helpOptions(of: spec), discussion: spec.discussion, brief: spec.brief)
     }
 
     private static func runSubcommand(_ spec: CommandSpec, _ arguments: [String], raw: [[UInt8]]?,
@@ -205,6 +205,10 @@ public enum ISBNScanCommand {
         let withHelp = withHelpOption(spec)
         do {
             let parsed = try ArgumentParser.parse(arguments, raw: raw, spec: withHelp)
+            if parsed.flag("help-all") {
+                stdout.write(ArgumentParser.help(for: withHelp, all: true))
+                return .success
+            }
             if parsed.flag("help") {
                 stdout.write(ArgumentParser.help(for: withHelp))
                 return .success

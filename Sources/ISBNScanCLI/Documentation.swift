@@ -17,12 +17,21 @@ enum Documentation {
     /// `-h`/`--help`, which every subcommand accepts besides its own options.
     static let helpOption = OptionSpec("help", short: "h", help: "Show this help.")
 
+    /// `--help-all`, which a subcommand with a short `--help` (``CommandSpec/brief``) accepts too.
+    static let helpAllOption = OptionSpec("help-all", help: "Show every option, the output formats and the exit statuses.")
+
+    /// The help options `command` accepts besides its own: `-h`/`--help`, and `--help-all` when
+    /// its `--help` is the short form.
+    static func helpOptions(of command: CommandSpec) -> [OptionSpec] {
+        [helpOption] + (command.brief == nil ? [] : [helpAllOption])
+    }
+
     /// Options of `isbnscan` itself (before any subcommand).
     static let globalOptions = [OptionSpec("help", short: "h", help: "Show the help."),
                                 OptionSpec("version", help: "Show the version and the git commit built from.")]
 
     /// Every option a subcommand accepts, its own and `--help`.
-    static func options(of command: CommandSpec) -> [OptionSpec] { command.options + [helpOption] }
+    static func options(of command: CommandSpec) -> [OptionSpec] { command.options + helpOptions(of: command) }
 
     /// Runs `isbnscan help --man` or `isbnscan help --completions SHELL` (`arguments` starts
     /// with `--man` or `--completions`).

@@ -126,14 +126,53 @@ import TestSupport
         #expect(!run.stdout.isEmpty)
     }
 
-    @Test func scanHelpDocumentsExitStatusesAndOptions() throws {
-        let help = try isbnscan(["scan", "--help"]).stdout
+    @Test func scanHelpAllDocumentsExitStatusesAndOptions() throws {
+        let help = try isbnscan(["scan", "--help-all"]).stdout
         for text in ["USAGE: isbnscan scan", "--roi <x,y,w,h>", "--roi-avfoundation", "--all", "--addons", "--json",
                      "--max-pixels <n>", "-q, --quiet", "EXIT STATUS:", "4    every input was read",
                      "-r, --recursive", "--hidden", "-j, --jobs <n>", "--csv", "--unique", "-o, --output <file>",
                      "130  interrupted", "FOLDERS:", "file,isbn13,isbn10,type,data,addon,status,error,hyphenated,group,agency,\n  price,page,warning,c_code;"] {
             #expect(help.contains(text), "help lacks \(text)")
         }
+    }
+
+    /// `scan --help` is a screen: the common options under the headings INPUT, READING, OUTPUT,
+    /// CATALOGUE and LOOKUP, one line each, and a last line naming `--help-all`, which lists every
+    /// option the parser takes (as the whole help did), the formats and the exit statuses.
+    @Test func scanHelpShowsTheCommonOptionsGroupedAndHelpAllShowsEvery() throws {
+        let help = try isbnscan(["scan", "--help"])
+        #expect(help.status == 0 && help.stderr == "")
+        let lines = help.stdout.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.count < 60, "scan --help has \(lines.count) lines")
+        let headings = lines.filter { $0.hasSuffix(":") && !$0.hasPrefix(" ") }
+        #expect(headings == ["ARGUMENTS:", "INPUT:", "READING:", "OUTPUT:", "CATALOGUE:", "LOOKUP:", "EXAMPLES:"])
+        for row in ["  -r, --recursive           Also scan the subfolders of the folders given.",
+                    "  --effort <level>          fast, normal (the default) or thorough.",
+                    "  --db <file>               Record every file and ISBN in this SQLite catalogue;",
+                    "  -h, --help                Show this help.",
+                    "  --help-all                Show every option, the output formats and the exit statuses."] {
+            #expect(lines.contains(Substring(row)), "scan --help lacks \(row)")
+        }
+        #expect(help.stdout.hasSuffix("""
+
+            These are the common options; 'isbnscan scan --help-all' shows every option (24 in all),
+            the output formats and the exit statuses, as 'man isbnscan' does.
+
+            """))
+        #expect(!help.stdout.contains("--roi-avfoundation") && !help.stdout.contains("EXIT STATUS:"))
+        #expect(try isbnscan(["help", "scan"]).stdout == help.stdout)
+        let all = try isbnscan(["scan", "--help-all"])
+        #expect(all.status == 0 && all.stderr == "")
+        let spec = try #require(ISBNScanCommand.specs["scan"])
+        #expect(spec.options.count == 24)
+        let listed = try Self.helpOptions(of: "scan")
+        #expect(listed.long == Set(spec.options.map(\.long)).union(["help", "help-all"]))
+        #expect(all.stdout.count > 3 * help.stdout.count)
+        #expect(all.stdout.contains("\nEXIT STATUS:\n") && all.stdout.contains("\nJSON (--json), one line per file:\n"))
+        // Only scan has a short form: the others' --help is whole, and --help-all is no option of theirs.
+        let validate = try isbnscan(["validate", "--help-all"])
+        #expect(validate.status == 2)
+        #expect(validate.stderr.hasPrefix("Error: unknown option '--help-all'"))
     }
 
     /// Every subcommand, `help` included (README: "-h / --help anywhere").
@@ -277,9 +316,10 @@ import TestSupport
         return (long, short)
     }
 
-    /// The option names `isbnscan <command> --help` lists under OPTIONS.
+    /// The option names `isbnscan <command> --help` (`--help-all` where `--help` is the short
+    /// form) lists under OPTIONS.
     static func helpOptions(of command: String) throws -> (long: Set<String>, short: Set<Character>) {
-        let help = try isbnscan([command, "--help"]).stdout
+        let help = try isbnscan([command, ISBNScanCommand.specs[command]?.brief == nil ? "--help" : "--help-all"]).stdout
         let start = try #require(help.range(of: "\nOPTIONS:\n"))
         var long: Set<String> = [], short: Set<Character> = []
         for line in help[start.upperBound...].split(separator: "\n", omittingEmptySubsequences: false) {
@@ -304,7 +344,7 @@ import TestSupport
         let spec = try #require(ISBNScanCommand.specs[command])
         let table = (long: Set(spec.options.map(\.long)), short: Set(spec.options.compactMap(\.short)))
         let help = try Self.helpOptions(of: command)
-        #expect(help.long == table.long.union(["help"]))
+        #expect(help.long == table.long.union(Documentation.helpOptions(of: spec).map(\.long)))
         #expect(help.short == table.short.union(["h"]))
         let guide = try Self.guideOptions(of: command)
         #expect(table.long.subtracting(guide.long).isEmpty, "Documentation/\(command).md lacks \(table.long.subtracting(guide.long).sorted())")
