@@ -369,6 +369,22 @@ import TestSupport
         }
     }
 
+    /// The Quick start says what its first command costs (a build of minutes, shared by the
+    /// make targets that run the tool) and that step 2's photo is the reader's own; the bundled
+    /// photo it points to exists and gives the ISBN it says.
+    @Test func quickStartSaysHowLongTheBuildTakesAndWhosePhotoStepTwoReads() throws {
+        let readme = try String(contentsOfFile: "\(Self.repository)/README.md", encoding: .utf8)
+        let start = try #require(readme.range(of: "## Quick start\n"))
+        let quickStart = String(readme[start.upperBound...]).components(separatedBy: "\n## ")[0]
+        #expect(quickStart.contains("# 1. build (about 3 minutes) and install"))
+        #expect(quickStart.contains("The first build takes about 3 minutes on two cores"))
+        #expect(quickStart.contains("(`make scan`, `make try-camera`) use that same binary"))
+        #expect(quickStart.contains("isbnscan my-book.jpg                                # 2. your photo of a book's back: prints its ISBN\n"))
+        #expect(!quickStart.contains("back-cover.jpg"))
+        #expect(quickStart.contains("(`isbnscan TestImages/isbn/png-gray8.png` prints 9780306406157)"))
+        #expect(try isbnscan(["\(testImages)/isbn/png-gray8.png"]).stdout == "9780306406157\n")
+    }
+
     /// README is a first screen: at most 300 lines, a five-command quick start in the first 40,
     /// a section with an example for every subcommand (and one named for the catalogue), and
     /// links that lead to files that exist (a guide per subcommand among them).
