@@ -11,10 +11,12 @@
 #   make test    test-deps, then `swift test` (all test suites), then the packaging tests (make install
 #                and make deb into scratch folders) in a second `swift test`; whole output in
 #                .build/test-logs, counts (and failures in full) on the terminal [VERBOSE=1: all of it]
-#   make scan    deps, release build, then scan the bundled test images (the main job)
-#   make try-camera [PREVIEW=1]  release build, then `isbnscan devices` and `isbnscan camera` on the
-#                fake V4L2 device (Tests/FakeV4L2) showing a book: no webcam needed; PREVIEW=1 with
-#                the window (under xvfb-run when there is no DISPLAY)
+#   make scan    deps, the release build make install installs (STATIC_BIN: one build serves both),
+#                then scan the bundled test images (the main job)
+#   make try-camera [PREVIEW=1]  that same build (none when it is current), then `isbnscan devices`
+#                and `isbnscan camera` on the fake V4L2 device (Tests/FakeV4L2) showing a book in
+#                grey (neutral chroma): no webcam needed; PREVIEW=1 with the window (under xvfb-run
+#                when there is no DISPLAY)
 #   make bench-deps      install what the benchmarks need: zbar-tools, zint, python3-venv (apt),
 #                        then Pillow, numpy and zxing-cpp (pip) in a venv at .build/bench-venv
 #   make bench           release build, then the per-call time of one small PNG and JPEG (isbnscan as
@@ -203,24 +205,30 @@ test: test-deps
 $(if $(COMMIT_STAMP),$(COMMIT_STAMP)):
 	@mkdir -p $(dir $@) && rm -f $(dir $@)commit-* && touch $@
 
-$(RELEASE_BIN): deps $(shell find Sources -type f) Package.swift $(COMMIT_STAMP)
+# deps is order-only: as a plain prerequisite, a phony target makes the binary always out of
+# date, and swift build would run (waiting for any other build of the checkout) with nothing changed.
+$(RELEASE_BIN): $(shell find Sources -type f) Package.swift $(COMMIT_STAMP) | deps
 	$(SWIFT) build -c release --product isbnscan
 
-scan: $(RELEASE_BIN)
+# scan and try-camera run the binary make install installs, so that a fresh clone's Quick start
+# (make install, then make try-camera or make scan) builds once.
+scan: $(STATIC_BIN)
 	@echo "isbnscan scan $(SCAN_FOLDERS):" >&2
-	@$(RELEASE_BIN) scan $(SCAN_FOLDERS); status=$$?; \
+	@$(STATIC_BIN) scan $(SCAN_FOLDERS); status=$$?; \
 	  if [ $$status -ne 0 ] && [ $$status -ne 4 ]; then exit $$status; fi
 
 # The camera without a webcam: the tests' fake V4L2 device (Tests/FakeV4L2, LD_PRELOAD) shows a
 # book in the band; `isbnscan camera` prints its ISBN. PREVIEW=1 adds the window for 300 frames (a DISPLAY, or
 # xvfb-run, which it installs when missing, and then the window's last picture in TRY_SNAPSHOT).
+# FAKE_V4L2_CHROMA=neutral: the fake's chroma is far from neutral by default (for the tests of
+# luminance decoding), which the window shows as a yellow picture with red bars; neutral is grey.
 TRY_SNAPSHOT := .build/try-camera-preview.ppm
-try-camera: try-camera-deps $(RELEASE_BIN) $(FAKE_V4L2)
+try-camera: try-camera-deps $(STATIC_BIN) $(FAKE_V4L2)
 	@echo "isbnscan devices, with the fake camera preloaded (LD_PRELOAD=$(abspath $(FAKE_V4L2))):" >&2
-	@LD_PRELOAD=$(abspath $(FAKE_V4L2)) $(RELEASE_BIN) devices
+	@LD_PRELOAD=$(abspath $(FAKE_V4L2)) $(STATIC_BIN) devices
 	@echo "isbnscan camera$(if $(PREVIEW), --preview) on the fake camera (TestImages/roi/band-inside.png):" >&2
-	@LD_PRELOAD=$(abspath $(FAKE_V4L2)) FAKE_V4L2_FRAMES=TestImages/roi/band-inside.png \
-	  $(if $(PREVIEW),$(if $(DISPLAY),,xvfb-run -a)) $(RELEASE_BIN) camera \
+	@LD_PRELOAD=$(abspath $(FAKE_V4L2)) FAKE_V4L2_FRAMES=TestImages/roi/band-inside.png FAKE_V4L2_CHROMA=neutral \
+	  $(if $(PREVIEW),$(if $(DISPLAY),,xvfb-run -a)) $(STATIC_BIN) camera \
 	  $(if $(PREVIEW),--preview --continuous --max-frames 300 $(if $(DISPLAY),,--preview-snapshot $(TRY_SNAPSHOT)))
 	@$(if $(and $(PREVIEW),$(if $(DISPLAY),,1)),echo "make try-camera: without a display the window was drawn under Xvfb; its last picture is $(TRY_SNAPSHOT) (PPM)" >&2)
 

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """Write TestImages/text/: pages with an ISBN printed as text and no barcode (`isbnscan scan --text`).
 
-    .build/bench-venv/bin/python TestImages/make_text_pages.py     (Pillow: make bench-deps)
+    .build/bench-venv/bin/python TestImages/make_text_pages.py     (Pillow: make bench-deps; zint)
 
 Each page is typeset with Pillow in DejaVu Serif (fonts-dejavu-core) at 10 pt and 200 dpi equivalent
 (28 px per em), black on white, saved as 8-bit gray PNG. Each positive page NAME.png has NAME.txt with
@@ -15,6 +15,8 @@ down, 6: to be turned a quarter clockwise, 8: a quarter counter-clockwise) that 
 """
 import os
 import shutil
+import subprocess
+import tempfile
 
 from PIL import Image, ImageDraw, ImageFilter, ImageFont, ImageOps
 
@@ -94,11 +96,27 @@ def small_capitals():
     return photo.resize((240, 120), Image.BOX).filter(ImageFilter.GaussianBlur(0.5))
 
 
+def barcode_and_line():
+    """A back cover's corner: the EAN-13 of 978-0-306-40615-7 (zint, 2 px per module, with its digits
+    under the bars) and, beneath it, its ISBN printed as text, `ISBN 978-0-306-40615-7`: one book
+    read two ways, which `scan --text` lists once."""
+    with tempfile.TemporaryDirectory() as folder:
+        path = os.path.join(folder, "bars.png")
+        subprocess.run(["zint", "-b", "13", "-d", "978030640615", "--scale=2", "-o", path], check=True)
+        bars = Image.open(path).convert("L")
+    font = ImageFont.truetype(SANS, 24)
+    photo = Image.new("L", (bars.width + 80, bars.height + 110), 255)
+    photo.paste(bars, (40, 30))
+    ImageDraw.Draw(photo).text((40, 30 + bars.height + 24), "ISBN 978-0-306-40615-7", font=font, fill=0)
+    return photo
+
+
 # Photos rather than pages: name -> (image, expected ISBN-13s).
 PHOTOS = {
     "turned-35-degrees": (turned_label, ["9780312456788"]),
     "cut-off-by-the-edge": (cut_off, []),
     "small-capitals-6.5px": (small_capitals, ["9780393058673"]),
+    "barcode-and-isbn-line": (barcode_and_line, ["9780306406157"]),
 }
 
 # EXIF Orientation: how the stored pixels are turned from the upright page (the tag says how to turn

@@ -157,8 +157,8 @@ public final class BatchScanner: Sendable {
     }
 
     /// File-name endings of the formats isbnscan reads, and of common photo formats it does
-    /// not: a file so named that is empty or no image is reported, not skipped.
-    static let imageExtensions: Set<String> = ["jpg", "jpeg", "jpe", "jfif", "png", "pgm", "ppm", "pnm",
+    /// not: a file so named that is empty or no image is reported, not skipped. Lowercase, without the dot.
+    public static let imageExtensions: Set<String> = ["jpg", "jpeg", "jpe", "jfif", "png", "pgm", "ppm", "pnm",
                                                 "gif", "bmp", "tif", "tiff", "webp", "heic", "heif", "avif"]
 
     static func isQuietlySkipped(_ error: ImageError, name: ArraySlice<UInt8>) -> Bool {

@@ -50,6 +50,10 @@ public struct FolderWalk: Sendable {
     /// Folders not entered again because they were already walked: a symbolic link loop, or
     /// two links to one folder. Each is reported once as a warning.
     public var revisitedFolders: [RawPath] = []
+    /// Files not taken again because they were taken already (by device and inode): a file
+    /// named twice on the command line (under the same path or another, or through a link), or
+    /// a file named that a folder walked also holds. Each is reported once as a warning.
+    public var revisitedFiles: [RevisitedFile] = []
     /// Entries that are neither files nor folders (FIFOs, sockets, devices): left out.
     public var skippedSpecial = 0
     /// Folders of the kernel's file systems (`/proc`, `/sys`, `/dev`) or the root folder `/`
@@ -57,30 +61,54 @@ public struct FolderWalk: Sendable {
     public var skippedSystem = 0
 }
 
+/// A file the walk did not take again (``FolderWalk/revisitedFiles``).
+public struct RevisitedFile: Sendable, Equatable {
+    /// The path as given or found this time.
+    public var path: RawPath
+    /// The path the same file was taken under first.
+    public var sameAs: RawPath
+}
+
 /// Expands command-line paths into the files to scan: files as given, folders walked.
 ///
 /// Order: command-line paths in the order given; inside a folder, entries sorted byte-wise by
 /// name (as `ls` in the C locale), a subfolder's files at the subfolder's place. Symbolic links
 /// are followed; a folder already walked (identified by device and inode) is not entered
-/// again, so link loops end; `/proc`, `/sys`, `/dev` and `/` are not entered from another
+/// again, so link loops end; a file named on the command line is taken once, at its first
+/// place, however often it is named or also found in a folder walked (files found only in
+/// folders are all taken, hard links included: they are the folder's content); `/proc`, `/sys`, `/dev` and `/` are not entered from another
 /// folder (``FolderWalk/skippedSystem``), only when named or walked from inside themselves. Uses `stat(2)`, `opendir(3)`/`readdir(3)`.
 public enum FolderWalker {
     public static func walk(_ paths: [RawPath], options: WalkOptions = WalkOptions()) -> FolderWalk {
         var walk = FolderWalk()
         var visited = Set<FileIdentity>()
+        var files = TakenFiles()
         for path in paths {
             var info = stat()
             let found = !path.isStandardInput && path.withCString { stat($0, &info) } == 0
             if found && (info.st_mode & S_IFMT) == S_IFDIR {
                 walk.foldersGiven += 1
                 walkFolder(path, identity: FileIdentity(info), options: options, named: systemFolder(of: path),
-                           visited: &visited, into: &walk)
+                           visited: &visited, files: &files, into: &walk)
+            } else if found && (info.st_mode & S_IFMT) == S_IFREG, let first = files.taken[FileIdentity(info)] {
+                walk.revisitedFiles.append(RevisitedFile(path: path, sameAs: first))
             } else {
+                if found && (info.st_mode & S_IFMT) == S_IFREG {
+                    files.taken[FileIdentity(info)] = path
+                    files.named.insert(FileIdentity(info))
+                }
                 // Files, `-`, and paths that do not exist: the loader reports what is wrong.
                 walk.inputs.append(BatchInput(path: path, foundInFolder: false))
             }
         }
         return walk
+    }
+
+    /// The regular files taken so far, by identity, with the path each was taken under; and
+    /// which of them were named on the command line.
+    private struct TakenFiles {
+        var taken: [FileIdentity: RawPath] = [:]
+        var named = Set<FileIdentity>()
     }
 
     private struct FileIdentity: Hashable {
@@ -112,7 +140,7 @@ public enum FolderWalker {
     }
 
     private static func walkFolder(_ folder: RawPath, identity: FileIdentity, options: WalkOptions, named: [UInt8]?,
-                                   visited: inout Set<FileIdentity>, into walk: inout FolderWalk) {
+                                   visited: inout Set<FileIdentity>, files: inout TakenFiles, into walk: inout FolderWalk) {
         guard visited.insert(identity).inserted else {
             walk.revisitedFolders.append(folder)
             return
@@ -154,11 +182,18 @@ public enum FolderWalker {
                 if options.recursive, let system = systemFolder(of: path), system != named {
                     walk.skippedSystem += 1
                 } else if options.recursive {
-                    walkFolder(path, identity: FileIdentity(info), options: options, named: named, visited: &visited, into: &walk)
+                    walkFolder(path, identity: FileIdentity(info), options: options, named: named, visited: &visited,
+                               files: &files, into: &walk)
                 } else {
                     walk.skippedFolders += 1
                 }
             case S_IFREG:
+                let identity = FileIdentity(info)
+                if files.named.contains(identity), let first = files.taken[identity] {
+                    walk.revisitedFiles.append(RevisitedFile(path: path, sameAs: first))
+                    continue
+                }
+                if files.taken[identity] == nil { files.taken[identity] = path }
                 walk.inputs.append(BatchInput(path: path, foundInFolder: true))
             default:
                 walk.skippedSpecial += 1

@@ -28,6 +28,22 @@ struct CommandSpec: Sendable {
     let arguments: [(name: String, help: String)]
     let options: [OptionSpec]
     let discussion: String
+    /// The short `--help` of a subcommand with many options, which then takes `--help-all` for
+    /// the whole text; `nil`: `--help` prints the whole text.
+    var brief: BriefHelp? = nil
+}
+
+/// The short `--help` of a subcommand with many options, grouped as `git` and `cargo` group
+/// theirs: the common options under headings, one line each; every option, the output formats
+/// and the exit statuses are left to `--help-all` and the man page.
+struct BriefHelp: Sendable {
+    /// The arguments, in a line or two each.
+    let arguments: [(name: String, help: String)]
+    /// Headings (`INPUT`) and, under each, options of ``CommandSpec/options`` by long name,
+    /// each with a one-line summary.
+    let groups: [(title: String, options: [(long: String, summary: String)])]
+    /// A few command lines, one per line.
+    let examples: [String]
 }
 
 /// The parsed command line of one subcommand.
@@ -131,21 +147,53 @@ enum ArgumentParser {
         return value
     }
 
-    /// The `--help` text: OVERVIEW, USAGE, ARGUMENTS, OPTIONS, then the discussion.
-    static func help(for spec: CommandSpec) -> String {
+    /// The `--help` text: OVERVIEW, USAGE, ARGUMENTS, OPTIONS, then the discussion; for a
+    /// subcommand with a ``CommandSpec/brief`` form, that form unless `all` (`--help-all`).
+    static func help(for spec: CommandSpec, all: Bool = false) -> String {
+        if !all, let brief = spec.brief { return briefHelp(for: spec, brief) }
         var out = "OVERVIEW: \(spec.abstract)\n\nUSAGE: \(spec.usage)\n"
         if !spec.arguments.isEmpty {
             out += "\nARGUMENTS:\n"
             for argument in spec.arguments { out += row(argument.name, argument.help) }
         }
         out += "\nOPTIONS:\n"
-        for option in spec.options {
-            var left = option.short.map { "-\($0), " } ?? ""
-            left += "--\(option.long)"
-            if let value = option.valueName { left += " <\(value)>" }
-            out += row(left, option.help)
-        }
+        for option in spec.options { out += row(optionColumn(option), option.help) }
         if !spec.discussion.isEmpty { out += "\n" + spec.discussion + "\n" }
+        return out
+    }
+
+    /// `-j, --jobs <n>`: the left column of an option's row.
+    static func optionColumn(_ option: OptionSpec) -> String {
+        (option.short.map { "-\($0), " } ?? "") + "--\(option.long)" + (option.valueName.map { " <\($0)>" } ?? "")
+    }
+
+    /// The short `--help`: OVERVIEW, USAGE, ARGUMENTS, the groups of common options, `-h` and
+    /// `--help-all`, EXAMPLES, and a last line saying where every option is.
+    static func briefHelp(for spec: CommandSpec, _ brief: BriefHelp) -> String {
+        var out = "OVERVIEW: \(spec.abstract)\n\nUSAGE: \(spec.usage)\n"
+        if !brief.arguments.isEmpty {
+            out += "\nARGUMENTS:\n"
+            for argument in brief.arguments { out += row(argument.name, argument.help) }
+        }
+        for group in brief.groups {
+            out += "\n\(group.title):\n"
+            for (long, summary) in group.options {
+                guard let option = spec.options.first(where: { $0.long == long }) else {
+                    preconditionFailure("\(spec.name) --help: --\(long) is no option of \(spec.name)")
+                }
+                out += row(optionColumn(option), summary)
+            }
+        }
+        out += "\n"
+        for option in spec.options where option.long == "help" || option.long == "help-all" {
+            out += row(optionColumn(option), option.help)
+        }
+        if !brief.examples.isEmpty {
+            out += "\nEXAMPLES:\n" + brief.examples.map { "  \($0)\n" }.joined()
+        }
+        let own = spec.options.count { $0.long != "help" && $0.long != "help-all" }
+        out += "\nThese are the common options; 'isbnscan \(spec.name) --help-all' shows every option (\(own) in all),\n"
+            + "the output formats and the exit statuses, as 'man isbnscan' does.\n"
         return out
     }
 

@@ -3,6 +3,7 @@
 import Glibc
 #endif
 internal import CBuildInfo
+import Batch
 import Imaging
 
 /// The `isbnscan` command line: dispatches to a subcommand and returns the exit status.
@@ -29,9 +30,11 @@ public enum ISBNScanCommand {
 
     USAGE: isbnscan <subcommand> [options]
            isbnscan [scan options] <file-or-folder> ...
-             (when the first argument is a scan option, '-' (standard input), or an
-             existing file or folder that is not a subcommand's name, 'scan' is
-             implied, as with zbarimg: isbnscan photo.jpg, isbnscan -r --csv photos/)
+             (when the first argument is a scan option, '-' (standard input), an
+             existing file or folder that is not a subcommand's name, or a name
+             with a '/' or an image's ending (.jpg, .png...: scan then says the
+             file is missing, status 1), 'scan' is implied, as with zbarimg:
+             isbnscan photo.jpg, isbnscan -r --csv photos/)
 
     SUBCOMMANDS:
       scan                    Read the barcodes in image files (JPEG, PNG, HEIC, TIFF,
@@ -141,8 +144,11 @@ public enum ISBNScanCommand {
                 return usageError(long.map { Suggestion.appended(to: "unknown option '\(first)'", typed: $0, in: known, prefix: "--") }
                                       ?? "unknown option '\(first)'", command: nil, stderr: stderr)
             }
-            let looksLikePath = first.contains("/") || first.contains(".")
-            if looksLikePath {
+            // A name that looks like a file's (a `/`, or the ending of an image isbnscan reads) is
+            // one that is missing: `scan` says so (`Error: photo.jpg: no such file`, status 1)
+            // rather than calling it an unknown subcommand.
+            if looksLikeFileName(first) { return scan(arguments, raw: raw, stdout: stdout, stderr: stderr) }
+            if first.contains(".") {
                 return usageError("unknown subcommand '\(first)', and no file or folder of that name", command: nil, stderr: stderr)
             }
             return usageError(Suggestion.appended(to: "unknown subcommand '\(first)'", typed: first, in: subcommands),
@@ -154,6 +160,14 @@ public enum ISBNScanCommand {
         runSubcommand(ScanCommand.spec, arguments, raw: raw, stdout: stdout, stderr: stderr) { (parsed) throws(UsageError) -> ExitStatus in
             try ScanCommand.run(parsed, stdout: stdout, stderr: stderr, isTerminal: isTerminal(stderr))
         }
+    }
+
+    /// Whether `name` reads as a path rather than a subcommand: it holds a `/`, or ends in the
+    /// extension of an image format isbnscan reads (``BatchScanner/imageExtensions``, any case).
+    static func looksLikeFileName(_ name: String) -> Bool {
+        if name.contains("/") { return true }
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return false }
+        return BatchScanner.imageExtensions.contains(name[name.index(after: dot)...].lowercased())
     }
 
     /// Whether `bytes` names an existing regular file or folder (stat(2), links followed).
@@ -177,12 +191,12 @@ public enum ISBNScanCommand {
                                                "catalog": CatalogCommand.spec, "ranges": RangesCommand.spec,
                                                "lookup": LookupCommand.spec]
 
-    /// `spec` with `-h, --help` added to its options: what `<subcommand> --help` and
-    /// `help <subcommand>` print, and what the parser accepts.
+    /// `spec` with `-h, --help` (and `--help-all` for a subcommand with a short help) added to
+    /// its options: what `<subcommand> --help` and `help <subcommand>` print, and what the
+    /// parser accepts.
     static func withHelpOption(_ spec: CommandSpec) -> CommandSpec {
         CommandSpec(name: spec.name, abstract: spec.abstract, usage: spec.usage, arguments: spec.arguments,
-                    options: spec.options + [OptionSpec("help", short: "h", help: "Show this help.")],
-                    discussion: spec.discussion)
+                    options: spec.options + Documentation.helpOptions(of: spec), discussion: spec.discussion, brief: spec.brief)
     }
 
     private static func runSubcommand(_ spec: CommandSpec, _ arguments: [String], raw: [[UInt8]]?,
@@ -191,6 +205,10 @@ public enum ISBNScanCommand {
         let withHelp = withHelpOption(spec)
         do {
             let parsed = try ArgumentParser.parse(arguments, raw: raw, spec: withHelp)
+            if parsed.flag("help-all") {
+                stdout.write(ArgumentParser.help(for: withHelp, all: true))
+                return .success
+            }
             if parsed.flag("help") {
                 stdout.write(ArgumentParser.help(for: withHelp))
                 return .success

@@ -17,12 +17,21 @@ enum Documentation {
     /// `-h`/`--help`, which every subcommand accepts besides its own options.
     static let helpOption = OptionSpec("help", short: "h", help: "Show this help.")
 
+    /// `--help-all`, which a subcommand with a short `--help` (``CommandSpec/brief``) accepts too.
+    static let helpAllOption = OptionSpec("help-all", help: "Show every option, the output formats and the exit statuses.")
+
+    /// The help options `command` accepts besides its own: `-h`/`--help`, and `--help-all` when
+    /// its `--help` is the short form.
+    static func helpOptions(of command: CommandSpec) -> [OptionSpec] {
+        [helpOption] + (command.brief == nil ? [] : [helpAllOption])
+    }
+
     /// Options of `isbnscan` itself (before any subcommand).
     static let globalOptions = [OptionSpec("help", short: "h", help: "Show the help."),
                                 OptionSpec("version", help: "Show the version and the git commit built from.")]
 
     /// Every option a subcommand accepts, its own and `--help`.
-    static func options(of command: CommandSpec) -> [OptionSpec] { command.options + [helpOption] }
+    static func options(of command: CommandSpec) -> [OptionSpec] { command.options + helpOptions(of: command) }
 
     /// Runs `isbnscan help --man` or `isbnscan help --completions SHELL` (`arguments` starts
     /// with `--man` or `--completions`).
@@ -100,6 +109,16 @@ enum Documentation {
 
     // MARK: - Man page
 
+    /// The overview's note on when `scan` is implied (the parenthesis after its second USAGE
+    /// line), as a sentence: `When the first argument is a scan option, …, 'scan' is implied, …`.
+    static func impliedScan(_ overview: String) -> String {
+        let lines = section("USAGE", of: overview).drop { !$0.contains("(when ") }
+        var text = lines.map { $0.trimmingLeadingSpaces() }.filter { !$0.isEmpty }.joined(separator: " ")
+        if text.hasPrefix("(w") { text = "W" + text.dropFirst(2) }
+        if text.hasSuffix(")") { text = text.dropLast() + "." }
+        return text
+    }
+
     /// Text for roff: backslashes as `\e`, hyphen-minus as `\-` (so that options copy and paste),
     /// a leading `.` or `'` guarded with `\&`.
     static func roff(_ text: String) -> String {
@@ -163,8 +182,10 @@ enum Documentation {
 
         """
         for command in commands { out += roff(command.usage) + "\n" }
+        out += "isbnscan [scan options] <file\\-or\\-folder> ...\n"
         out += "isbnscan help [\\fIsubcommand\\fR]\nisbnscan \\-\\-version\n.fi\n"
         out += ".SH DESCRIPTION\n" + roffParagraphs(section("OVERVIEW", of: overview))
+        out += roffParagraphs([impliedScan(overview)])
 
         out += ".SH COMMANDS\n"
         for command in commands {

@@ -177,7 +177,8 @@ ArgumentParser.acceptOption,
           command line in the order given. Files whose first bytes are no
           image are skipped and counted, unless the name ends like an image
           (.jpg, .png, .heic...): then they are reported as unreadable.
-          Symbolic links are followed; a folder is never walked twice.
+          Symbolic links are followed; a folder is never walked twice,
+          nor a file named twice (under any name) scanned twice.
           On a terminal, stderr shows a progress bar (its total: the files
           that will be scanned); a summary line ends every run with several
           files. Ctrl-C stops cleanly: files in progress finish, everything
@@ -258,7 +259,34 @@ ArgumentParser.acceptOption,
           isbnscan scan --text --all copyright-page.jpg
           find /data/books -name '*.jpg' -print0 | isbnscan scan --files-from - -0 --json
           isbnscan scan -r --shard 2/8 --json -o part-2.jsonl /data/books
-        """)
+        """,
+        brief: brief)
+
+    /// `scan --help`: the options most runs use, grouped; `--help-all` lists every one.
+    static let brief = BriefHelp(
+        arguments: [("<file-or-folder>", "An image (JPEG, PNG, HEIC/AVIF, TIFF, WebP, GIF, BMP, PGM/PPM),\na folder of them, or '-' (standard input).")],
+        groups: [
+            ("INPUT", [("recursive", "Also scan the subfolders of the folders given."),
+                       ("jobs", "Scan n files at a time (default: the number of CPU cores)."),
+                       ("files-from", "Also scan the paths listed in this file ('-': stdin)."),
+                       ("roi", "Scan only this region: fractions 0...1 or percentages.")]),
+            ("READING", [("effort", "fast, normal (the default) or thorough."),
+                         ("text", "Also read ISBNs printed as text (Tesseract OCR)."),
+                         ("addons", "Also read EAN-5/EAN-2 add-ons and print them."),
+                         ("accept", "Also accept 979 ISBNs.")]),
+            ("OUTPUT", [("all", "Print every EAN-13/EAN-8 read, each with its verdict."),
+                        ("json", "One JSON object per file (JSON Lines)."),
+                        ("csv", "CSV with a header row, one row per code read."),
+                        ("unique", "Each ISBN once, after the scan, with its count."),
+                        ("output", "Write the results to this file (whole or not at all)."),
+                        ("quiet", "No warnings, progress or summary on stderr.")]),
+            ("CATALOGUE", [("db", "Record every file and ISBN in this SQLite catalogue;\nrun again, unchanged files are not scanned again."),
+                           ("rescan", "With --db: scan every file again.")]),
+            ("LOOKUP", [("lookup", "Look each book up (title, authors...) in the background."),
+                        ("contact", "Named in the User-Agent, as Open Library asks (3 requests/s, not 1).")]),
+        ],
+        examples: ["isbnscan scan cover.jpg", "isbnscan scan -r --csv -o books.csv ~/Pictures/shelf",
+                   "isbnscan scan -r --db books.db photos/", "isbnscan scan --text copyright-page.jpg"])
 
     enum Format { case text, json, csv }
 
@@ -419,7 +447,7 @@ extension ScanCommand {
         var lines: [String] = []
         if let signal = interrupted {
             // In the summary's terms: files scanned; those it leaves out (non-images) are neither.
-            lines.append("Interrupted by \(signalName(signal)): \(tally.interruptedCounts(inputs: walk.inputs.count))"
+            lines.append("Interrupted by \(signalName(signal)): \(tally.interruptedCounts(inputs: walk.inputs))"
                          + (settings.output.map { ", written to \(escaped($0, json: false))" } ?? ""))
         }
         guard !settings.quiet else { return lines }

@@ -44,10 +44,13 @@ struct ScanInputs {
     var toScan: Int { walk.inputs.count { !BatchScanner.willBeLeftOut($0) } }
 
     /// `Warning: <folder>: folder already walked …` (with its newline) for each folder the walk
-    /// reached again.
+    /// reached again, then `Warning: <file>: file already taken as <first> …` for each file.
     var revisitedWarnings: [String] {
         walk.revisitedFolders.map {
             "Warning: \(escaped($0.description, json: false)): folder already walked (named twice, or reached again through a symbolic link), not entered again\n"
+        } + walk.revisitedFiles.map {
+            "Warning: \(escaped($0.path.description, json: false)): file already taken as \(escaped($0.sameAs.description, json: false)) "
+                + "(named twice, or the same file under another name), not scanned again\n"
         }
     }
 

@@ -47,11 +47,13 @@ struct Tally {
 
     var exitStatus: ExitStatus { errors > 0 ? .inputError : (found ? .found : .nothingFound) }
 
-    /// `29 files scanned, 83 not reached` of `inputs` files and folders' files: what a signal
-    /// stopped. Files left out as non-images are counted by the summary, not here.
-    func interruptedCounts(inputs: Int) -> String {
-        let notReached = max(0, inputs - files - skipped)
-        return "\(files) file\(files == 1 ? "" : "s") scanned, \(notReached) not reached"
+    /// `29 files scanned, 83 not reached` of `inputs` (the files given and found in folders):
+    /// what a signal stopped. Not reached are the files the scan would have scanned
+    /// (``BatchScanner/willBeLeftOut(_:)`` leaves out the non-images, such as the `.txt` beside
+    /// the photos, whether met or not) less those done (scanned, or taken from the catalogue).
+    func interruptedCounts(inputs: [BatchInput]) -> String {
+        let toScan = inputs.count { !BatchScanner.willBeLeftOut($0) }
+        return "\(files) file\(files == 1 ? "" : "s") scanned, \(max(0, toScan - files)) not reached"
     }
 
     /// `scanned 4 files: 2 with an ISBN, 1 with refused codes only, 0 without any barcode, 1 unreadable

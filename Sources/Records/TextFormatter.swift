@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+import Scanning
 /// The plain-text output of every command, one line per result.
 ///
 /// Reasons are printed by name as the records carry them, so a new ``RejectionReason`` case
@@ -22,16 +23,26 @@ public struct TextFormatter: Sendable {
     public init(options: Options) { self.options = options }
 
     /// One file's lines: `<isbn13>[ <add-on>]` per accepted code, or with `--all` ``describe(_:)``
-    /// per symbol; nothing for a file that could not be read.
+    /// per symbol; nothing for a file that could not be read. Without `--all`, an ISBN read from
+    /// its printed line (`ISBN text`) on a page where a barcode of the same ISBN was read is not
+    /// listed again: the line printed beside a barcode is evidence about that barcode, not a
+    /// second book (`--all`, `--json` and `--csv` keep both readings).
     public func format(_ record: FileRecord) -> String {
         guard record.wasRead else { return "" }
         let prefix = options.showNames ? "\(escaped(record.file, json: false)): " : ""
+        struct Place: Hashable { let isbn13: String, page: Int? }
+        let barcodes = Set(record.symbols.compactMap { symbol in
+            symbol.type == Symbology.isbnText.rawValue ? nil : symbol.isbn.map { Place(isbn13: $0.isbn13, page: symbol.page) }
+        })
         var out = ""
         for symbol in record.symbols {
             let page = symbol.page.map { " (page \($0))" } ?? ""
             if options.all {
                 out += prefix + Self.describe(symbol) + page + "\n"
             } else if let isbn = symbol.isbn {
+                if symbol.type == Symbology.isbnText.rawValue, barcodes.contains(Place(isbn13: isbn.isbn13, page: symbol.page)) {
+                    continue
+                }
                 out += prefix + isbnLine(isbn) + page + "\n"
             }
         }

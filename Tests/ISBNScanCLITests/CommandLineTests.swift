@@ -126,14 +126,53 @@ import TestSupport
         #expect(!run.stdout.isEmpty)
     }
 
-    @Test func scanHelpDocumentsExitStatusesAndOptions() throws {
-        let help = try isbnscan(["scan", "--help"]).stdout
+    @Test func scanHelpAllDocumentsExitStatusesAndOptions() throws {
+        let help = try isbnscan(["scan", "--help-all"]).stdout
         for text in ["USAGE: isbnscan scan", "--roi <x,y,w,h>", "--roi-avfoundation", "--all", "--addons", "--json",
                      "--max-pixels <n>", "-q, --quiet", "EXIT STATUS:", "4    every input was read",
                      "-r, --recursive", "--hidden", "-j, --jobs <n>", "--csv", "--unique", "-o, --output <file>",
                      "130  interrupted", "FOLDERS:", "file,isbn13,isbn10,type,data,addon,status,error,hyphenated,group,agency,\n  price,page,warning,c_code;"] {
             #expect(help.contains(text), "help lacks \(text)")
         }
+    }
+
+    /// `scan --help` is a screen: the common options under the headings INPUT, READING, OUTPUT,
+    /// CATALOGUE and LOOKUP, one line each, and a last line naming `--help-all`, which lists every
+    /// option the parser takes (as the whole help did), the formats and the exit statuses.
+    @Test func scanHelpShowsTheCommonOptionsGroupedAndHelpAllShowsEvery() throws {
+        let help = try isbnscan(["scan", "--help"])
+        #expect(help.status == 0 && help.stderr == "")
+        let lines = help.stdout.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.count < 60, "scan --help has \(lines.count) lines")
+        let headings = lines.filter { $0.hasSuffix(":") && !$0.hasPrefix(" ") }
+        #expect(headings == ["ARGUMENTS:", "INPUT:", "READING:", "OUTPUT:", "CATALOGUE:", "LOOKUP:", "EXAMPLES:"])
+        for row in ["  -r, --recursive           Also scan the subfolders of the folders given.",
+                    "  --effort <level>          fast, normal (the default) or thorough.",
+                    "  --db <file>               Record every file and ISBN in this SQLite catalogue;",
+                    "  -h, --help                Show this help.",
+                    "  --help-all                Show every option, the output formats and the exit statuses."] {
+            #expect(lines.contains(Substring(row)), "scan --help lacks \(row)")
+        }
+        #expect(help.stdout.hasSuffix("""
+
+            These are the common options; 'isbnscan scan --help-all' shows every option (24 in all),
+            the output formats and the exit statuses, as 'man isbnscan' does.
+
+            """))
+        #expect(!help.stdout.contains("--roi-avfoundation") && !help.stdout.contains("EXIT STATUS:"))
+        #expect(try isbnscan(["help", "scan"]).stdout == help.stdout)
+        let all = try isbnscan(["scan", "--help-all"])
+        #expect(all.status == 0 && all.stderr == "")
+        let spec = try #require(ISBNScanCommand.specs["scan"])
+        #expect(spec.options.count == 24)
+        let listed = try Self.helpOptions(of: "scan")
+        #expect(listed.long == Set(spec.options.map(\.long)).union(["help", "help-all"]))
+        #expect(all.stdout.count > 3 * help.stdout.count)
+        #expect(all.stdout.contains("\nEXIT STATUS:\n") && all.stdout.contains("\nJSON (--json), one line per file:\n"))
+        // Only scan has a short form: the others' --help is whole, and --help-all is no option of theirs.
+        let validate = try isbnscan(["validate", "--help-all"])
+        #expect(validate.status == 2)
+        #expect(validate.stderr.hasPrefix("Error: unknown option '--help-all'"))
     }
 
     /// Every subcommand, `help` included (README: "-h / --help anywhere").
@@ -220,12 +259,36 @@ import TestSupport
         #expect(implied.stdout == "9780306406157\n")
     }
 
-    @Test func aMissingFileIsNeitherASubcommandNorAScan() throws {
+    /// A missing file whose name looks like a file's (an image's ending, or a `/`) is scanned, so
+    /// `scan` says it is missing (status 1), as `isbnscan scan photo.jpg` does; any other name
+    /// that is no subcommand and no file is a usage error.
+    @Test func aMissingFileIsScannedWhenItsNameLooksLikeAFile() throws {
         let empty = try Shelf([:])
         defer { empty.remove() }
-        let run = try isbnscan(["photo.jpg"], in: empty.path)
-        #expect(run.status == 2)
-        #expect(run.stderr.hasPrefix("Error: unknown subcommand 'photo.jpg', and no file or folder of that name\n"))
+        for name in ["back-cover.jpg", "SCAN.PNG", "photo.heic", "photos/back.jpg", "./scan"] {
+            let implied = try isbnscan([name], in: empty.path)
+            let explicit = try isbnscan(["scan", name], in: empty.path)
+            #expect(implied.status == 1, "\(name)")
+            #expect(implied.stdout == "")
+            #expect(implied.stderr == "Error: \(name): no such file\n", "\(name)")
+            #expect(explicit.status == implied.status && explicit.stderr == implied.stderr, "\(name)")
+        }
+        let notes = try isbnscan(["notes.txt"], in: empty.path)
+        #expect(notes.status == 2)
+        #expect(notes.stderr == """
+            Error: unknown subcommand 'notes.txt', and no file or folder of that name
+            Usage: isbnscan <subcommand> [options]
+              See 'isbnscan --help'.
+
+            """)
+        let typo = try isbnscan(["scna"], in: empty.path)
+        #expect(typo.status == 2)
+        #expect(typo.stderr.hasPrefix("Error: unknown subcommand 'scna' (did you mean 'scan'?)\n"))
+        // The rule as --help and the man page state it.
+        #expect(try isbnscan(["--help"]).stdout.contains("\n         with a '/' or an image's ending (.jpg, .png...: scan then says the\n"))
+        #expect(try isbnscan(["help", "--man"]).stdout.contains("\n.PP\nWhen the first argument is a scan option, '\\-' (standard input), "
+            + "an existing file or folder that is not a subcommand's name, or a name with a '/' or an image's ending (.jpg, .png...: "
+            + "scan then says the file is missing, status 1), 'scan' is implied, as with zbarimg: isbnscan photo.jpg, isbnscan \\-r \\-\\-csv photos/.\n"))
         // A subcommand's name wins over a file of that name.
         let shelf = try Shelf(["help": "isbn/png-gray8.png"])
         defer { shelf.remove() }
@@ -253,9 +316,10 @@ import TestSupport
         return (long, short)
     }
 
-    /// The option names `isbnscan <command> --help` lists under OPTIONS.
+    /// The option names `isbnscan <command> --help` (`--help-all` where `--help` is the short
+    /// form) lists under OPTIONS.
     static func helpOptions(of command: String) throws -> (long: Set<String>, short: Set<Character>) {
-        let help = try isbnscan([command, "--help"]).stdout
+        let help = try isbnscan([command, ISBNScanCommand.specs[command]?.brief == nil ? "--help" : "--help-all"]).stdout
         let start = try #require(help.range(of: "\nOPTIONS:\n"))
         var long: Set<String> = [], short: Set<Character> = []
         for line in help[start.upperBound...].split(separator: "\n", omittingEmptySubsequences: false) {
@@ -280,7 +344,7 @@ import TestSupport
         let spec = try #require(ISBNScanCommand.specs[command])
         let table = (long: Set(spec.options.map(\.long)), short: Set(spec.options.compactMap(\.short)))
         let help = try Self.helpOptions(of: command)
-        #expect(help.long == table.long.union(["help"]))
+        #expect(help.long == table.long.union(Documentation.helpOptions(of: spec).map(\.long)))
         #expect(help.short == table.short.union(["h"]))
         let guide = try Self.guideOptions(of: command)
         #expect(table.long.subtracting(guide.long).isEmpty, "Documentation/\(command).md lacks \(table.long.subtracting(guide.long).sorted())")
@@ -303,6 +367,22 @@ import TestSupport
             #expect(guide.contains("`--\(option.long)"), "Documentation/\(command).md does not name --\(option.long)")
             #expect(man.contains("\\fB\\-\\-\(option.long.replacingOccurrences(of: "-", with: "\\-"))\\fR"), "man page lacks --\(option.long)")
         }
+    }
+
+    /// The Quick start says what its first command costs (a build of minutes, shared by the
+    /// make targets that run the tool) and that step 2's photo is the reader's own; the bundled
+    /// photo it points to exists and gives the ISBN it says.
+    @Test func quickStartSaysHowLongTheBuildTakesAndWhosePhotoStepTwoReads() throws {
+        let readme = try String(contentsOfFile: "\(Self.repository)/README.md", encoding: .utf8)
+        let start = try #require(readme.range(of: "## Quick start\n"))
+        let quickStart = String(readme[start.upperBound...]).components(separatedBy: "\n## ")[0]
+        #expect(quickStart.contains("# 1. build (about 3 minutes) and install"))
+        #expect(quickStart.contains("The first build takes about 3 minutes on two cores"))
+        #expect(quickStart.contains("(`make scan`, `make try-camera`) use that same binary"))
+        #expect(quickStart.contains("isbnscan my-book.jpg                                # 2. your photo of a book's back: prints its ISBN\n"))
+        #expect(!quickStart.contains("back-cover.jpg"))
+        #expect(quickStart.contains("(`isbnscan TestImages/isbn/png-gray8.png` prints 9780306406157)"))
+        #expect(try isbnscan(["\(testImages)/isbn/png-gray8.png"]).stdout == "9780306406157\n")
     }
 
     /// README is a first screen: at most 300 lines, a five-command quick start in the first 40,

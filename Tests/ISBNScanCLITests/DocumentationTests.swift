@@ -9,7 +9,7 @@ import TestSupport
 @Suite struct DocumentationTests {
     /// Every subcommand with every option its parser accepts (its own and -h/--help).
     var parserOptions: [(command: String, options: [OptionSpec])] {
-        ISBNScanCommand.specs.values.sorted { $0.name < $1.name }.map { ($0.name, $0.options + [Documentation.helpOption]) }
+        ISBNScanCommand.specs.values.sorted { $0.name < $1.name }.map { ($0.name, $0.options + Documentation.helpOptions(of: $0)) }
     }
 
     func write(_ text: String, suffix: String) throws -> String {
@@ -103,6 +103,7 @@ import TestSupport
         ("isbnscan scan --jobs ", ""),
         ("isbnscan help d", "devices"),
         ("isbnscan validate --", "--json --accept --help"),
+        ("isbnscan scan --help", "--help --help-all"),
         ("isbnscan scan TestImages/ro", "TestImages/roi"),
     ])
     func bashCompletionOffers(line: String, offered: String) throws {

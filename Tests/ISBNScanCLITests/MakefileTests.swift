@@ -61,16 +61,53 @@ import TestSupport
                 .joined(separator: " ").replacingOccurrences(of: " \n", with: "\n")
         }
         let fake = "LD_PRELOAD=\(repository)/.build/fakev4l2/libfakev4l2.so"
+        // The binary make install installs; the fake's chroma neutral, so that the window is grey.
         let plain = try commands([])
-        #expect(plain.contains("\(fake) .build/release/isbnscan devices\n"), "\(plain)")
-        #expect(plain.contains("\(fake) FAKE_V4L2_FRAMES=TestImages/roi/band-inside.png .build/release/isbnscan camera\n"), "\(plain)")
+        #expect(plain.contains("\(fake) .build/static/release/isbnscan devices\n"), "\(plain)")
+        #expect(plain.contains("\(fake) FAKE_V4L2_FRAMES=TestImages/roi/band-inside.png FAKE_V4L2_CHROMA=neutral "
+                               + ".build/static/release/isbnscan camera\n"), "\(plain)")
         let preview = try commands(["PREVIEW=1"])
-        #expect(preview.contains("xvfb-run -a .build/release/isbnscan camera --preview --continuous --max-frames 300 "
-                                 + "--preview-snapshot .build/try-camera-preview.ppm\n"), "\(preview)")
+        #expect(preview.contains("FAKE_V4L2_CHROMA=neutral xvfb-run -a .build/static/release/isbnscan camera --preview --continuous "
+                                 + "--max-frames 300 --preview-snapshot .build/try-camera-preview.ppm\n"), "\(preview)")
         #expect(preview.contains("its last picture is .build/try-camera-preview.ppm (PPM)"))
         let display = try commands(["PREVIEW=1"], display: ":7")
-        #expect(display.contains("band-inside.png .build/release/isbnscan camera --preview --continuous --max-frames 300\n"), "\(display)")
+        #expect(display.contains("band-inside.png FAKE_V4L2_CHROMA=neutral .build/static/release/isbnscan camera --preview "
+                                 + "--continuous --max-frames 300\n"), "\(display)")
         #expect(!display.contains("xvfb-run") && !display.contains("snapshot"))
+    }
+
+    /// A binary newer than the sources (and no commit stamp: ISBNSCAN_COMMIT empty) is run as it
+    /// is: no swift build, which would wait for any other build of the checkout; an older one is
+    /// built again. make install, make scan and make try-camera share one binary, so that the
+    /// Quick start builds once.
+    @Test func aCurrentBinaryIsRunWithoutBuildingAndTheQuickStartBuildsOnce() throws {
+        let folder = try scratch("bin")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let staticBin = folder + "/static-isbnscan", releaseBin = folder + "/release-isbnscan"
+        for bin in [staticBin, releaseBin] { #expect(FileManager.default.createFile(atPath: bin, contents: Data())) }
+        let env = ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"]
+        let binaries = ["STATIC_BIN=\(staticBin)", "RELEASE_BIN=\(releaseBin)", "ISBNSCAN_COMMIT="]
+        func commands(_ target: String) throws -> String {
+            let run = try make(["-n", target] + binaries, environment: env)
+            #expect(run.status == 0, "\(run.stderr)")
+            return run.stdout
+        }
+        let staticBuild = "swift build -c release --product isbnscan --static-swift-stdlib"
+        for target in ["try-camera", "scan", "install", releaseBin] {
+            #expect(!(try commands(target)).contains("swift build"), "make \(target) builds a current binary")
+        }
+        #expect(try commands("scan").contains("\(staticBin) scan TestImages/isbn TestImages/formats"))
+        #expect(try commands("try-camera").contains("\(staticBin) camera"))
+        // Older than the sources: built again, by the one build each of them shares.
+        for bin in [staticBin, releaseBin] {
+            try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSince1970: 946_684_800)], ofItemAtPath: bin)
+        }
+        for target in ["try-camera", "scan", "install"] {
+            let run = try commands(target)
+            #expect(run.components(separatedBy: staticBuild).count == 2, "make \(target): \(run)")
+            #expect(!run.contains("swift build -c release --product isbnscan\n"), "make \(target) builds a second binary")
+        }
+        #expect(try commands(releaseBin).contains("swift build -c release --product isbnscan\n"))
     }
 
     /// The .deb's maintainer: DEB_MAINTAINER, else DEBFULLNAME and DEBEMAIL, else the git

@@ -26,6 +26,37 @@ import TestSupport
         #expect(!barcode.stdout.contains("ISBN text"))
     }
 
+    /// A barcode with its ISBN printed as text beneath it (TestImages/text/barcode-and-isbn-line.png,
+    /// and a real photo, the corpus's quagga2/ean13-extension/image-004.jpg, where the line lies
+    /// above the bars): one book, listed once; `--all` and `--csv` keep both readings.
+    @Test func aBarcodeAndItsPrintedLineAreOneBook() throws {
+        let photo = "\(pages)/barcode-and-isbn-line.png"
+        let text = try isbnscan(["scan", "--text", photo])
+        #expect(text.status == 0)
+        #expect(text.stdout == "9780306406157\n")
+        #expect(text.stderr == "")
+        let all = try isbnscan(["scan", "--text", "--all", photo])
+        #expect(all.stdout == """
+            EAN-13 9780306406157 accepted ISBN-10 0306406152 978-0-306-40615-7 (978-0 English language)
+            ISBN text 9780306406157 accepted ISBN-10 0306406152 978-0-306-40615-7 (978-0 English language)
+
+            """)
+        let csv = try isbnscan(["scan", "--text", "--csv", photo])
+        #expect(csv.stdout.components(separatedBy: "\r\n").dropLast().map { $0.split(separator: ",", omittingEmptySubsequences: false)[3] }
+                == ["type", "EAN-13", "ISBN text"])
+        let named = try isbnscan(["scan", "--text", photo, "\(testImages)/isbn/png-gray8.png"])
+        #expect(named.stdout == "\(photo): 9780306406157\n\(testImages)/isbn/png-gray8.png: 9780306406157\n")
+        let real = "\(sharedCorpus)/quagga2/ean13-extension/image-004.jpg"
+        let corpusRun = try isbnscan(["scan", "--text", real])
+        #expect(corpusRun.status == 0)
+        #expect(corpusRun.stdout == "9780544668256\n")
+        #expect(try isbnscan(["scan", "--text", "--all", real]).stdout == """
+            ISBN text 9780544668256 accepted ISBN-10 0544668251 978-0-544-66825-6 (978-0 English language)
+            EAN-13 9780544668256 accepted ISBN-10 0544668251 978-0-544-66825-6 (978-0 English language)
+
+            """)
+    }
+
     @Test func allShowsTheTypeTheHyphenationAndTheQualifier() throws {
         let run = try isbnscan(["scan", "--text", "--all", "\(pages)/two-isbns-qualifiers.png"])
         #expect(run.status == 0)

@@ -72,6 +72,34 @@ import Testing
             """)
     }
 
+    /// An ISBN read from its barcode and from the line printed beside it is one book: listed once
+    /// without `--all` (the barcode's line, with its add-on), both readings with it; the same
+    /// ISBN printed on another page, and another ISBN's printed line, are listed.
+    @Test func aPrintedLineBesideItsBarcodeIsListedOnce() {
+        func code(_ type: String, _ digits: String, addOn: String? = nil, page: Int?) -> SymbolRecord {
+            var symbol = SymbolRecord(type: type, data: digits, addOn: addOn, quality: 90, orientation: 0,
+                                      polygon: [Point(x: 0, y: 0), Point(x: 9, y: 0), Point(x: 9, y: 9), Point(x: 0, y: 9)],
+                                      pass: type == "ISBN text" ? "text" : "full",
+                                      isbn: ISBN.judge(ean: digits).isbn.map { ISBNRecord($0, addOn: addOn) }, refusal: nil)
+            symbol.page = page
+            return symbol
+        }
+        let photo = FileRecord(file: "back.jpg", width: 10, height: 10,
+                               symbols: [code("EAN-13", "9780306406157", addOn: "51299", page: nil),
+                                         code("ISBN text", "9780306406157", page: nil),
+                                         code("ISBN text", "9781566199094", page: nil)],
+                               isbns: [], rejected: [], error: nil)
+        #expect(TextFormatter(options: .init(addOns: true)).format(photo) == "9780306406157 51299\n9781566199094\n")
+        #expect(TextFormatter(options: .init(all: true)).format(photo).split(separator: "\n").map { $0.prefix(23) }
+                == ["EAN-13 9780306406157 ac", "ISBN text 9780306406157", "ISBN text 9781566199094"])
+        let pages = FileRecord(file: "scan.tif", width: 10, height: 10,
+                               symbols: [code("ISBN text", "9780306406157", page: 1), code("EAN-13", "9780306406157", page: 1),
+                                         code("ISBN text", "9780306406157", page: 2)],
+                               isbns: [], rejected: [], error: nil)
+        #expect(TextFormatter(options: .init(showNames: true)).format(pages)
+                == "scan.tif: 9780306406157 (page 1)\nscan.tif: 9780306406157 (page 2)\n")
+    }
+
     @Test func csvQuotesAndRowsPerCode() {
         let csv = CSVFormatter(options: .init())
         #expect(csv.format(Self.record) == "\"a,b.png\",9780306406157,0306406152,EAN-13,9780306406157,51299,accepted,,,,,USD 12.99,,,\r\n"
