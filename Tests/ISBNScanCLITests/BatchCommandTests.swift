@@ -58,7 +58,7 @@ struct Shelf {
         #expect(one.status == 1)  // TestImages/corrupt
         #expect(three.status == 1)
         #expect(one.stdout == three.stdout)
-        #expect(one.stdout.split(separator: "\n").count == 121)  // one JSON line per image file in TestImages
+        #expect(one.stdout.split(separator: "\n").count == 122)  // one JSON line per image file in TestImages
     }
 
     @Test func csvFollowsRFC4180() throws {

@@ -206,7 +206,7 @@ struct PackagingTests {
         let packaged = try run(["/usr/bin/env", "-i", binary, "scan", "-r", "--json", "--all", "-j", "2", testImages])
         let built = try isbnscan(["scan", "-r", "--json", "--all", "-j", "2", testImages])
         #expect(packaged.status == 1)  // TestImages/corrupt
-        #expect(packaged.stdout.split(separator: "\n").count == 121)  // one JSON line per image file in TestImages
+        #expect(packaged.stdout.split(separator: "\n").count == 122)  // one JSON line per image file in TestImages
         #expect(packaged.stdout == built.stdout)
 
         // Installed-Size (KiB) matches the unpacked files; the man page is this build's, gzipped.

@@ -40,7 +40,7 @@ import TestSupport
         let single = try isbnscan(["scan", "-r", "--json", "--all", testImages])
         #expect(single.status == 1)  // TestImages/corrupt
         let singleLines = single.stdout.split(separator: "\n").map(String.init)
-        #expect(singleLines.count == 121)  // one JSON line per image file in TestImages
+        #expect(singleLines.count == 122)  // one JSON line per image file in TestImages
 
         let shards = try runTogether((0..<4).map { ["scan", "-r", "--json", "--all", "--shard", "\($0)/4", testImages] })
         var seen: [String: Int] = [:]
