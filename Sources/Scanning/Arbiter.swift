@@ -384,15 +384,17 @@ public enum Arbiter {
 
     /// The regions of `regions` that no settled place of `symbols` covers (``settledBoxes(_:minimumEvidence:accepting:)``):
     /// a box covers a region when they share half or more of the smaller of the two (a symbol's
-    /// box lies within the map's coarser region around it).
+    /// box lies within the map's coarser region around it) and the box is at least a quarter of
+    /// the region (a region many times a symbol's size holds more than that symbol: books lying
+    /// side by side whose barcodes the map joined into one region).
     static func unsettled(_ regions: [Candidate], by symbols: [Symbol], minimumEvidence: Int,
                           accepting prefixes: ISBNPrefixes = .only978) -> [Candidate] {
         guard !regions.isEmpty else { return [] }
         let settled = settledBoxes(symbols, minimumEvidence: minimumEvidence, accepting: prefixes)
         return regions.filter { region in
             !settled.contains { box in
-                let smaller = min(box.width * box.height, region.rect.width * region.rect.height)
-                return box.commonArea(region.rect) * 2 >= smaller
+                let boxArea = box.width * box.height, regionArea = region.rect.width * region.rect.height
+                return box.commonArea(region.rect) * 2 >= min(boxArea, regionArea) && boxArea * 4 >= regionArea
             }
         }
     }

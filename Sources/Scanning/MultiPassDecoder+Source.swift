@@ -14,7 +14,7 @@ extension MultiPassDecoder {
     /// in the half-size copy looks like a barcode (``CandidateMap``), the search ends there — at
     /// `fast`, or for a photo over ``DecodingPolicy/fullLookUpToPixels``.
     /// Otherwise the image is decoded again at full size — only the rows around the barcode-like
-    /// regions when the search keeps to them (``searchedRows(around:of:region:placesBeside:)``) — and
+    /// regions when the search keeps to them (``searchedRows(around:of:region:)``) — and
     /// ``decode(_:region:)`` goes on from what the look found, measuring what it read again. Any other image (and a JPEG decoded
     /// at a reduced scale by ``ImageSource/options``, or one from standard input, which can be
     /// decoded once only) is decoded once, as ``ImageSource/options`` say, and scanned by
@@ -74,7 +74,7 @@ extension MultiPassDecoder {
         // at full size, where what the preview read is measured again. When the search will keep
         // to the areas around the barcode-like regions (after a look at the half-size copy that
         // covered the whole image), only their rows are decoded.
-        let rows = big ? candidates.flatMap { searchedRows(around: $0, of: preview, region: region, placesBeside: symbols != nil) } : nil
+        let rows = big ? candidates.flatMap { searchedRows(around: $0, of: preview, region: region) } : nil
         let decoded = try source.decode(page: page, rows: rows)
         // A photo the half-size map saw nothing in is looked at in full only where halving may
         // have lost its bars: the map is made at full size too.
@@ -95,16 +95,14 @@ extension MultiPassDecoder {
     /// structure may look beyond the area. `nil` (every row) when the search is not so kept, or for
     /// an image that is not a JPEG stored upright (the EXIF orientation would turn the whole image
     /// over, every row of it).
-    func searchedRows(around candidates: [Candidate], of preview: DecodedImage, region: RegionOfInterest,
-                      placesBeside: Bool = false) -> [Range<Int>]? {
+    func searchedRows(around candidates: [Candidate], of preview: DecodedImage, region: RegionOfInterest) -> [Range<Int>]? {
         guard preview.format == .jpeg, preview.orientation == .up, !candidates.isEmpty else { return nil }
         let (width, height) = preview.fullSize
         let rect = region.pixelRect(imageWidth: width, imageHeight: height)
-        // Beside codes already read, the search keeps to every other place's area, however much they cover.
-        let around = placesBeside
-            ? Self.areas(candidates, within: rect, maximum: policy.maximumPlaces, margin: policy.areaMargin)
-            : focusedAreas(candidates, within: rect)
-        guard let around else { return nil }
+        // Once a code is read, every other place is searched, however many there are: their
+        // rows too (up to ``DecodingPolicy/maximumPlaces``), unless together they cover half the image.
+        guard let around = focusedAreas(candidates, within: rect, maximum: max(policy.maximumAreas, policy.maximumPlaces))
+        else { return nil }
         var rows: [Range<Int>] = []
         for area in around.map(\.rect).sorted(by: { $0.y < $1.y }) {
             let pad = area.height + policy.areaMargin

@@ -400,6 +400,23 @@ public final class MultiPassDecoder {
                 // Around other books' places, every place is scanned: what one settles says nothing of the next.
                 if !search.otherPlaces, Arbiter.isConfirmed(search.readings) { break }
             }
+            // What the scan around the first regions read settles them: the regions it leaves are
+            // other books' places, scanned in turn.
+            if !search.otherPlaces, !search.nothingRead, let candidates = search.candidates, !candidates.isEmpty,
+               Arbiter.isSettled(search.readings, minimumEvidence: 1, accepting: accepting) {
+                let others = Array(Arbiter.unsettled(candidates, by: search.readings, minimumEvidence: 1, accepting: accepting)
+                    .prefix(max(0, policy.maximumPlaces)))
+                if !others.isEmpty {
+                    search.otherPlaces = true
+                    search.focused = true
+                    search.looked = others
+                    search.areas = Self.areas(others, within: search.rect, maximum: policy.maximumPlaces, margin: policy.areaMargin)
+                    for (area, _) in search.areas {
+                        let read = withKnownMeasurements(scanner.scan(search.image, pixels: area, pass: .full, density: 1))
+                        search.readings += Self.verified(read, in: search.image)
+                    }
+                }
+            }
             if search.otherPlaces {
                 search.looked = Arbiter.unsettled(search.looked, by: search.readings, minimumEvidence: 1, accepting: accepting)
             } else if !search.nothingRead {
