@@ -33,7 +33,10 @@
 #                        a tune part and a held-out part reported apart, read rate per blur kind and size,
 #                        generated crops without a quiet zone (cut at, inside or outside the guard bars):
 #                        reads per reader and cut, and a third blur set drawn from a camera model
-#                        (Bench/make_blur_check.py: check-a to look at, check-b kept blind) (issue 27).
+#                        (Bench/make_blur_check.py: check-a to look at, check-b kept blind) (issue 27);
+#                        photos of 4-20 books on a table and pictures without a barcode at 4 and 12 MP
+#                        (Bench/make_many_books.py: a tune part and a blind part): books read per reader
+#                        and effort, wrong ISBNs, nesting per photo, CPU per photo (issue 45).
 #                        Every set: wrong ISBNs per effort and files a higher effort reads less than a
 #                        lower one, with a summary. BENCH_JSON=file also writes JSON. Then the printed-ISBN sets of bench-text (issue 28)
 #   make bench-text    release build, then printed-ISBN reading (scan --text) on generated pages
@@ -281,6 +284,10 @@ bench-accuracy: bench-deps $(RELEASE_BIN)
 	$(BENCH_PY) Bench/make_blur_check.py --out $(BENCH_DIR)/check-a --seed 101 --per-cell 12
 	$(BENCH_PY) Bench/make_blur_check.py --out $(BENCH_DIR)/check-b --seed 103 --per-cell 12
 	$(BENCH_PY) Bench/check_blur.py --bin $(RELEASE_BIN) $(BENCH_DIR)/check-a $(BENCH_DIR)/check-b
+	$(BENCH_PY) Bench/make_many_books.py --out $(BENCH_DIR)/many-tune --count 16 --seed 61 --no-barcode 10 --sources $(CORPUS)
+	$(BENCH_PY) Bench/make_many_books.py --out $(BENCH_DIR)/many-blind --count 16 --seed 67 --no-barcode 10 --sources $(CORPUS)
+	$(BENCH_PY) Bench/many_books.py --bin $(RELEASE_BIN) --bin-label isbnscan --zxing $(BENCH_PY) \
+	  $(BENCH_DIR)/many-tune $(BENCH_DIR)/many-blind
 	$(text-bench)
 $(FAKE_V4L2): Tests/FakeV4L2/fakev4l2.c
 	@mkdir -p $(dir $@)
