@@ -7,9 +7,13 @@
 #   make test-deps  deps, then what only the tests use: cc (the fake camera), setpriv, zint, python3,
 #                groff, zsh, fish, dpkg-dev, and Xvfb, xdotool, xwd, netpbm, Xlib for the preview's tests
 #   make build   debug build
-#   make test    test-deps, then `swift test` (all test suites), then the packaging tests (make install
-#                and make deb into scratch folders) in a second `swift test`; whole output in
-#                .build/test-logs, counts (and failures in full) on the terminal [VERBOSE=1: all of it]
+#   make test    test-deps, then `swift build --build-tests`, then every test suite but the long ones
+#                (Tests/run-suites.py: a process a suite, TEST_JOBS at a time), the packaging tests
+#                (make install and make deb into scratch folders) among them; whole output in
+#                .build/test-logs, progress every 20 s, counts (and failures in full) and the 20
+#                slowest tests on the terminal [VERBOSE=1: all of it]
+#   make test-long  the same for the suites slow by nature (names ending in LongTests: hundreds of
+#                pictures at thorough effort, soak runs); CI runs it after make test
 #   make scan    deps, release build, then scan the bundled test images (the main job)
 #   make try-camera [PREVIEW=1]  release build, then `isbnscan devices` and `isbnscan camera` on the
 #                fake V4L2 device (Tests/FakeV4L2) showing a book: no webcam needed; PREVIEW=1 with
@@ -127,7 +131,7 @@ DOCS_DIR := .build/docs
 INSTALLED := $(BINDIR)/isbnscan $(MANDIR)/man1/isbnscan.1 $(BASHCOMPDIR)/isbnscan $(ZSHCOMPDIR)/_isbnscan \
              $(FISHCOMPDIR)/isbnscan.fish
 
-.PHONY: deps test-deps deb-deps deb-maintainer try-camera-deps build test scan try-camera bench-deps bench bench-accuracy bench-camera bench-text bench-catalog bench-lookup clean docs install uninstall deb ranges-source fuzz
+.PHONY: deps test-deps deb-deps deb-maintainer try-camera-deps build test test-long scan try-camera bench-deps bench bench-accuracy bench-camera bench-text bench-catalog bench-lookup clean docs install uninstall deb ranges-source fuzz
 
 # What each set needs, as shell tests that add the missing Debian package to $$missing.
 need-cmd = command -v $(1) >/dev/null 2>&1 || missing="$$missing $(2)";
@@ -175,15 +179,32 @@ try-camera-deps:
 build: deps
 	$(SWIFT) build
 
-# The packaging tests (make install, make deb) run on their own: see Tests/ISBNScanCLITests/PackagingTests.swift.
-# Each run's whole output goes to a log; the terminal gets the counts, and on a failure every
-# line but the progress ones (Tests/quiet-run.sh). VERBOSE=1 streams the whole output too.
+# The tests: the test build, then Tests/run-suites.py runs the test binary once per top-level
+# suite, TEST_JOBS suites at a time (one test at a time in each), its event streams in
+# $(TEST_LOGS)/events; Tests/quiet-run.sh keeps the whole output in a log and prints progress,
+# the counts, on a failure every line but the progress ones, and the slowest tests. VERBOSE=1
+# streams the whole output too. Suites whose names end in LongTests (LONG_SUITES, a regular
+# expression) are slow by nature and run in make test-long only (Documentation/testing.md says
+# which tests go there). The packaging tests (make install, make deb) build a release binary:
+# ISBNSCAN_PACKAGING_TESTS=1 enables them, and they start first, being the longest.
 TEST_LOGS := .build/test-logs
+TEST_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+LONG_SUITES := LongTests$$
+TEST_BINARY = $$($(SWIFT) build --show-bin-path)/isbnscanPackageTests.xctest
+FIRST_SUITES := ISBNScanCLITests.PackagingTests
+RUN_SUITES = env ISBNSCAN_PACKAGING_TESTS=1 python3 Tests/run-suites.py --jobs $(TEST_JOBS)
+CORPUS_NOTE = [ -d "$${ISBNSCAN_CORPUS:-../shared/corpus}/zxing-cpp" ] || echo "make $@: NOTE: $${ISBNSCAN_CORPUS:-../shared/corpus}/zxing-cpp is missing, so the corpus tests will fail; copy the shared corpus there or set ISBNSCAN_CORPUS (README, Tests)" >&2
 test: test-deps
-	@[ -d "$${ISBNSCAN_CORPUS:-../shared/corpus}/zxing-cpp" ] || echo "make test: NOTE: $${ISBNSCAN_CORPUS:-../shared/corpus}/zxing-cpp is missing, so the corpus tests will fail; copy the shared corpus there or set ISBNSCAN_CORPUS (README, Tests)" >&2
-	@Tests/quiet-run.sh $(TEST_LOGS)/swift-test.log "swift test" $(SWIFT) test
-	@Tests/quiet-run.sh $(TEST_LOGS)/packaging-tests.log "packaging tests" \
-	  env ISBNSCAN_PACKAGING_TESTS=1 $(SWIFT) test --skip-build --filter PackagingTests
+	@$(CORPUS_NOTE)
+	@Tests/quiet-run.sh $(TEST_LOGS)/build.log "test build" $(SWIFT) build --build-tests
+	@QUIET_RUN_EVENTS=$(TEST_LOGS)/events Tests/quiet-run.sh $(TEST_LOGS)/tests.log "tests" \
+	  $(RUN_SUITES) --skip-matching '$(LONG_SUITES)' $(addprefix --first ,$(FIRST_SUITES)) $(TEST_LOGS)/events $(TEST_BINARY)
+
+test-long: test-deps
+	@$(CORPUS_NOTE)
+	@Tests/quiet-run.sh $(TEST_LOGS)/build.log "test build" $(SWIFT) build --build-tests
+	@QUIET_RUN_EVENTS=$(TEST_LOGS)/long-events Tests/quiet-run.sh $(TEST_LOGS)/long-tests.log "long tests" \
+	  $(RUN_SUITES) --only-matching '$(LONG_SUITES)' $(TEST_LOGS)/long-events $(TEST_BINARY)
 
 $(if $(COMMIT_STAMP),$(COMMIT_STAMP)):
 	@mkdir -p $(dir $@) && rm -f $(dir $@)commit-* && touch $@
