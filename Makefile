@@ -7,7 +7,8 @@
 #   make test-deps  deps, then what only the tests use: cc (the fake camera), setpriv, zint, python3,
 #                groff, zsh, fish, dpkg-dev, and Xvfb, xdotool, xwd, netpbm, Xlib for the preview's tests
 #   make build   debug build
-#   make test    test-deps, then `swift build --build-tests`, then every test suite but the long ones
+#   make test    test-deps, then an optimised test build (TEST_CONFIG=debug: the debug build), then
+#                every test suite but the long ones
 #                (Tests/run-suites.py: a process a suite, TEST_JOBS at a time), the packaging tests
 #                (make install and make deb into scratch folders) among them; whole output in
 #                .build/test-logs, progress every 20 s, counts (and failures in full) and the 20
@@ -187,22 +188,32 @@ build: deps
 # expression) are slow by nature and run in make test-long only (Documentation/testing.md says
 # which tests go there). The packaging tests (make install, make deb) build a release binary:
 # ISBNSCAN_PACKAGING_TESTS=1 enables them, and they start first, being the longest.
+# TEST_CONFIG=release (the default) builds the tests optimised, with -enable-testing for their
+# @testable imports, in a folder of their own (TEST_SCRATCH), so that neither the debug build of
+# `swift build`/`swift test` nor make scan's release build is rebuilt by it; most of the tests'
+# time is the decoder's, many times slower in a debug build. TEST_CONFIG=debug uses the debug
+# build in .build.
 TEST_LOGS := .build/test-logs
-TEST_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+# One suite more than cores: some suites mostly wait (the fake providers' timeouts, 10,000 small
+# files written), which with one suite a core would leave a core idle.
+TEST_JOBS ?= $(shell echo $$(( $$(nproc 2>/dev/null || echo 2) + 1 )))
+TEST_CONFIG ?= release
+TEST_SCRATCH := $(if $(filter release,$(TEST_CONFIG)),.build/test-release,.build)
+TEST_BUILD = $(SWIFT) build --build-tests -c $(TEST_CONFIG) --scratch-path $(TEST_SCRATCH) $(if $(filter release,$(TEST_CONFIG)),-Xswiftc -enable-testing)
+TEST_BINARY = $(TEST_SCRATCH)/$(TEST_CONFIG)/isbnscanPackageTests.xctest
 LONG_SUITES := LongTests$$
-TEST_BINARY = $$($(SWIFT) build --show-bin-path)/isbnscanPackageTests.xctest
 FIRST_SUITES := ISBNScanCLITests.PackagingTests
 RUN_SUITES = env ISBNSCAN_PACKAGING_TESTS=1 python3 Tests/run-suites.py --jobs $(TEST_JOBS)
 CORPUS_NOTE = [ -d "$${ISBNSCAN_CORPUS:-../shared/corpus}/zxing-cpp" ] || echo "make $@: NOTE: $${ISBNSCAN_CORPUS:-../shared/corpus}/zxing-cpp is missing, so the corpus tests will fail; copy the shared corpus there or set ISBNSCAN_CORPUS (README, Tests)" >&2
 test: test-deps
 	@$(CORPUS_NOTE)
-	@Tests/quiet-run.sh $(TEST_LOGS)/build.log "test build" $(SWIFT) build --build-tests
+	@Tests/quiet-run.sh $(TEST_LOGS)/build.log "test build" $(TEST_BUILD)
 	@QUIET_RUN_EVENTS=$(TEST_LOGS)/events Tests/quiet-run.sh $(TEST_LOGS)/tests.log "tests" \
 	  $(RUN_SUITES) --skip-matching '$(LONG_SUITES)' $(addprefix --first ,$(FIRST_SUITES)) $(TEST_LOGS)/events $(TEST_BINARY)
 
 test-long: test-deps
 	@$(CORPUS_NOTE)
-	@Tests/quiet-run.sh $(TEST_LOGS)/build.log "test build" $(SWIFT) build --build-tests
+	@Tests/quiet-run.sh $(TEST_LOGS)/build.log "test build" $(TEST_BUILD)
 	@QUIET_RUN_EVENTS=$(TEST_LOGS)/long-events Tests/quiet-run.sh $(TEST_LOGS)/long-tests.log "long tests" \
 	  $(RUN_SUITES) --only-matching '$(LONG_SUITES)' $(TEST_LOGS)/long-events $(TEST_BINARY)
 

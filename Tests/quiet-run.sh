@@ -75,6 +75,8 @@ if [ -n "$slowest" ]; then
 fi
 if [ -n "$run" ]; then
   echo "$label: $passed passed, $failed failed, $skipped skipped (${run#* Test run with })"
+elif [ "$status" -eq 0 ] && ! grep -q -E '^◇ Test run started' "$log"; then
+  echo "$label: done (whole output: $log)"
 else
   echo "$label: no test ran (exit status $status); the output above, whole in $log"
 fi

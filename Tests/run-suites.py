@@ -130,7 +130,9 @@ def main():
         worker.join()
 
     seconds = time.monotonic() - started
-    summary = f"{len(planned)} tests in {len(suites)} suites, {options.jobs} at a time,"
+    def count(number, noun):
+        return f"{number} {noun}" + ("" if number == 1 else "s")
+    summary = f"{count(len(planned), 'test')} in {count(len(suites), 'suite')}, {options.jobs} at a time,"
     if failed:
         print(f"✘ Test run with {summary} failed after {seconds:.3f} seconds: {', '.join(failed)}.")
         return 1
