@@ -1,11 +1,11 @@
 #!/bin/sh
 # SPDX-License-Identifier: Apache-2.0
-# make test's runner: runs COMMAND (a `swift test`) with its whole output in LOG and prints what
-# a reader needs. Passed: one line of counts. Failed: every line of the output but the progress
-# ones (`[12/300] Compiling …`, Swift Testing's "started" and "passed"), so each failure keeps
-# all its details and a build error all its context, then the counts. Meanwhile, a line of
-# progress every QUIET_RUN_EVERY seconds (default 20). VERBOSE=1 streams the whole output as it
-# comes instead. Exits with COMMAND's status.
+# make test's runner: runs COMMAND (the test build, Tests/run-suites.py or a `swift test`) with
+# its whole output in LOG and prints what a reader needs. Passed: one line of counts. Failed:
+# every line of the output but the progress ones (`[12/300] Compiling …`, Swift Testing's
+# "started" and "passed"), so each failure keeps all its details and a build error all its
+# context, then the counts. Meanwhile, a line of progress every QUIET_RUN_EVERY seconds (default
+# 20). VERBOSE=1 streams the whole output as it comes instead. Exits with COMMAND's status.
 #   Tests/quiet-run.sh LOG LABEL COMMAND [ARGUMENT...]     (LABEL names the run in what it prints)
 # QUIET_RUN_EVENTS=PATH: COMMAND writes Swift Testing's event streams there (a folder of them from
 # Tests/run-suites.py, or one file); then the progress counts the tests done of all and names

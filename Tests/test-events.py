@@ -19,6 +19,9 @@ this script replays the queue instead: a test that is not parameterised starts w
 (a test or case ends) and it is the first still waiting, in the order of its "testStarted"; the
 cases of a parameterised test start where the stream says. A test's time is the time its cases
 held a slot (their sum, when they ran side by side). On a busy machine a slot is not a core.
+The replay holds only while the events come when they happen: at a width of as many test cases
+as the cooperative pool has threads (one a core), "testEnded" itself waits behind the next test
+(Tests/run-suites.py says why), so only a width of 1, as in the folder form, gives true times.
 """
 import collections
 import json
