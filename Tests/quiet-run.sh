@@ -44,7 +44,10 @@ else
         echo "$label: $waited s: $(grep -E '^✔ Test ' "$log" | grep -c -v -E '^✔ Test run with ') passed," \
              "$(grep -E '^✘ Test .* failed after ' "$log" | grep -c -v -E '^✘ Test run with ') failed so far"
       else
-        step=$(grep -o -E '^\[[0-9]+/[0-9]+\]' "$log" | tail -1 | tr -d '[]')
+        # "[77/84] Compiling ISBNScanCLITests A.swift, …": the step and what it builds (one
+        # module can take minutes in an optimised build).
+        last=$(grep -E '^\[[0-9]+/[0-9]+\] ' "$log" | tail -1)
+        step=$(printf '%s' "$last" | sed -E 's/^\[([0-9]+\/[0-9]+)\] ([A-Za-z]+ [^ ,]+).*/\1: \2/')
         echo "$label: $waited s: building${step:+ (step $step)}"
       fi
     done
