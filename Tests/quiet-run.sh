@@ -15,6 +15,10 @@ set -u
 log=$1 label=$2
 shift 2
 events=${QUIET_RUN_EVENTS:-}
+every=${QUIET_RUN_EVERY:-20}
+slowest_count=${QUIET_RUN_SLOWEST:-20}
+# The settings are this script's: a quiet-run.sh that COMMAND runs (MakefileTests) gets its own.
+unset QUIET_RUN_EVENTS QUIET_RUN_EVERY QUIET_RUN_SLOWEST
 helper="$(dirname "$0")/test-events.py"
 # The event stream is read only when python3 can read it (make test-deps installs python3).
 [ -n "$events" ] && command -v python3 >/dev/null 2>&1 && [ -f "$helper" ] || events=""
@@ -29,7 +33,6 @@ else
   # one: the build's step, then the tests done and failed so far and the ones running. The
   # command runs in the foreground, where Ctrl-C reaches it; the progress loop, in the
   # background, stops when the command ends or this script is gone.
-  every=${QUIET_RUN_EVERY:-20}
   (
     start=$(date +%s) next=$every
     # This script is alive while /proc has it, and not as a zombie (not yet reaped).
@@ -71,7 +74,7 @@ if [ "$status" -ne 0 ] && [ -z "${VERBOSE:-}" ]; then
   grep -v -E '^\[[0-9]+/[0-9]+\] |^◇ |^✔ |^↳ (Testing Library Version|Target Platform)|^Test Suite .* (started|passed) at |^[[:space:]]+Executed 0 tests' "$log"
 fi
 slowest=""
-[ -z "$events" ] || [ ! -e "$events" ] || slowest=$(python3 "$helper" slowest "$events" "${QUIET_RUN_SLOWEST:-20}")
+[ -z "$events" ] || [ ! -e "$events" ] || slowest=$(python3 "$helper" slowest "$events" "$slowest_count")
 if [ -n "$slowest" ]; then
   echo "$label: the slowest tests (seconds each ran; $events):"
   echo "$slowest"
