@@ -8,9 +8,14 @@
 #                groff, zsh, fish, dpkg-dev, and Xvfb, xdotool, xwd, netpbm, Xlib for the preview's tests;
 #                then pybtex and rispy (pip, the exports' readers) in a venv at .build/test-venv
 #   make build   debug build
-#   make test    test-deps, then `swift test` (all test suites), then the packaging tests (make install
-#                and make deb into scratch folders) in a second `swift test`; whole output in
-#                .build/test-logs, counts (and failures in full) on the terminal [VERBOSE=1: all of it]
+#   make test    test-deps, then an optimised test build (TEST_CONFIG=debug: the debug build), then
+#                every test suite but the long ones
+#                (Tests/run-suites.py: a process a suite, TEST_JOBS at a time), the packaging tests
+#                (make install and make deb into scratch folders) among them; whole output in
+#                .build/test-logs, progress every 20 s, counts (and failures in full) and the 20
+#                slowest tests on the terminal [VERBOSE=1: all of it]
+#   make test-long  the same for the suites slow by nature (names ending in LongTests: hundreds of
+#                pictures at thorough effort, soak runs); CI runs it after make test
 #   make scan    deps, the release build make install installs (STATIC_BIN: one build serves both),
 #                then scan the bundled test images (the main job)
 #   make try-camera [PREVIEW=1]  that same build (none when it is current), then `isbnscan devices`
@@ -140,7 +145,7 @@ DOCS_DIR := .build/docs
 INSTALLED := $(BINDIR)/isbnscan $(MANDIR)/man1/isbnscan.1 $(BASHCOMPDIR)/isbnscan $(ZSHCOMPDIR)/_isbnscan \
              $(FISHCOMPDIR)/isbnscan.fish
 
-.PHONY: deps test-deps deb-deps deb-maintainer try-camera-deps build test scan try-camera bench-deps bench bench-accuracy bench-camera bench-text bench-catalog bench-lookup clean docs install uninstall deb ranges-source fuzz
+.PHONY: deps test-deps deb-deps deb-maintainer try-camera-deps build test test-long scan try-camera bench-deps bench bench-accuracy bench-camera bench-text bench-catalog bench-lookup clean docs install uninstall deb ranges-source fuzz
 
 # What each set needs, as shell tests that add the missing Debian package to $$missing.
 need-cmd = command -v $(1) >/dev/null 2>&1 || missing="$$missing $(2)";
@@ -195,15 +200,42 @@ try-camera-deps:
 build: deps
 	$(SWIFT) build
 
-# The packaging tests (make install, make deb) run on their own: see Tests/ISBNScanCLITests/PackagingTests.swift.
-# Each run's whole output goes to a log; the terminal gets the counts, and on a failure every
-# line but the progress ones (Tests/quiet-run.sh). VERBOSE=1 streams the whole output too.
+# The tests: the test build, then Tests/run-suites.py runs the test binary once per top-level
+# suite, TEST_JOBS suites at a time (one test at a time in each), its event streams in
+# $(TEST_LOGS)/events; Tests/quiet-run.sh keeps the whole output in a log and prints progress,
+# the counts, on a failure every line but the progress ones, and the slowest tests. VERBOSE=1
+# streams the whole output too. Suites whose names end in LongTests (LONG_SUITES, a regular
+# expression) are slow by nature and run in make test-long only (Documentation/testing.md says
+# which tests go there). The packaging tests (make install, make deb) build a release binary:
+# ISBNSCAN_PACKAGING_TESTS=1 enables them, and they start first, being the longest.
+# TEST_CONFIG=release (the default) builds the tests optimised, with -enable-testing for their
+# @testable imports, in a folder of their own (TEST_SCRATCH), so that neither the debug build of
+# `swift build`/`swift test` nor make scan's release build is rebuilt by it; most of the tests'
+# time is the decoder's, many times slower in a debug build. TEST_CONFIG=debug uses the debug
+# build in .build.
 TEST_LOGS := .build/test-logs
+# One suite more than cores: some suites mostly wait (the fake providers' timeouts, 10,000 small
+# files written), which with one suite a core would leave a core idle.
+TEST_JOBS ?= $(shell echo $$(( $$(nproc 2>/dev/null || echo 2) + 1 )))
+TEST_CONFIG ?= release
+TEST_SCRATCH := $(if $(filter release,$(TEST_CONFIG)),.build/test-release,.build)
+TEST_BUILD = $(SWIFT) build --build-tests -c $(TEST_CONFIG) --scratch-path $(TEST_SCRATCH) $(if $(filter release,$(TEST_CONFIG)),-Xswiftc -enable-testing)
+TEST_BINARY = $(TEST_SCRATCH)/$(TEST_CONFIG)/isbnscanPackageTests.xctest
+LONG_SUITES := LongTests$$
+FIRST_SUITES := ISBNScanCLITests.PackagingTests
+RUN_SUITES = env ISBNSCAN_PACKAGING_TESTS=1 python3 Tests/run-suites.py --jobs $(TEST_JOBS)
+CORPUS_NOTE = [ -d "$${ISBNSCAN_CORPUS:-../shared/corpus}/zxing-cpp" ] || echo "make $@: NOTE: $${ISBNSCAN_CORPUS:-../shared/corpus}/zxing-cpp is missing, so the corpus tests will fail; copy the shared corpus there or set ISBNSCAN_CORPUS (README, Tests)" >&2
 test: test-deps
-	@[ -d "$${ISBNSCAN_CORPUS:-../shared/corpus}/zxing-cpp" ] || echo "make test: NOTE: $${ISBNSCAN_CORPUS:-../shared/corpus}/zxing-cpp is missing, so the corpus tests will fail; copy the shared corpus there or set ISBNSCAN_CORPUS (README, Tests)" >&2
-	@Tests/quiet-run.sh $(TEST_LOGS)/swift-test.log "swift test" $(SWIFT) test
-	@Tests/quiet-run.sh $(TEST_LOGS)/packaging-tests.log "packaging tests" \
-	  env ISBNSCAN_PACKAGING_TESTS=1 $(SWIFT) test --skip-build --filter PackagingTests
+	@$(CORPUS_NOTE)
+	@Tests/quiet-run.sh $(TEST_LOGS)/build.log "test build" $(TEST_BUILD)
+	@QUIET_RUN_EVENTS=$(TEST_LOGS)/events Tests/quiet-run.sh $(TEST_LOGS)/tests.log "tests" \
+	  $(RUN_SUITES) --skip-matching '$(LONG_SUITES)' $(addprefix --first ,$(FIRST_SUITES)) $(TEST_LOGS)/events $(TEST_BINARY)
+
+test-long: test-deps
+	@$(CORPUS_NOTE)
+	@Tests/quiet-run.sh $(TEST_LOGS)/build.log "test build" $(TEST_BUILD)
+	@QUIET_RUN_EVENTS=$(TEST_LOGS)/long-events Tests/quiet-run.sh $(TEST_LOGS)/long-tests.log "long tests" \
+	  $(RUN_SUITES) --only-matching '$(LONG_SUITES)' $(TEST_LOGS)/long-events $(TEST_BINARY)
 
 $(if $(COMMIT_STAMP),$(COMMIT_STAMP)):
 	@mkdir -p $(dir $@) && rm -f $(dir $@)commit-* && touch $@

@@ -273,7 +273,10 @@ struct Shelf {
         #expect(direct.status == 0)
         #expect(direct.stdout == "9780306406157\n")
     }
+}
 
+/// Soak runs, slow by nature: `make test-long` runs them (Documentation/testing.md).
+@Suite struct BatchCommandLongTests {
     @Test func tenThousandFilesKeepMemoryFlat() throws {
         let folder = NSTemporaryDirectory() + "isbnscan-10k-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)

@@ -179,7 +179,7 @@ import TestSupport
                                 environment: ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin", "QUIET_RUN_EVERY": "1"],
                                 executable: "/bin/sh")
         #expect(slow.status == 0)
-        #expect(slow.stdout.contains(" s: building (step 2/9)\n"), "\(slow.stdout)")
+        #expect(slow.stdout.contains(" s: building (step 2/9: Compiling Scanning)\n"), "\(slow.stdout)")
         #expect(slow.stdout.hasSuffix("swift test: 0 passed, 0 failed, 0 skipped (0 tests in 0 suites passed after 3 seconds.)\n"))
 
         let broken = try runner(["[1/3] Compiling Scanning Arbiter.swift", "Arbiter.swift:3:1: error: expected declaration"], status: 1)
@@ -187,5 +187,113 @@ import TestSupport
         #expect(broken.stdout.split(separator: "\n").dropFirst().map(String.init) == [
             "Arbiter.swift:3:1: error: expected declaration",
             "swift test: no test ran (exit status 1); the output above, whole in \(folder)/logs/test.log"])
+    }
+
+    /// A stand-in for the test binary (Python): `--list-tests` lists M.Quick/a(), M.Quick/b(),
+    /// M.Cases/c(x:) (two cases) and M.SlowLongTests/d(); a `--filter '^Suite/'` run writes that
+    /// suite's event stream with made-up instants (a() 1.5 s, b() 0.25 s, the cases 2 s and 1 s,
+    /// d() 7 s; SECONDS_IN=N waits N seconds in the first test, so that a run can be caught
+    /// mid-way) and Swift Testing's lines; FAIL=b makes b() fail.
+    static let fakeTestBinary = #"""
+        import json, os, re, sys, time
+        tests = {"M.Quick": [("a()", [1.5]), ("b()", [0.25])], "M.Cases": [("c(x:)", [2.0, 1.0])],
+                 "M.SlowLongTests": [("d()", [7.0])]}
+        arguments = sys.argv[1:]
+        if "--list-tests" in arguments:
+            for suite, functions in tests.items():
+                for name, _ in functions: print(f"{suite}/{name}")
+            sys.exit(0)
+        suite = re.sub(r"\\(.)", r"\1", arguments[arguments.index("--filter") + 1][1:-1])
+        stream = open(arguments[arguments.index("--event-stream-output-path") + 1], "w")
+        def record(kind, payload):
+            stream.write(json.dumps({"kind": kind, "payload": payload, "version": 0}) + "\n"); stream.flush()
+        clock = [100.0]
+        def event(kind, test_id=None, **more):
+            record("event", dict(kind=kind, testID=test_id, instant={"absolute": clock[0], "since1970": time.time()}, **more))
+        for name, cases in tests[suite]:
+            record("test", {"id": f"{suite}/{name}/F.swift:1:1", "kind": "function", "name": name,
+                            "isParameterized": len(cases) > 1, "_testCases": [{}] * len(cases) if len(cases) > 1 else None})
+        print("◇ Test run started.")
+        event("runStarted")
+        failed = False
+        for name, cases in tests[suite]:
+            test_id = f"{suite}/{name}/F.swift:1:1"
+            print(f"◇ Test {name} started.")
+            event("testStarted", test_id)
+            for seconds in cases:
+                if len(cases) > 1: event("testCaseStarted", test_id)
+                time.sleep(float(os.environ.pop("SECONDS_IN", "0")))
+                clock[0] += seconds
+                if len(cases) > 1: event("testCaseEnded", test_id)
+            if os.environ.get("FAIL") == name.rstrip("()"):
+                failed = True
+                event("issueRecorded", test_id, issue={"isKnown": False})
+                print(f"✘ Test {name} recorded an issue at F.swift:1:1: Expectation failed")
+                print(f"✘ Test {name} failed after {sum(cases):.3f} seconds with 1 issue.")
+            else:
+                print(f"✔ Test {name} passed after {sum(cases):.3f} seconds.")
+            event("testEnded", test_id)
+        event("runEnded")
+        print(f"{'✘' if failed else '✔'} Test run with {len(tests[suite])} tests in 1 suite {'failed' if failed else 'passed'} after 1.000 seconds.")
+        sys.exit(1 if failed else 0)
+        """#
+
+    /// make test's runner of suites (Tests/run-suites.py): one process a suite, long suites left
+    /// out or alone, each suite's output whole, the counts; and what Tests/test-events.py reads
+    /// from their event streams: the tests' own times, and the progress line mid-way.
+    @Test func suitesRunOneProcessEachAndTheSlowestAreListed() throws {
+        let folder = try scratch("run-suites")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let binary = folder + "/fake-tests"
+        try ("#!/usr/bin/env python3\n" + Self.fakeTestBinary + "\n").write(toFile: binary, atomically: true, encoding: .utf8)
+        chmod(binary, 0o755)
+        let path = ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"]
+        func runSuites(_ options: [String], environment: [String: String] = [:]) throws -> Run {
+            try isbnscan([repository + "/Tests/run-suites.py", "--jobs", "2"] + options + [folder + "/events", binary],
+                         environment: path.merging(environment) { $1 }, executable: "/usr/bin/python3")
+        }
+
+        let quick = try runSuites(["--skip-matching", "LongTests$", "--first", "M.Quick"])
+        #expect(quick.status == 0, "\(quick.stdout)\(quick.stderr)")
+        let lines = quick.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.last?.hasPrefix("✔ Test run with 3 tests in 2 suites, 2 at a time, passed after ") == true, "\(quick.stdout)")
+        #expect(!quick.stdout.contains("d()"))
+        // Each suite's lines together: b() right after a().
+        let a = try #require(lines.firstIndex(of: "✔ Test a() passed after 1.500 seconds."))
+        #expect(lines[a + 1] == "◇ Test b() started.")
+        #expect(try String(contentsOfFile: folder + "/events/plan.txt", encoding: .utf8)
+                == "M.Quick/a()\nM.Quick/b()\nM.Cases/c(x:)\n")
+        let slowest = try isbnscan([repository + "/Tests/test-events.py", "slowest", folder + "/events", "2"], executable: "/usr/bin/python3")
+        #expect(slowest.stdout == "     3.0 s  M.Cases/c(x:) (2 cases)\n     1.5 s  M.Quick/a()\n", "\(slowest.stderr)")
+
+        let long = try runSuites(["--only-matching", "LongTests$"])
+        #expect(long.status == 0)
+        #expect(long.stdout.contains("✔ Test d() passed after 7.000 seconds.\n"))
+        #expect(!long.stdout.contains("a()"))
+
+        let failing = try runSuites(["--skip", "M.SlowLongTests"], environment: ["FAIL": "b"])
+        #expect(failing.status == 1)
+        #expect(failing.stdout.contains("✘ Test b() failed after 0.250 seconds with 1 issue.\n"))
+        #expect(failing.stdout.split(separator: "\n").last.map(String.init)?.hasSuffix(" seconds: M.Quick.") == true, "\(failing.stdout)")
+        let unknown = try runSuites(["--only", "M.Nothing"])
+        #expect(unknown.status == 2)
+        #expect(unknown.stdout == "run-suites.py: no suite named M.Nothing in \(binary)\n")
+
+        // Through make test's runner: progress mid-way (the first test waits 3 s), then the
+        // slowest tests and the counts.
+        let quiet = try isbnscan([repository + "/Tests/quiet-run.sh", folder + "/logs/tests.log", "tests", "/usr/bin/python3",
+                                  repository + "/Tests/run-suites.py", "--jobs", "1", "--skip-matching", "LongTests$",
+                                  folder + "/events", binary],
+                                 environment: path.merging(["QUIET_RUN_EVERY": "1", "QUIET_RUN_EVENTS": folder + "/events",
+                                                            "QUIET_RUN_SLOWEST": "2", "SECONDS_IN": "3"]) { $1 },
+                                 executable: "/bin/sh")
+        #expect(quiet.status == 0, "\(quiet.stdout)")
+        let printed = quiet.stdout.split(separator: "\n").map(String.init)
+        let midway = #"^tests: [0-9]+ s: 0 of 3 tests done, 0 failed; running M\.Cases/c\(x:\) \(case 1 of 2\) [0-9]+ s$"#
+        #expect(printed.contains { $0.range(of: midway, options: .regularExpression) != nil }, "\(quiet.stdout)")
+        #expect(Array(printed.suffix(4).dropLast()) == [
+            "tests: the slowest tests (seconds each ran; \(folder)/events):",
+            "     3.0 s  M.Cases/c(x:) (2 cases)", "     1.5 s  M.Quick/a()"], "\(quiet.stdout)")
+        #expect(printed.last?.hasPrefix("tests: 3 passed, 0 failed, 0 skipped (3 tests in 2 suites, 1 at a time, passed after ") == true)
     }
 }

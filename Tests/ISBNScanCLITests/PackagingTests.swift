@@ -8,9 +8,9 @@ import TestSupport
 /// binary, man page and completions work from a scratch root. Serialized: both build the same
 /// static binary (in .build/static, apart from this test build).
 ///
-/// `make test` runs this suite in a `swift test` of its own, with ISBNSCAN_PACKAGING_TESTS=1:
-/// the release build it starts (compiler, linker) would otherwise count in the peak memory that
-/// other tests read from `getrusage(RUSAGE_CHILDREN)`.
+/// Enabled by ISBNSCAN_PACKAGING_TESTS=1, which `make test` sets; it runs each suite in a process
+/// of its own (Tests/run-suites.py), so the release build this suite starts (compiler, linker)
+/// never counts in the peak memory that other tests read from `getrusage(RUSAGE_CHILDREN)`.
 @Suite(.serialized, .enabled(if: ProcessInfo.processInfo.environment["ISBNSCAN_PACKAGING_TESTS"] == "1",
                              "set ISBNSCAN_PACKAGING_TESTS=1 (make test does) to build and check the install and the .deb"))
 struct PackagingTests {
