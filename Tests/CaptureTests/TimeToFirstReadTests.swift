@@ -287,7 +287,9 @@ extension FakeDeviceTests { @Suite struct SpareTimeSessionTests {
         }
         #expect(summary.end == .confirmed)
         #expect(printed == ["9780262510875"])
-        #expect(summary.recoveredFrames == 2)
+        // Two recovered readings confirm it; an attempt already running when they do may
+        // finish before the session ends, on a machine fast enough.
+        #expect((2...3).contains(summary.recoveredFrames))
         // The frames went on while the recovery ran: more frames than attempts.
         #expect(summary.scannedFrames > summary.recoveryAttempts)
         #expect(summary.fullDecodes == 0)

@@ -155,7 +155,7 @@ import TestSupport
         }
         #expect(help.stdout.hasSuffix("""
 
-            These are the common options; 'isbnscan scan --help-all' shows every option (24 in all),
+            These are the common options; 'isbnscan scan --help-all' shows every option (25 in all),
             the output formats and the exit statuses, as 'man isbnscan' does.
 
             """))
@@ -164,7 +164,7 @@ import TestSupport
         let all = try isbnscan(["scan", "--help-all"])
         #expect(all.status == 0 && all.stderr == "")
         let spec = try #require(ISBNScanCommand.specs["scan"])
-        #expect(spec.options.count == 24)
+        #expect(spec.options.count == 25)
         let listed = try Self.helpOptions(of: "scan")
         #expect(listed.long == Set(spec.options.map(\.long)).union(["help", "help-all"]))
         #expect(all.stdout.count > 3 * help.stdout.count)
