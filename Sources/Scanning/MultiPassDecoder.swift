@@ -360,15 +360,11 @@ public final class MultiPassDecoder {
             // Codes read and settled: the barcode-like regions that none of them covers are other
             // books' places, searched on their own; none left, and the search ends.
             if !search.nothingRead {
-                let others = Array(Arbiter.unsettled(search.candidates ?? [], by: search.readings, minimumEvidence: 1,
-                                                     accepting: accepting).prefix(max(0, policy.maximumPlaces)))
+                let others = otherPlaces(search)
                 if others.isEmpty {
                     if Arbiter.isConfirmed(search.readings) { return search.judged(search.readings, accepting: accepting) }
                 } else if Arbiter.isSettled(search.readings, minimumEvidence: 1, accepting: accepting) {
-                    search.looked = others
-                    search.areas = Self.areas(others, within: search.rect, maximum: policy.maximumPlaces, margin: policy.areaMargin)
-                    search.focused = true
-                    search.otherPlaces = true
+                    keep(to: others, &search)
                     return nil
                 }
             }
@@ -394,27 +390,15 @@ public final class MultiPassDecoder {
             }
         case .fullScan:
             guard !search.nothingBarcodeLike else { return nil }
-            for (area, _) in search.areas {
-                let read = withKnownMeasurements(scanner.scan(search.image, pixels: area, pass: .full, density: 1))
-                search.readings += Self.verified(read, in: search.image)
-                // Around other books' places, every place is scanned: what one settles says nothing of the next.
-                if !search.otherPlaces, Arbiter.isConfirmed(search.readings) { break }
-            }
+            // Around other books' places, every place is scanned: what one settles says nothing of the next.
+            scanEveryLine(&search, untilConfirmed: !search.otherPlaces)
             // What the scan around the first regions read settles them: the regions it leaves are
             // other books' places, scanned in turn.
-            if !search.otherPlaces, !search.nothingRead, let candidates = search.candidates, !candidates.isEmpty,
-               Arbiter.isSettled(search.readings, minimumEvidence: 1, accepting: accepting) {
-                let others = Array(Arbiter.unsettled(candidates, by: search.readings, minimumEvidence: 1, accepting: accepting)
-                    .prefix(max(0, policy.maximumPlaces)))
+            if !search.otherPlaces, !search.nothingRead, Arbiter.isSettled(search.readings, minimumEvidence: 1, accepting: accepting) {
+                let others = otherPlaces(search)
                 if !others.isEmpty {
-                    search.otherPlaces = true
-                    search.focused = true
-                    search.looked = others
-                    search.areas = Self.areas(others, within: search.rect, maximum: policy.maximumPlaces, margin: policy.areaMargin)
-                    for (area, _) in search.areas {
-                        let read = withKnownMeasurements(scanner.scan(search.image, pixels: area, pass: .full, density: 1))
-                        search.readings += Self.verified(read, in: search.image)
-                    }
+                    keep(to: others, &search)
+                    scanEveryLine(&search, untilConfirmed: false)
                 }
             }
             if search.otherPlaces {
@@ -474,6 +458,33 @@ public final class MultiPassDecoder {
             }
         }
         return nil
+    }
+
+    /// zbar on every line of each of the search's areas, the readings re-measured; with
+    /// `untilConfirmed`, until every place read is confirmed (``Arbiter/isConfirmed(_:)``).
+    func scanEveryLine(_ search: inout Search, untilConfirmed: Bool) {
+        for (area, _) in search.areas {
+            let read = withKnownMeasurements(scanner.scan(search.image, pixels: area, pass: .full, density: 1))
+            search.readings += Self.verified(read, in: search.image)
+            if untilConfirmed, Arbiter.isConfirmed(search.readings) { break }
+        }
+    }
+
+    /// The barcode-like regions of the search that no code it read and settled covers
+    /// (``Arbiter/unsettled(_:by:minimumEvidence:accepting:)``): other books' places, at most
+    /// ``DecodingPolicy/maximumPlaces`` of them, the most barcode-like first.
+    func otherPlaces(_ search: Search) -> [Candidate] {
+        Array(Arbiter.unsettled(search.candidates ?? [], by: search.readings, minimumEvidence: 1, accepting: policy.accepting)
+            .prefix(max(0, policy.maximumPlaces)))
+    }
+
+    /// Keeps the rest of the search to the areas around `others` (``otherPlaces(_:)``), each
+    /// searched while its region is unsettled.
+    func keep(to others: [Candidate], _ search: inout Search) {
+        search.looked = others
+        search.areas = Self.areas(others, within: search.rect, maximum: policy.maximumPlaces, margin: policy.areaMargin)
+        search.focused = true
+        search.otherPlaces = true
     }
 
     /// The defocused map (``CandidateMap/find(in:within:scale:defocused:)``) and the symbol fit,
