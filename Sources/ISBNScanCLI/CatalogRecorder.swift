@@ -24,6 +24,10 @@ final class CatalogRecorder {
     private var batchStart = ContinuousClock.now
     /// Set by the first catalogue error: nothing more is recorded or printed.
     private(set) var failed = false
+    /// Files whose results were committed to the catalogue.
+    private(set) var recordedFiles = 0
+    /// Files scanned whose results a failed commit left out (or given after it).
+    private(set) var unrecordedFiles = 0
     /// Called after each commit with the ISBNs it recorded (`scan --lookup` looks them up then).
     var committed: ([String]) -> Void = { _ in }
 
@@ -35,7 +39,7 @@ final class CatalogRecorder {
 
     /// Queues one file's scan for the next commit.
     func record(_ entry: Catalog.FileEntry) {
-        guard !failed else { return }
+        guard !failed else { unrecordedFiles += 1; return }
         if pending.isEmpty { batchStart = .now }
         pending.append(entry)
         if pending.count >= Self.batchSize { commit() }
@@ -56,6 +60,7 @@ final class CatalogRecorder {
             }
         }
         let isbns = pending.flatMap { $0.record.isbns.map(\.isbn13) }
+        recordedFiles += pending.count
         pending = []
         for sink in held { sink.release() }
         if !isbns.isEmpty { committed(isbns) }
@@ -65,6 +70,7 @@ final class CatalogRecorder {
         failed = true
         for sink in held { sink.discard() }
         let files = pending.count == 1 ? "1 file" : "\(pending.count) files"
+        unrecordedFiles += pending.count
         diagnostics.write("Error: \(error); stopping: the results of \(files) not recorded are not printed either\n")
         pending = []
     }

@@ -443,7 +443,8 @@ extension ScanCommand {
     /// interrupted; with the wait for other writers of the catalogue), the lookups' summary and
     /// what they left undone, and the hint about subfolders left out; `-q` keeps only the first.
     static func endLines(_ settings: Settings, tally: Tally, walk: FolderWalk, seconds: Double, catalog: Catalog?,
-                         lookup: BackgroundLookup?, showNames: Bool, status: ExitStatus, interrupted: Int32?) -> [String] {
+                         recorder: CatalogRecorder? = nil, lookup: BackgroundLookup?, showNames: Bool, status: ExitStatus,
+                         interrupted: Int32?) -> [String] {
         var lines: [String] = []
         if let signal = interrupted {
             // In the summary's terms: files scanned; those it leaves out (non-images) are neither.
@@ -457,6 +458,11 @@ extension ScanCommand {
                 // Several writers: say what waiting for the others cost.
                 summary += "; waited \(String(catalog.waitedSeconds, places: 1, wholeFrom: 10)) s for other writers of the catalogue "
                     + "(\(catalog.lockWaits) time\(catalog.lockWaits == 1 ? "" : "s"), \(catalog.retries) retries)"
+            }
+            if let recorder, recorder.failed {
+                // The catalogue failed (a full disk, a lock held too long): what it holds is not
+                // what was scanned.
+                summary += "; \(recorder.recordedFiles) recorded in the catalogue, \(recorder.unrecordedFiles) not recorded"
             }
             lines.append(summary)
         }
@@ -537,13 +543,13 @@ extension ScanCommand {
         }
     }
 
-    /// Ends a run that delivered with `status`: the ``endLines(_:tally:walk:seconds:catalog:lookup:showNames:status:interrupted:)``
+    /// Ends a run that delivered with `status`: the ``endLines(_:tally:walk:seconds:catalog:recorder:lookup:showNames:status:interrupted:)``
     /// on stderr, and the exit status, 130 after a signal.
     static func end(_ settings: Settings, delivery: ScanDelivery, walk: FolderWalk, seconds: Double, status: ExitStatus,
                     stderr: TextSink) -> ExitStatus {
         let interrupted = StopSignal.received
         for line in endLines(settings, tally: delivery.tally, walk: walk, seconds: seconds, catalog: delivery.recorder?.catalog,
-                             lookup: delivery.lookup, showNames: delivery.writer.showNames, status: status, interrupted: interrupted) {
+                             recorder: delivery.recorder, lookup: delivery.lookup, showNames: delivery.writer.showNames, status: status, interrupted: interrupted) {
             stderr.write(line + "\n")
         }
         return interrupted != nil ? .interrupted : status

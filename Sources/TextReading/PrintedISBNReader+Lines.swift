@@ -159,7 +159,6 @@ extension PrintedISBNReader {
             let us = corners.map { Double($0.0) * c + Double($0.1) * s }, vs = corners.map { -Double($0.0) * s + Double($0.1) * c }
             return Placed(blob: blob, u0: us.min()!, u1: us.max()!, v0: vs.min()!, v1: vs.max()!)
         }.sorted { $0.u0 < $1.u0 }
-        let tallest = items.map(\.height).max() ?? 0
         var parent = Array(items.indices)
         func root(_ i: Int) -> Int {
             var i = i
@@ -169,7 +168,9 @@ extension PrintedISBNReader {
         for i in items.indices {
             let a = items[i]
             var j = i + 1
-            while j < items.count, items[j].u0 <= a.u1 + 4 * tallest {
+            // Past 4 heights of the taller (at most 1.67 times `a`'s) nothing joins: the search
+            // stays near each character however large the page's largest blob.
+            while j < items.count, items[j].u0 <= a.u1 + 4 * 1.67 * a.height {
                 let b = items[j]
                 defer { j += 1 }
                 let height = max(a.height, b.height), ratio = b.height / a.height
@@ -224,12 +225,19 @@ extension PrintedISBNReader {
     /// keyword and is not confident (its direction says nothing of which way up it is); a line
     /// with the keyword is judged as a line of the layout analysis is.
     ///
-    /// - Parameter known: lines the layout analysis read with confidence on `flat` as it is: a type
-    ///   line lying on those without the keyword is not read again.
-    func readTypeLines(_ flat: LuminanceImage, photo: Photo, known: [RecognizedLine], accepting prefixes: ISBNPrefixes) -> [Reading] {
+    /// The lines are read the likeliest first (``likeliest(_:)``), while the budget's lines last.
+    ///
+    /// - Parameters:
+    ///   - scale: `flat`'s size over the page's (1, or less for a page scaled down to the budget's
+    ///     ``TextBudget/typeLinePixels``): polygons are given in pixels of the page.
+    ///   - known: lines the layout analysis read with confidence on `flat` as it is: a type line
+    ///     lying on those without the keyword is not read again.
+    func readTypeLines(_ flat: LuminanceImage, scale: Double = 1, photo: Photo, known: [RecognizedLine],
+                       accepting prefixes: ISBNPrefixes) -> [Reading] {
         var readings: [Reading] = []
         let plain = known.filter { !PrintedISBNLine.hasKeyword($0.text) }
-        for line in Self.typeLines(in: flat) where line.height >= 6.5 && !Self.isRead(line, by: plain) {
+        let candidates = Self.typeLines(in: flat).filter { $0.height >= 6.5 && !Self.isRead($0, by: plain) }
+        for line in Self.likeliest(candidates) where work.lines < budget.lines {
             // The line's neighbourhood (3 type heights around its characters), cut out, then
             // turned: the band is read from that.
             let reach = Int((3 * line.height).rounded(.up))
@@ -244,7 +252,7 @@ extension PrintedISBNReader {
                 let rotation = area.rotated(degrees: -direction)
                 let found = Self.recognizedLine(local, direction: direction, page: area, in: rotation.image)
                 let (band, _) = Self.band(of: found, in: rotation.image, textHeight: 40, typical: line.height)
-                let read = engine.recognize(band, layout: .singleLine)
+                let read = recognize(band, layout: .singleLine)
                 var recognised = found
                 recognised.text = read.map { $0.text }.joined(separator: " ")
                 recognised.confidence = read.first?.confidence ?? 0
@@ -257,12 +265,32 @@ extension PrintedISBNReader {
                 readings += judge(recognised, PrintedISBNLine.parse(recognised.text, keywordSeen: true), in: rotation.image, typical: line.height,
                                   orientation: quarter, toPage: { p in
                                       let q = rotation.toSource(p.x, p.y)
-                                      return Point(x: Int(q.0.rounded()) + x0, y: Int(q.1.rounded()) + y0)
+                                      return Point(x: Int(((q.0 + Double(x0)) / scale).rounded()), y: Int(((q.1 + Double(y0)) / scale).rounded()))
                                   }, photo: photo, accepting: prefixes)
                 break
             }
         }
         return readings
+    }
+
+    /// `lines` in the order they are read: those about as long as an ISBN line first (8 to 40
+    /// type heights: `ISBN 0-306-40615-2` to `ISBN-13: 978-4-10-101001-4 C0193 ¥476E`), then the
+    /// rest, each group in the order found (top to bottom): on a page of many lines the budget's
+    /// lines go to those that could be one.
+    static func likeliest(_ lines: [TypeLine]) -> [TypeLine] {
+        func sized(_ line: TypeLine) -> Bool {
+            let (c, s) = (cos(line.angle * .pi / 180), sin(line.angle * .pi / 180))
+            var low = Double.infinity, high = -Double.infinity
+            for blob in line.blobs {
+                let u0: Double = Double(blob.minX) * c + Double(blob.minY) * s
+                let u1: Double = Double(blob.maxX + 1) * c + Double(blob.maxY + 1) * s
+                low = min(low, u0, u1)
+                high = max(high, u0, u1)
+            }
+            let length = high - low
+            return length >= 8 * line.height && length <= 40 * line.height
+        }
+        return lines.filter(sized) + lines.filter { !sized($0) }
     }
 
     /// Whether `line` lies on lines the layout analysis read on the page as it is: at least 60 %

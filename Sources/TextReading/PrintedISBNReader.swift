@@ -38,10 +38,17 @@ import Scanning
 ///    analysis reads photos poorly (a line beside a barcode or a sticker, small type, a label
 ///    turned by any angle).
 ///
+/// The work on one page is bounded by ``budget`` (pixels and lines handed to Tesseract, never
+/// seconds); ``work`` says what the last page cost.
+///
 /// One per worker: it owns a Tesseract engine, which is not thread-safe.
 public final class PrintedISBNReader: PrintedISBNReading {
     let engine: TesseractEngine
     private let ranges: RangeMessage
+    /// The most work one page may cost (``TextBudget``).
+    public let budget: TextBudget
+    /// What ``read(_:accepting:)`` handed Tesseract for the last page read.
+    public private(set) var work = TextWork()
 
     /// The text heights (pixels) of the looks at a line taken after the first two, one after
     /// another, while no two readings agree on an ISBN.
@@ -52,11 +59,45 @@ public final class PrintedISBNReader: PrintedISBNReading {
 
     /// Opens Tesseract (the first reader of the process loads the library).
     ///
-    /// - Parameter ranges: the range message whose ranges an ISBN read must lie in.
+    /// - Parameters:
+    ///   - ranges: the range message whose ranges an ISBN read must lie in.
+    ///   - budget: the most work one page may cost.
     /// - Throws: ``TextReadingError`` when libtesseract or its English data is missing.
-    public init(ranges: RangeMessage = .bundled) throws(TextReadingError) {
+    public init(ranges: RangeMessage = .bundled, budget: TextBudget = TextBudget()) throws(TextReadingError) {
         engine = try TesseractEngine()
         self.ranges = ranges
+        self.budget = budget
+    }
+
+    /// `engine.recognize`, counted in ``work``; nothing once ``budget`` is spent (its lines, or
+    /// its pixels in all), so that the budget, not the page, bounds the work.
+    func recognize(_ image: LuminanceImage, layout: PageLayout, whitelist: String = "") -> [RecognizedLine] {
+        let pixels = image.width * image.height
+        guard work.pixels + pixels <= budget.pixels, layout != .singleLine || work.lines < budget.lines else {
+            work.refused += 1
+            return []
+        }
+        work.pixels += pixels
+        if layout == .singleLine {
+            work.lines += 1
+        } else {
+            work.pageLooks += 1
+            work.largestPage = max(work.largestPage, pixels)
+        }
+        return engine.recognize(image, layout: layout, whitelist: whitelist)
+    }
+
+    /// `image` scaled down to at most `pixels` pixels (box filter by a whole factor, then bilinear
+    /// for the rest), with the scale applied (1 when it fits as it is).
+    static func fitted(_ image: LuminanceImage, pixels: Int) -> (image: LuminanceImage, scale: Double) {
+        let count = image.width * image.height
+        guard count > pixels, pixels > 0 else { return (image, 1) }
+        let factor = Int((Double(count) / Double(pixels)).squareRoot())
+        var small = factor >= 2 ? image.downscaled(by: factor) : image
+        if small.width * small.height > pixels {
+            small = small.upscaled(by: (Double(pixels) / Double(small.width * small.height)).squareRoot() * 0.999)
+        }
+        return (small, Double(small.width) / Double(image.width))
     }
 
     /// One printed ISBN read on a page.
@@ -81,6 +122,7 @@ public final class PrintedISBNReader: PrintedISBNReading {
 
     /// The printed ISBNs of `image` (upright 8-bit luminance), in the order of the page read.
     public func read(_ image: LuminanceImage, accepting prefixes: ISBNPrefixes = .only978) -> [Reading] {
+        work = TextWork()
         let flat = Self.evenedOut(image)
         let photo = Photo(left: 0, top: 0, right: Double(image.width), bottom: Double(image.height))
         var (readings, upright) = readWithLayout(flat, photo: photo, accepting: prefixes)
@@ -88,7 +130,14 @@ public final class PrintedISBNReader: PrintedISBNReading {
         // any direction (a label beside a barcode or under a sticker, small type, a tilted photo),
         // but those it read upright with confidence.
         if !readings.contains(where: { $0.verdict.isbn != nil }) {
-            let found = readTypeLines(flat, photo: photo, known: upright.filter { $0.confidence >= 60 }, accepting: prefixes)
+            let (search, scale) = Self.fitted(flat, pixels: budget.typeLinePixels)
+            let known = upright.filter { $0.confidence >= 60 }.map { line in
+                var line = line
+                line.box = (Int(Double(line.box.left) * scale), Int(Double(line.box.top) * scale),
+                            Int((Double(line.box.right) * scale).rounded(.up)), Int((Double(line.box.bottom) * scale).rounded(.up)))
+                return line
+            }
+            let found = readTypeLines(search, scale: scale, photo: photo, known: known, accepting: prefixes)
             if found.contains(where: { $0.verdict.isbn != nil }) || readings.isEmpty { readings = found }
         }
         return readings
@@ -108,9 +157,19 @@ public final class PrintedISBNReader: PrintedISBNReading {
     private func readWithLayout(_ flat: LuminanceImage, photo: Photo, accepting prefixes: ISBNPrefixes) -> ([Reading], [RecognizedLine]) {
         var best: (turn: Int, lines: [RecognizedLine], words: Int)?
         var upright: [RecognizedLine] = []
+        // A page over the budget's pixels is looked at scaled down; its upright lines are then
+        // given in pixels of the page.
+        let (page, scale) = Self.fitted(flat, pixels: budget.pagePixels)
         for turn in [0, 90, 270, 180] {
-            let look = examine(Self.turned(flat, clockwise: turn), turn: turn, scale: 1, photo: photo, accepting: prefixes)
-            if turn == 0 { upright = look.lines }
+            let look = examine(Self.turned(page, clockwise: turn), turn: turn, scale: scale, photo: photo, accepting: prefixes)
+            if turn == 0 {
+                upright = look.lines.map { line in
+                    var line = line
+                    line.box = (Int(Double(line.box.left) / scale), Int(Double(line.box.top) / scale),
+                                Int((Double(line.box.right) / scale).rounded(.up)), Int((Double(line.box.bottom) / scale).rounded(.up)))
+                    return line
+                }
+            }
             if let readings = look.readings { return (readings, upright) }
             if look.words > best?.words ?? -1 { best = (turn, look.lines, look.words) }
             if look.words >= 5 { break }
@@ -121,12 +180,18 @@ public final class PrintedISBNReader: PrintedISBNReading {
         // page as a single block of text.
         guard let best else { return ([], upright) }
         let heights = best.lines.map(\.textHeight).sorted()
+        // Both within the budget's pixels: the block at its own (smaller) bound, the larger
+        // look at up to twice the size, not looked at when the page's bound leaves it no larger.
         if best.lines.count < 3 {
-            return (examine(flat, turn: 0, scale: 1, layout: .block, photo: photo, accepting: prefixes).readings ?? [], upright)
+            let (block, blockScale) = Self.fitted(flat, pixels: budget.blockPixels)
+            return (examine(block, turn: 0, scale: blockScale, layout: .block, photo: photo, accepting: prefixes).readings ?? [], upright)
         }
         guard heights[heights.count / 2] < 22 else { return ([], upright) }
-        let scaled = Self.turned(flat, clockwise: best.turn).upscaled(by: 2)
-        return (examine(scaled, turn: best.turn, scale: 2, photo: photo, accepting: prefixes).readings ?? [], upright)
+        let larger = min(2, (Double(budget.pagePixels) / Double(flat.width * flat.height)).squareRoot())
+        guard larger >= 1.25 else { return ([], upright) }
+        let scaled = Self.turned(flat, clockwise: best.turn).upscaled(by: larger)
+        return (examine(scaled, turn: best.turn, scale: Double(scaled.width) / Double(best.turn % 180 == 0 ? flat.width : flat.height),
+                        photo: photo, accepting: prefixes).readings ?? [], upright)
     }
 
     /// One page reading of `image` (`turned` by `turn` clockwise and scaled by `scale` from the
@@ -135,7 +200,7 @@ public final class PrintedISBNReader: PrintedISBNReading {
     /// lines of confidence 70 or more, mean the page was read the right way up).
     private func examine(_ image: LuminanceImage, turn: Int, scale: Double, layout: PageLayout = .page, photo: Photo,
                          accepting prefixes: ISBNPrefixes) -> (readings: [Reading]?, lines: [RecognizedLine], words: Int) {
-        let lines = engine.recognize(image, layout: layout)
+        let lines = recognize(image, layout: layout)
         var readings: [Reading] = [], sawKeyword = false, words = 0
         let heights = lines.map(\.textHeight).sorted()
         let typical = heights.isEmpty ? 0 : heights[heights.count / 2]
@@ -203,7 +268,7 @@ public final class PrintedISBNReader: PrintedISBNReading {
                orientation: Int, toPage: (Point2) -> Point, photo: Photo, accepting prefixes: ISBNPrefixes) -> [Reading] {
         let (band, corners) = Self.band(of: line, in: image, textHeight: 40, typical: typical)
         let cut = Self.runsOffThePhoto(line.text, corners: corners, toPage: toPage, photo: photo)
-        let reread = engine.recognize(band, layout: .singleLine, whitelist: Self.whitelist).map(\.text).joined(separator: " ")
+        let reread = recognize(band, layout: .singleLine, whitelist: Self.whitelist).map(\.text).joined(separator: " ")
         let second = PrintedISBNLine.parse(reread, keywordSeen: true)
         // One ISBN per keyword: the n-th of the page's reading goes with the n-th of the line's.
         let count = max(printed.count, second.count)
@@ -216,7 +281,7 @@ public final class PrintedISBNReader: PrintedISBNReading {
             // looks at other scales, until two agree.
             for height in Self.moreLooks where Set(valid).count < 2 && valid.count < 2 {
                 let (other, _) = Self.band(of: line, in: image, textHeight: height, typical: typical)
-                let more = PrintedISBNLine.parse(engine.recognize(other, layout: .singleLine, whitelist: Self.whitelist)
+                let more = PrintedISBNLine.parse(recognize(other, layout: .singleLine, whitelist: Self.whitelist)
                     .map(\.text).joined(separator: " "), keywordSeen: true)
                 candidates.append(index < more.count ? more[index] : nil)
                 verdicts.append(candidates.last!.map { judge($0, accepting: prefixes) })

@@ -229,6 +229,10 @@ import TestSupport
         #expect(run.stdout == "")
         #expect(run.stderr.hasPrefix("Error: \(db): the catalogue stayed locked by another writer for 1 s "
                                      + "(ISBNSCAN_LOCK_TIMEOUT sets how long to wait); stopping: the results of 2 files not recorded are not printed either\n"))
+        // The summary counts what the catalogue holds, not only what was scanned.
+        let summary = try #require(run.stderr.split(separator: "\n").last)
+        #expect(summary.hasPrefix("scanned 2 files: 2 with an ISBN, 0 with refused codes only, 0 without any barcode, 0 unreadable (0 codes refused; "))
+        #expect(summary.hasSuffix(" files/s); 0 recorded in the catalogue, 2 not recorded"))
         #expect(try String(contentsOfFile: shelf.path + "/out.jsonl", encoding: .utf8) == "")
     }
 

@@ -118,6 +118,49 @@ import Testing
         #expect(reader.read(image).compactMap(\.verdict.isbn?.isbn13) == [isbn])
     }
 
+    /// A page of noise (600x600, a fixed pseudo-random sequence): a page of countless lines of
+    /// ink that are no text. It gives no ISBN, and the reader hands Tesseract no more than its
+    /// budget: here 12 lines, every one of them spent on the lines found from the noise's shapes.
+    @Test func aPageOfNoiseCostsNoMoreThanTheBudget() throws {
+        let budget = TextBudget(lines: 12)
+        let reader = try PrintedISBNReader(budget: budget)
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        let noise = LuminanceImage(width: 600, height: 600, pixels: (0..<360_000).map { _ in
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return UInt8(truncatingIfNeeded: state >> 56)
+        })
+        #expect(reader.read(noise) == [])
+        #expect(reader.work.lines == 12)
+        #expect(reader.work.largestPage <= budget.pagePixels)
+        #expect(reader.work.pixels <= budget.pixels)
+    }
+
+    /// A page over the budget's pixels for a page look (the fixture enlarged 3 times: 1152x558, to
+    /// a budget of 200,000) is looked at scaled down, and still reads its exact ISBN, its polygon
+    /// in pixels of the page given.
+    @Test func aPageOverThePagePixelsIsReadScaledDown() throws {
+        let budget = TextBudget(pagePixels: 200_000)
+        let reader = try PrintedISBNReader(budget: budget)
+        let large = try page("isbn10-hyphenated").upscaled(by: 3)
+        let readings = reader.read(large)
+        #expect(readings.compactMap(\.verdict.isbn?.isbn13) == ["9780306406157"])
+        #expect(reader.work.largestPage <= 200_000)
+        #expect(reader.work.largestPage > 150_000)
+        let ys = readings.first?.polygon.map(\.y) ?? []
+        #expect(ys.allSatisfy { (3 * 80...3 * 160).contains($0) }, "\(ys)")
+    }
+
+    /// The default budget leaves a page of text as it is: the fixture's page looks are the page's
+    /// own pixels.
+    @Test func theDefaultBudgetLeavesAPageAsItIs() throws {
+        let image = try page("two-isbns-qualifiers")
+        #expect(reader.read(image).compactMap(\.verdict.isbn?.isbn13) == ["9780306406157", "9781566199094"])
+        #expect(reader.work.largestPage == image.width * image.height)
+        #expect(reader.work.refused == 0)
+        #expect(reader.budget == TextBudget(pagePixels: 4_000_000, blockPixels: 1_000_000, typeLinePixels: 16_000_000,
+                                           lines: 40, pixels: 40_000_000))
+    }
+
     /// A line whose capitals are 6.5 pixels tall (TestImages/text/small-capitals-6.5px.png): its strip
     /// is enlarged past 4 times with a cubic kernel (bilinear to 4 times read it as nothing).
     @Test func readsALineWhoseCapitalsAreSixAndAHalfPixelsTall() throws {
