@@ -193,13 +193,31 @@ public enum Arbiter {
         /// tall). `nil` for a place without a box, or upright or lying without an orientation
         /// read.
         var symbolBox: (box: PixelRect, orientation: Int)? {
-            let boxes = readings.compactMap(\.place)
-            guard let first = boxes.first else { return nil }
-            let box = boxes.dropFirst().reduce(first) { $0.union($1) }
+            guard let box else { return nil }
             var votes: [Int: Int] = [:]
             for reading in readings { if let o = reading.orientation { votes[o, default: 0] += 1 } }
             if let (orientation, _) = votes.max(by: { ($0.value, $1.key) < ($1.value, $0.key) }) { return (box, orientation) }
             return box.width > box.height ? (box, 0) : nil
+        }
+
+        /// The box around every reading here (pixels of the image read), or `nil` when none has one.
+        var box: PixelRect? {
+            let boxes = readings.compactMap(\.place)
+            return boxes.dropFirst().reduce(boxes.first) { $0?.union($1) }
+        }
+
+        /// The winner, when it has at least `minimumEvidence` of support (``support``) and may be
+        /// judged (``isTrusted(_:)``): what ``Arbiter/isSettled(_:minimumEvidence:accepting:)``
+        /// asks of every place.
+        func settledWinner(minimumEvidence: Int) -> String? {
+            guard let winner, support[winner.data] ?? 0 >= minimumEvidence, isTrusted(winner.data) else { return nil }
+            return winner.data
+        }
+
+        /// Whether `code`'s digits need no ISBN to stand: the fit confirmed them, or they were read
+        /// with ``Arbiter/undisputedEvidence`` and no rival (a genuine product code, not a misread).
+        func isGenuine(_ code: String) -> Bool {
+            isConfirmed(code) || (evidence.count == 1 && support[code] ?? 0 >= Arbiter.undisputedEvidence)
         }
 
         /// Whether the re-measurement confirmed a reading of `code` here.
@@ -356,11 +374,9 @@ public enum Arbiter {
         var anyISBN = false
         var allGenuine = true
         for place in all {
-            guard let winner = place.winner, place.support[winner.data] ?? 0 >= minimumEvidence,
-                  place.isTrusted(winner.data) else { return false }
-            if ISBN.judge(ean: winner.data, accepting: prefixes).isbn != nil { anyISBN = true }
-            let undisputed = place.evidence.count == 1 && place.support[winner.data] ?? 0 >= undisputedEvidence
-            if !place.isConfirmed(winner.data) && !undisputed { allGenuine = false }
+            guard let winner = place.settledWinner(minimumEvidence: minimumEvidence) else { return false }
+            if ISBN.judge(ean: winner, accepting: prefixes).isbn != nil { anyISBN = true }
+            if !place.isGenuine(winner) { allGenuine = false }
         }
         return anyISBN || allGenuine
     }
@@ -372,13 +388,9 @@ public enum Arbiter {
     /// covers is another book's place, whatever was settled elsewhere in the picture.
     static func settledBoxes(_ symbols: [Symbol], minimumEvidence: Int, accepting prefixes: ISBNPrefixes = .only978) -> [PixelRect] {
         places(symbols).compactMap { place in
-            guard let winner = place.winner, place.support[winner.data] ?? 0 >= minimumEvidence,
-                  place.isTrusted(winner.data) else { return nil }
-            let undisputed = place.evidence.count == 1 && place.support[winner.data] ?? 0 >= undisputedEvidence
-            guard ISBN.judge(ean: winner.data, accepting: prefixes).isbn != nil || place.isConfirmed(winner.data) || undisputed
-            else { return nil }
-            let boxes = place.readings.compactMap(\.place)
-            return boxes.dropFirst().reduce(boxes.first) { $0?.union($1) }
+            guard let winner = place.settledWinner(minimumEvidence: minimumEvidence),
+                  ISBN.judge(ean: winner, accepting: prefixes).isbn != nil || place.isGenuine(winner) else { return nil }
+            return place.box
         }
     }
 

@@ -45,11 +45,12 @@ extension MultiPassDecoder {
         let symbols = first.symbols
         var candidates: [Candidate]?
         let rect = region.pixelRect(imageWidth: preview.image.width, imageHeight: preview.image.height)
+        // The half-size copy's barcode-like regions: the look's map, else one made now.
+        func mapped() -> [Candidate] { first.candidates ?? CandidateMap.find(in: preview.image, within: rect, scale: preview.scale) }
         if let symbols, Arbiter.isConfirmed(symbols) {
             // What the look confirmed is the answer where the half-size copy shows no other
             // barcode-like region: other books' places are searched at full size.
-            let found = first.candidates
-                ?? (CandidateMap.canMap(rect) ? CandidateMap.find(in: preview.image, within: rect, scale: preview.scale) : [])
+            let found = CandidateMap.canMap(rect) ? mapped() : first.candidates ?? []
             let others = Array(Arbiter.unsettled(found, by: symbols, minimumEvidence: 1, accepting: policy.accepting)
                 .prefix(max(0, policy.maximumPlaces)))
             if others.isEmpty {
@@ -61,7 +62,7 @@ extension MultiPassDecoder {
         // Nothing read: where may a barcode be? A photo where nothing looks like one ends here,
         // without the full-size decode (the cost of a photo without a barcode).
         if symbols == nil, CandidateMap.canMap(rect) {
-            let found = first.candidates ?? CandidateMap.find(in: preview.image, within: rect, scale: preview.scale)
+            let found = mapped()
             // Halving averages bars of under 2.5 pixels to grey: beyond `fast`, a photo of up to
             // ``DecodingPolicy/fullLookUpToPixels`` is looked at in full all the same.
             let fullSize = preview.fullSize.width * preview.fullSize.height
